@@ -1,0 +1,43 @@
+# cachehot -- top-level Makefile.
+#
+#   make demo          build everything, run the plugin over examples/ (main job)
+#   make check         install what is missing, build, run every test suite
+#   make kernel-check  build real 6.1 mm/ objects with the plugin (long; see docs)
+#
+# Each engine keeps its build rules in its own folder as <dir>/rules.mk;
+# they add to the variables below. Build outputs go to $(BUILD) and bin/.
+
+BUILD    ?= build
+CC       ?= gcc
+CXX      ?= g++
+CFLAGS   ?= -O2 -g
+WARN      = -Wall -Wextra -Wno-unused-parameter
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+TOP      := $(CURDIR)
+
+# Debian packages the default build and tests need (rules.mk files add theirs).
+DEB_PACKAGES = gcc g++ make gcc-12-plugin-dev libjansson-dev libelf-dev libdw-dev \
+               pahole jq
+ALL_TARGETS  =
+CLEAN_FILES  =
+
+.PHONY: all deps check test demo clean install bench
+all:
+
+include $(sort $(wildcard */rules.mk))
+
+all: $(ALL_TARGETS)
+
+# Installs missing Debian packages (apt-get; sudo when not root).
+deps:
+	@scripts/need-packages.sh $(sort $(DEB_PACKAGES))
+
+# The README's test command. SUITES=name restricts to some suites.
+check: deps
+	@$(MAKE) --no-print-directory all
+	@tests/run.sh $(SUITES)
+test: check
+
+clean:
+	rm -rf $(BUILD) $(CLEAN_FILES)

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cachehot-core.h -- the one layout model and rule engine behind every
+ * cachehot front-end (GCC plugin, sparse checker, DWARF/pahole reader).
+ *
+ * A front-end turns each aggregate type it meets into a ch_type: its direct
+ * members only, each with byte offset/size inside the type, bit-field
+ * position, alignment, annotation class and group, and, for members that are
+ * themselves structs/unions (or arrays of them), a pointer to that member's
+ * ch_type. The core walks nesting itself (absolute offsets), applies sidecar
+ * annotations, judges the layout and formats every message. Front-ends only
+ * print what the core hands them, through their own diagnostic machinery.
+ *
+ * Units: offsets and sizes are BYTES unless the name says bits. Alignments
+ * are bytes. Line indexes count cache lines from the start of the struct.
+ *
+ * Ownership: everything a ch_ctx hands out (types, members, strings,
+ * findings) belongs to that ctx and is freed by ch_ctx_free(). Strings
+ * passed in are copied.
+ *
+ * Errors: functions returning int return 0 on success, -1 on error with a
+ * message available from ch_ctx_error(). Allocation failure aborts (the
+ * front-ends are compiler passes and short-lived tools).
+ *
+ * Plain C99 that both gcc and g++ compile: no GCC, sparse or libdw types.
+ */
+#ifndef CACHEHOT_CORE_H
+#define CACHEHOT_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CH_VERSION "0.1.0"
+#define CH_DEFAULT_LINE_SIZE 64u
+
+/* Annotation class of a member (include/cachehot.h, docs/annotations.rst). */
+enum ch_class {
+	CH_CLASS_NONE = 0,
+	CH_CLASS_HOT,          /* __cacheline_hot / __cacheline_hot_group(g) */
+	CH_CLASS_EXCLUSIVE,    /* __cacheline_exclusive: hot and alone on its lines */
+	CH_CLASS_READ_MOSTLY,  /* __cacheline_read_mostly */
+};
+
+/* How a member isolates what follows it (the padding-macro check). */
+enum ch_pad_kind {
+	CH_PAD_NONE = 0,
+	CH_PAD_UNIFIED,   /* struct cacheline_padding (CACHELINE_PADDING, linux/cache.h) */
+	CH_PAD_PRIVATE,   /* another aligned zero-size struct: PC_PADDING, MEMCG_PADDING, ZONE_PADDING */
+	CH_PAD_BYTES,     /* hand-sized byte array, e.g. char pad[56] */
+	CH_PAD_ALIGNED,   /* a data member with an explicit alignment attribute
+			   * (____cacheline_aligned_in_smp, __aligned(N)) */
+};
+
+/* Check ids: printed as "[cachehot-<id>]" (public interface). */
+enum ch_check {
+	CH_CHECK_FALSE_SHARING = 0, /* cachehot-false-sharing */
+	CH_CHECK_PADDING_MACRO,     /* cachehot-padding-macro */
+	CH_CHECK_INLINE_ADDR,       /* cachehot-inline-addr */
+	CH_CHECK__COUNT
+};
+
+enum ch_severity { CH_SEV_NOTE = 0, CH_SEV_WARNING, CH_SEV_ERROR };
+
+/* Source position; file is a ctx-owned string or NULL when unknown.
+ * line and col are 1-based; 0 means unknown. */
+struct ch_loc {
+	const char *file;
+	unsigned line;
+	unsigned col;
+};
+
+struct ch_type;
+
+/* One direct member of a struct or union. */
+struct ch_member {
+	const char *name;         /* NULL for an anonymous struct/union member */
+	uint64_t offset;          /* bytes from the start of the enclosing type */
+	uint64_t size;            /* bytes; for a bit-field: bytes its bits touch */
+	unsigned bit_offset;      /* bit-field: first bit, counted from 'offset' */
+	unsigned bit_size;        /* bit-field width in bits; 0 if not a bit-field */
+	unsigned align;           /* bytes: the member's alignment in the layout */
+	int user_align;           /* 1 if an alignment attribute raised 'align' */
+	const struct ch_type *type; /* aggregate (or array-of-aggregate element) type, else NULL */
+	uint64_t nelems;          /* array: element count (1 for a non-array) */
+	uint64_t elem_size;       /* bytes of one element (== size for a non-array) */
+	int flexible;             /* flexible array member (no size of its own) */
+	int is_integer;           /* scalar integer (or array of them) */
+	const char *type_name;    /* for messages: "struct cacheline_padding", "char[56]" */
+	enum ch_class cls;        /* from the member's attribute; NONE if none */
+	const char *group;        /* hot group name, or NULL */
+	struct ch_loc loc;
+};
+
+/* One struct or union, direct members in declaration order. */
+struct ch_type {
+	const char *name;         /* tag, or typedef name of an anonymous struct; NULL */
+	int is_union;
+	uint64_t size;            /* bytes */
+	unsigned align;           /* bytes, attributes included */
+	int packed;
+	int randomized;           /* laid out by randstruct: not judged */
+	struct ch_loc loc;
+	struct ch_member *members;
+	size_t nmembers;
+	/* private to the core */
+	size_t cap;
+	int annot_state;          /* 0 unknown, 1 has annotations, 2 none */
+};
+
+/* Configuration of one check run. */
+struct ch_config {
+	unsigned line_size;       /* bytes; 0 means CH_DEFAULT_LINE_SIZE */
+	unsigned predict;         /* bytes; also check at this larger line size; 0 off */
+	int smp;                  /* 0: uniprocessor kernel, no false sharing exists */
+	enum ch_severity severity;/* severity of warnings (note|warning|error) */
+};
+
+/* A finding. All strings are ctx-owned. 'message' is complete and ends in
+ * "[cachehot-<id>]"; front-ends print it verbatim at 'loc'. */
+struct ch_finding {
+	enum ch_check check;
+	enum ch_severity severity;
+	const char *struct_name;
+	const char *field_a;      /* the field the diagnostic sits on */
+	uint64_t offset_a, size_a;
+	const char *field_b;      /* the other field, or NULL */
+	uint64_t offset_b, size_b;
+	uint64_t line_index;      /* cache line index (from struct start), at line_size */
+	unsigned line_size;       /* bytes: the line size the finding is for */
+	struct ch_loc loc;
+	const char *message;
+};
+
+typedef struct ch_ctx ch_ctx;
+
+/* Called for each finding, in order of offset within a struct. */
+typedef void (*ch_emit_fn)(const struct ch_finding *f, void *arg);
+
+/* ---- context ---------------------------------------------------------- */
+ch_ctx *ch_ctx_new(void);
+void ch_ctx_free(ch_ctx *ctx);
+const char *ch_ctx_error(const ch_ctx *ctx);
+/* Copy a string into the ctx (NULL stays NULL). */
+const char *ch_strdup(ch_ctx *ctx, const char *s);
+/* printf into a ctx-owned string. */
+const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* ---- building the model ----------------------------------------------- */
+/* The type recorded for a front-end key (a tree, a sparse symbol, a DWARF
+ * offset cast to a pointer), or NULL. */
+struct ch_type *ch_type_lookup(ch_ctx *ctx, const void *key);
+/* New empty type, recorded under key (key may be NULL: not recorded). */
+struct ch_type *ch_type_new(ch_ctx *ctx, const void *key, const char *name,
+			    int is_union, uint64_t size, unsigned align);
+/* Append a zeroed member (nelems=1) and return it; the caller fills it in.
+ * name is copied. The pointer stays valid until the next add on that type. */
+struct ch_member *ch_type_add_member(ch_ctx *ctx, struct ch_type *t, const char *name);
+/* Parse a class name: "hot", "exclusive", "read_mostly" (also
+ * "read-mostly"). Returns -1 for anything else. */
+int ch_class_parse(const char *s, enum ch_class *out);
+const char *ch_class_name(enum ch_class c);
+/* "cachehot-false-sharing" etc. */
+const char *ch_check_id(enum ch_check c);
+
+/* Classify a member's padding kind from what the front-end filled in (type,
+ * elem_size, is_integer, user_align, name). Front-ends call it once per member
+ * after filling it; rules: docs/checks.rst "padding-macro". */
+enum ch_pad_kind ch_member_pad_kind(const struct ch_member *m);
+/* A private padding type: zero size, alignment > 1, a single zero-length
+ * array member, and not 'cacheline_padding'. */
+int ch_type_is_padding(const struct ch_type *t);
+
+/* ---- sidecar annotations ------------------------------------------------ */
+/* Load "STRUCT.FIELD CLASS[:GROUP]" lines ('#' comments) from path. Several
+ * files may be loaded. Errors: -1 and ch_ctx_error() is
+ * "FILE:LINE: message" for the first malformed line. */
+int ch_sidecar_load(ch_ctx *ctx, const char *path);
+/* Same, from a string (tests); 'name' is used in error messages. */
+int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text);
+/* Class for type_name.field from the sidecar (marks the entry matched).
+ * Returns CH_CLASS_NONE when there is none. */
+enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
+			       const char *field, const char **group);
+/* Walk entries that never matched: fn(file, line, "STRUCT.FIELD", arg).
+ * Returns how many. */
+size_t ch_sidecar_unmatched(ch_ctx *ctx,
+			    void (*fn)(const char *file, unsigned line,
+				       const char *entry, void *arg),
+			    void *arg);
+/* Number of entries loaded. */
+size_t ch_sidecar_count(const ch_ctx *ctx);
+
+/* ---- judging ------------------------------------------------------------ */
+/* 1 if t, any nested type, or the sidecar annotates a member. */
+int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t);
+
+/* Run every layout rule on t (once per struct definition: the caller
+ * de-duplicates). Calls emit for each finding. Returns the number of
+ * findings of severity >= warning. */
+int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+		  ch_emit_fn emit, void *arg);
+
+/* Effective config values. */
+unsigned ch_config_line_size(const struct ch_config *cfg);
+
+/* ---- flattened view (for --show, manifests, reorganize) ----------------- */
+struct ch_leaf {
+	const char *path;          /* "usage", "memory.usage", "zones[1].lock" */
+	uint64_t offset;           /* bytes from the start of the outermost struct */
+	uint64_t size;             /* bytes */
+	unsigned bit_offset, bit_size;
+	enum ch_class cls;
+	const char *group;
+	enum ch_pad_kind pad;
+	const struct ch_member *member;
+	int depth;                 /* 0 = direct member of the outermost struct */
+};
+/* Flatten t into ctx-owned leaves. Annotated aggregate members and
+ * aggregates with nothing annotated inside are single leaves. */
+int ch_flatten(ch_ctx *ctx, struct ch_type *t, struct ch_leaf **out, size_t *n);
+
+/* ---- constant macro values ---------------------------------------------- */
+/* Evaluate an integer constant expression from a macro body, e.g.
+ * "(1 << L1_CACHE_SHIFT)". Identifiers are resolved through lookup, which
+ * returns the body of an object-like macro or NULL. Handles numbers with
+ * U/L suffixes, ( ), + - * / << >> and the kernel's _AC(x, y)/_UL(x).
+ * Returns 0 and *out on success, -1 otherwise. */
+typedef const char *(*ch_macro_lookup_fn)(const char *name, void *arg);
+int ch_eval_macro(const char *body, ch_macro_lookup_fn lookup, void *arg,
+		  long long *out);
+
+/* ---- manifest (JSON, jansson) ------------------------------------------- */
+/* Add t with its leaves and findings to the manifest kept in ctx. */
+void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+		     const char *tool);
+/* Merge the ctx's manifest into path under an flock, written atomically
+ * (temporary file + rename). Structs already present are replaced.
+ * Returns 0, or -1 with ch_ctx_error(). */
+int ch_manifest_write(ch_ctx *ctx, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CACHEHOT_CORE_H */
