@@ -198,6 +198,10 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 			    void *arg);
 /* Number of entries loaded. */
 size_t ch_sidecar_count(const ch_ctx *ctx);
+/* Sidecar lines of the form "FUNCTION() addressable" mark an inline function
+ * whose address is meant to be taken (ops tables, callbacks): the
+ * inline-addr check stays silent for it. 1 if func is so marked. */
+int ch_sidecar_addressable(ch_ctx *ctx, const char *func);
 
 /* ---- judging ------------------------------------------------------------ */
 /* 1 if t, any nested type, or the sidecar annotates a member. */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cachehot-plugin.h -- what the plugin's parts share (C++ only; GCC headers).
+ *
+ * plugin/cachehot.c owns plugin_init, argument parsing, the layout check and
+ * the manifest; plugin/inline-addr.c owns the [cachehot-inline-addr] check.
+ */
+#ifndef CACHEHOT_PLUGIN_H
+#define CACHEHOT_PLUGIN_H
+
+#include "../core/cachehot-core.h"
+
+/* Parsed -fplugin-arg-cachehot-* options, filled before any hook runs. */
+struct cachehot_opts {
+	unsigned line_size;        /* bytes; 0 = from SMP_CACHE_BYTES / 64 */
+	unsigned predict;          /* bytes; 0 = off */
+	enum ch_severity severity; /* for warnings */
+	const char *manifest;      /* JSON manifest path or NULL */
+	int inline_addr;           /* 1 = run the inline-addr check (default 1) */
+	int inline_notes;          /* 1 = print ops-table/callback findings as notes (default 1) */
+};
+
+extern struct cachehot_opts cachehot_opts;
+/* The one core context of this compilation (sidecar loaded into it). */
+extern ch_ctx *cachehot_ctx;
+
+/* plugin/inline-addr.c: register the attributes it owns (called from the
+ * PLUGIN_ATTRIBUTES callback) and its callbacks/passes (from plugin_init). */
+void cachehot_inline_attributes(void);
+void cachehot_inline_init(const char *plugin_name);
+
+#endif
