@@ -99,6 +99,7 @@ struct ch_member {
 /* One struct or union, direct members in declaration order. */
 struct ch_type {
 	const char *name;         /* tag, or typedef name of an anonymous struct; NULL */
+	int name_is_typedef;      /* 1: 'name' is a typedef name (printed without "struct") */
 	int is_union;
 	uint64_t size;            /* bytes */
 	unsigned align;           /* bytes, attributes included */

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* internal.h -- what the core sources share; not part of the public API. */
+#ifndef CACHEHOT_CORE_INTERNAL_H
+#define CACHEHOT_CORE_INTERNAL_H
+#include "cachehot-core.h"
+
+struct ch_sidecar_entry {
+	const char *type;       /* STRUCT, or function name for addressable */
+	const char *field;      /* FIELD, or NULL for "FUNC() addressable" */
+	enum ch_class cls;
+	const char *group;
+	const char *file;
+	unsigned line;
+	int matched;
+};
+
+struct ch_ctx {
+	char err[512];
+	/* every allocation, freed by ch_ctx_free */
+	void **allocs;
+	size_t nallocs, capallocs;
+	/* front-end key -> type, open addressing */
+	const void **keys;
+	struct ch_type **vals;
+	size_t nkeys, capkeys;
+	/* all types, for freeing members */
+	struct ch_type **types;
+	size_t ntypes, captypes;
+	struct ch_sidecar_entry *side;
+	size_t nside, capside;
+	void *manifest;         /* json_t * (manifest.c) */
+};
+
+void *ch_alloc(ch_ctx *ctx, size_t n);     /* zeroed, ctx-owned */
+void ch_set_error(ch_ctx *ctx, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+void ch_manifest_free(ch_ctx *ctx);
+void *ch_xrealloc(void *p, size_t n);
+#endif

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * manifest.c -- JSON record of every annotated struct, for the tools that
+ * come after the compiler (cachehot-layout --manifest, the cachehot driver).
+ *
+ * Schema (version 1), one object keyed by struct name:
+ * { "cachehot_manifest": 1,
+ *   "structs": { "page_counter": {
+ *       "file": "include/linux/page_counter.h", "line": 9, "tool": "plugin",
+ *       "size": 192, "align": 64, "line_size": 64, "randomized": false,
+ *       "annotations": [ { "field": "usage", "class": "exclusive", "group": null } ],
+ *       "fields": [ { "name": "usage", "offset": 0, "size": 8, "bit_offset": 0,
+ *                     "bit_size": 0, "class": "exclusive", "group": null,
+ *                     "padding": "none", "line": 0 } ],
+ *       "findings": [ { "check": "cachehot-false-sharing", "severity": "warning",
+ *                       "field": "min", "offset": 8, "size": 8, "other": "usage",
+ *                       "other_offset": 0, "other_size": 8, "line": 0,
+ *                       "line_size": 64, "file": "...", "line_no": 12, "col": 16,
+ *                       "message": "..." } ] } } }
+ * Offsets and sizes in bytes; "fields" are flattened (absolute offsets);
+ * "annotations" are the direct members' classes (attributes and sidecar).
+ * Written with jansson; merged under flock and renamed into place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "internal.h"
+
+static const char *pad_name(enum ch_pad_kind k)
+{
+	switch (k) {
+	case CH_PAD_UNIFIED: return "cacheline_padding";
+	case CH_PAD_PRIVATE: return "private";
+	case CH_PAD_BYTES: return "bytes";
+	case CH_PAD_ALIGNED: return "aligned";
+	default: return "none";
+	}
+}
+
+static const char *sev_name(enum ch_severity s)
+{
+	return s == CH_SEV_ERROR ? "error" : s == CH_SEV_WARNING ? "warning" : "note";
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static void add_finding(const struct ch_finding *f, void *arg)
+{
+	json_t *a = (json_t *)arg, *o = json_object();
+	json_object_set_new(o, "check", json_string(ch_check_id(f->check)));
+	json_object_set_new(o, "severity", json_string(sev_name(f->severity)));
+	json_object_set_new(o, "field", str_or_null(f->field_a));
+	json_object_set_new(o, "offset", json_integer((json_int_t)f->offset_a));
+	json_object_set_new(o, "size", json_integer((json_int_t)f->size_a));
+	json_object_set_new(o, "other", str_or_null(f->field_b));
+	json_object_set_new(o, "other_offset", json_integer((json_int_t)f->offset_b));
+	json_object_set_new(o, "other_size", json_integer((json_int_t)f->size_b));
+	json_object_set_new(o, "line", json_integer((json_int_t)f->line_index));
+	json_object_set_new(o, "line_size", json_integer(f->line_size));
+	json_object_set_new(o, "file", str_or_null(f->loc.file));
+	json_object_set_new(o, "line_no", json_integer(f->loc.line));
+	json_object_set_new(o, "col", json_integer(f->loc.col));
+	json_object_set_new(o, "message", json_string(f->message));
+	json_array_append_new(a, o);
+}
+
+void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+		     const char *tool)
+{
+	json_t *root, *structs, *s, *fields, *ann, *finds;
+	struct ch_leaf *leaves;
+	size_t n, i;
+	unsigned L = ch_config_line_size(cfg);
+
+	if (!t || !t->name || !ch_type_is_annotated(ctx, t))
+		return;
+	if (!ctx->manifest) {
+		root = json_object();
+		json_object_set_new(root, "cachehot_manifest", json_integer(1));
+		json_object_set_new(root, "structs", json_object());
+		ctx->manifest = root;
+	}
+	root = (json_t *)ctx->manifest;
+	structs = json_object_get(root, "structs");
+	s = json_object();
+	json_object_set_new(s, "file", str_or_null(t->loc.file));
+	json_object_set_new(s, "line", json_integer(t->loc.line));
+	json_object_set_new(s, "tool", json_string(tool ? tool : "cachehot"));
+	json_object_set_new(s, "union", json_boolean(t->is_union));
+	json_object_set_new(s, "size", json_integer((json_int_t)t->size));
+	json_object_set_new(s, "align", json_integer(t->align));
+	json_object_set_new(s, "line_size", json_integer(L));
+	json_object_set_new(s, "randomized", json_boolean(t->randomized));
+	ann = json_array();
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		const char *g = m->group;
+		enum ch_class c = m->cls;
+		json_t *o;
+		if (c == CH_CLASS_NONE && m->name)
+			c = ch_sidecar_class(ctx, t->name, m->name, &g);
+		if (c == CH_CLASS_NONE)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "field", str_or_null(m->name));
+		json_object_set_new(o, "class", json_string(ch_class_name(c)));
+		json_object_set_new(o, "group", str_or_null(g));
+		json_array_append_new(ann, o);
+	}
+	json_object_set_new(s, "annotations", ann);
+	fields = json_array();
+	ch_flatten(ctx, t, &leaves, &n);
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "name", json_string(leaves[i].path));
+		json_object_set_new(o, "offset", json_integer((json_int_t)leaves[i].offset));
+		json_object_set_new(o, "size", json_integer((json_int_t)leaves[i].size));
+		json_object_set_new(o, "bit_offset", json_integer(leaves[i].bit_offset));
+		json_object_set_new(o, "bit_size", json_integer(leaves[i].bit_size));
+		json_object_set_new(o, "class", json_string(ch_class_name(leaves[i].cls)));
+		json_object_set_new(o, "group", str_or_null(leaves[i].group));
+		json_object_set_new(o, "padding", json_string(pad_name(leaves[i].pad)));
+		json_object_set_new(o, "line", json_integer((json_int_t)(leaves[i].offset / L)));
+		json_array_append_new(fields, o);
+	}
+	json_object_set_new(s, "fields", fields);
+	finds = json_array();
+	ch_check_type(ctx, t, cfg, add_finding, finds);
+	json_object_set_new(s, "findings", finds);
+	json_object_set_new(structs, t->name, s);
+}
+
+void ch_manifest_free(ch_ctx *ctx)
+{
+	if (ctx->manifest)
+		json_decref((json_t *)ctx->manifest);
+	ctx->manifest = NULL;
+}
+
+int ch_manifest_write(ch_ctx *ctx, const char *path)
+{
+	char *lockpath, *tmp;
+	int lfd, rc = -1;
+	json_t *old = NULL, *mine = (json_t *)ctx->manifest;
+	json_error_t jerr;
+	size_t n = strlen(path);
+
+	if (!mine) {   /* nothing annotated: still leave a valid manifest */
+		mine = json_object();
+		json_object_set_new(mine, "cachehot_manifest", json_integer(1));
+		json_object_set_new(mine, "structs", json_object());
+		ctx->manifest = mine;
+	}
+	lockpath = (char *)malloc(n + 8);
+	tmp = (char *)malloc(n + 32);
+	snprintf(lockpath, n + 8, "%s.lock", path);
+	snprintf(tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
+	lfd = open(lockpath, O_RDWR | O_CREAT, 0644);
+	if (lfd < 0 || flock(lfd, LOCK_EX)) {
+		ch_set_error(ctx, "%s: cannot lock manifest: %s", lockpath, strerror(errno));
+		goto out;
+	}
+	if (access(path, F_OK) == 0) {
+		old = json_load_file(path, 0, &jerr);
+		if (!old || !json_is_object(json_object_get(old, "structs"))) {
+			ch_set_error(ctx, "%s:%d: existing manifest is not a cachehot manifest: %s",
+				     path, jerr.line, old ? "no \"structs\" object" : jerr.text);
+			goto out;
+		}
+		json_object_update(json_object_get(old, "structs"), json_object_get(mine, "structs"));
+	} else {
+		old = json_incref(mine);
+	}
+	if (json_dump_file(old, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
+		ch_set_error(ctx, "%s: cannot write manifest", tmp);
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		ch_set_error(ctx, "%s: cannot rename into place: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (old)
+		json_decref(old);
+	if (lfd >= 0)
+		close(lfd);
+	free(lockpath);
+	free(tmp);
+	return rc;
+}

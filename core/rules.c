@@ -1,0 +1,669 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rules.c -- flattening a struct and judging it; every layout message.
+ *
+ * Rules (docs/checks.rst):
+ *  false-sharing: a hot field must not share a cache line with a read-mostly
+ *    field, nor with a hot field of another group (each ungrouped hot field is
+ *    its own group); an exclusive field shares its lines with no other data.
+ *    Source: "mm: page_counter: relayout structure to reduce false sharing"
+ *    (v5.11), "mm: page_counter: rearrange struct page_counter fields" (v6.0).
+ *  padding-macro: an annotated field isolated by a private padding type or by
+ *    hand-sized bytes should use CACHELINE_PADDING from <linux/cache.h>.
+ *    Source: "mm: add a new macro CACHELINE_PADDING" / "mm: convert mm's
+ *    private padding macros to CACHELINE_PADDING" (Feng Tang, 2022).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+#define CH_MAX_ELEMS 64      /* array elements walked per array member */
+#define CH_MAX_LEAVES 200000 /* safety net for pathological inputs */
+
+/* An aggregate instance met while flattening: the outermost struct, a
+ * nested struct/union member, an array member, or one array element. */
+struct inst {
+	const struct ch_type *type; /* NULL for an array instance */
+	int is_union;
+	int parent;                 /* instance index, -1 for the root */
+	int depth;
+	uint64_t base;              /* bytes from the outermost struct */
+};
+
+struct leafx {
+	struct ch_leaf l;
+	int inst;      /* innermost instance containing the leaf */
+	int top;       /* index of the top-level member it belongs to */
+};
+
+struct flat {
+	ch_ctx *ctx;
+	struct inst *insts;
+	size_t ninsts, capinsts;
+	struct leafx *leaves;
+	size_t nleaves, capleaves;
+	int truncated;
+};
+
+static int add_inst(struct flat *f, const struct ch_type *t, int is_union, int parent, uint64_t base)
+{
+	struct inst *in;
+	if (f->ninsts == f->capinsts) {
+		f->capinsts = f->capinsts ? 2 * f->capinsts : 32;
+		f->insts = (struct inst *)ch_xrealloc(f->insts, f->capinsts * sizeof(*in));
+	}
+	in = &f->insts[f->ninsts];
+	in->type = t;
+	in->is_union = is_union;
+	in->parent = parent;
+	in->depth = parent < 0 ? 0 : f->insts[parent].depth + 1;
+	in->base = base;
+	return (int)f->ninsts++;
+}
+
+static struct leafx *add_leaf(struct flat *f)
+{
+	struct leafx *x;
+	if (f->nleaves >= CH_MAX_LEAVES) {
+		f->truncated = 1;
+		return NULL;
+	}
+	if (f->nleaves == f->capleaves) {
+		f->capleaves = f->capleaves ? 2 * f->capleaves : 64;
+		f->leaves = (struct leafx *)ch_xrealloc(f->leaves, f->capleaves * sizeof(*x));
+	}
+	x = &f->leaves[f->nleaves++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+/* Class of member m of a type whose nearest named type is sname. */
+static enum ch_class member_class(ch_ctx *ctx, const char *sname, const struct ch_member *m,
+				  const char **group)
+{
+	*group = m->group;
+	if (m->cls != CH_CLASS_NONE)
+		return m->cls;
+	if (!m->name)
+		return CH_CLASS_NONE;
+	return ch_sidecar_class(ctx, sname, m->name, group);
+}
+
+static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname)
+{
+	size_t i;
+	int found = 0;
+	const char *name = t->name ? t->name : sname;
+	if (t->name && t->annot_state)
+		return t->annot_state == 1;
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		const char *g;
+		if (member_class(ctx, name, m, &g) != CH_CLASS_NONE)
+			found = 1;   /* keep going: marks every sidecar match */
+		else if (m->type && annotated_in(ctx, (struct ch_type *)m->type, name))
+			found = 1;
+	}
+	if (t->name)
+		t->annot_state = found ? 1 : 2;
+	return found;
+}
+
+int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t)
+{
+	return t ? annotated_in(ctx, t, t->name) : 0;
+}
+
+static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, int inst,
+			 const char *prefix, int top, int depth);
+
+static void add_data_leaf(struct flat *f, const struct ch_member *m, const char *path,
+			  uint64_t off, enum ch_class cls, const char *group, int inst, int top,
+			  int depth)
+{
+	struct leafx *x = add_leaf(f);
+	uint64_t size = m->size;
+	if (!x)
+		return;
+	x->l.path = path;
+	x->l.member = m;
+	x->l.cls = cls;
+	x->l.group = group;
+	x->l.pad = ch_member_pad_kind(m);
+	x->l.depth = depth;
+	x->l.bit_offset = m->bit_offset;
+	x->l.bit_size = m->bit_size;
+	if (m->bit_size) {
+		uint64_t first = m->bit_offset / 8, last = (m->bit_offset + m->bit_size - 1) / 8;
+		off += first;
+		size = last - first + 1;
+	} else if (m->flexible) {
+		/* a flexible array reaches at least one element past its offset */
+		size = m->elem_size ? m->elem_size : 1;
+	}
+	x->l.offset = off;
+	x->l.size = size;
+	x->inst = inst;
+	x->top = top;
+}
+
+static void flatten_member(struct flat *f, const struct ch_member *m, const char *sname,
+			   int inst, const char *prefix, int top, int depth)
+{
+	ch_ctx *ctx = f->ctx;
+	const char *group;
+	enum ch_class cls = member_class(ctx, sname, m, &group);
+	uint64_t off = f->insts[inst].base + m->offset;
+	const char *path;
+	struct ch_type *mt = (struct ch_type *)m->type;
+
+	if (!m->name && !mt)
+		return;   /* unnamed bit-field: padding bits */
+	if (m->name)
+		path = prefix ? ch_printf(ctx, "%s.%s", prefix, m->name) : m->name;
+	else
+		path = prefix;  /* anonymous struct/union: its members read as ours */
+
+	if (!mt || cls != CH_CLASS_NONE || !annotated_in(ctx, mt, mt->name ? mt->name : sname)) {
+		add_data_leaf(f, m, path ? path : "<anonymous>", off, cls, group, inst, top, depth);
+		return;
+	}
+	{
+		const char *inner = mt->name ? mt->name : sname;
+		uint64_t n = m->flexible ? 1 : m->nelems, i;
+		if (n <= 1 && !m->flexible && m->nelems == 1) {
+			int ci = add_inst(f, mt, mt->is_union, inst, off);
+			flatten_type(f, mt, inner, ci, path, top, depth + 1);
+			return;
+		}
+		{
+			int ai = add_inst(f, NULL, 0, inst, off);
+			if (n > CH_MAX_ELEMS) {
+				n = CH_MAX_ELEMS;
+				f->truncated = 1;
+			}
+			for (i = 0; i < n; i++) {
+				int ei = add_inst(f, mt, mt->is_union, ai, off + i * m->elem_size);
+				const char *ep = ch_printf(ctx, "%s[%llu]", path ? path : "",
+							   (unsigned long long)i);
+				flatten_type(f, mt, inner, ei, ep, top, depth + 1);
+			}
+		}
+	}
+}
+
+static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, int inst,
+			 const char *prefix, int top, int depth)
+{
+	size_t i;
+	for (i = 0; i < t->nmembers; i++)
+		flatten_member(f, &t->members[i], sname, inst, prefix,
+			       top < 0 ? (int)i : top, depth);
+}
+
+static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
+{
+	memset(f, 0, sizeof(*f));
+	f->ctx = ctx;
+	add_inst(f, t, t->is_union, -1, 0);
+	flatten_type(f, t, t->name, 0, NULL, -1, 0);
+}
+
+static void flat_free(struct flat *f)
+{
+	free(f->insts);
+	free(f->leaves);
+}
+
+int ch_flatten(ch_ctx *ctx, struct ch_type *t, struct ch_leaf **out, size_t *n)
+{
+	struct flat f;
+	size_t i;
+	struct ch_leaf *v;
+	flat_build(&f, ctx, t);
+	v = (struct ch_leaf *)ch_alloc(ctx, (f.nleaves ? f.nleaves : 1) * sizeof(*v));
+	for (i = 0; i < f.nleaves; i++)
+		v[i] = f.leaves[i].l;
+	*out = v;
+	*n = f.nleaves;
+	flat_free(&f);
+	return 0;
+}
+
+/* ---- padding classification ------------------------------------------- */
+
+int ch_type_is_padding(const struct ch_type *t)
+{
+	if (!t || t->size != 0 || t->align <= 1 || t->nmembers != 1)
+		return 0;
+	if (t->name && !strcmp(t->name, "cacheline_padding"))
+		return 0;
+	return t->members[0].size == 0 && !t->members[0].type;
+}
+
+enum ch_pad_kind ch_member_pad_kind(const struct ch_member *m)
+{
+	const struct ch_type *t = m->type;
+	if (t && m->nelems == 1 && t->size == 0 && t->name && !strcmp(t->name, "cacheline_padding"))
+		return CH_PAD_UNIFIED;
+	if (t && m->nelems == 1 && ch_type_is_padding(t))
+		return CH_PAD_PRIVATE;
+	if (!t && m->is_integer && m->elem_size == 1 && m->nelems > 1 && m->size > 0 && m->name &&
+	    strstr(m->name, "pad"))
+		return CH_PAD_BYTES;
+	if (m->user_align && m->size > 0)
+		return CH_PAD_ALIGNED;
+	return CH_PAD_NONE;
+}
+
+/* ---- judging ------------------------------------------------------------- */
+
+static int is_data(const struct leafx *x)
+{
+	return x->l.size > 0 && (x->l.pad == CH_PAD_NONE || x->l.pad == CH_PAD_ALIGNED);
+}
+
+static int is_hotish(enum ch_class c)
+{
+	return c == CH_CLASS_HOT || c == CH_CLASS_EXCLUSIVE;
+}
+
+/* 1 if a and b must not share a cache line. */
+static int classes_conflict(const struct leafx *a, const struct leafx *b)
+{
+	enum ch_class ca = a->l.cls, cb = b->l.cls;
+	if (ca == CH_CLASS_EXCLUSIVE || cb == CH_CLASS_EXCLUSIVE)
+		return 1;
+	if ((ca == CH_CLASS_HOT && cb == CH_CLASS_READ_MOSTLY) ||
+	    (cb == CH_CLASS_HOT && ca == CH_CLASS_READ_MOSTLY))
+		return 1;
+	if (ca == CH_CLASS_HOT && cb == CH_CLASS_HOT) {
+		if (!a->l.group || !b->l.group)
+			return 1;
+		return strcmp(a->l.group, b->l.group) != 0;
+	}
+	return 0;
+}
+
+/* First cache line both byte ranges touch at line size L (relative to
+ * base), or -1. */
+static int64_t shared_line(uint64_t ao, uint64_t as, uint64_t bo, uint64_t bs, uint64_t base,
+			   unsigned L)
+{
+	uint64_t a0 = (ao - base) / L, a1 = (ao - base + as - 1) / L;
+	uint64_t b0 = (bo - base) / L, b1 = (bo - base + bs - 1) / L;
+	uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+	return lo <= hi ? (int64_t)lo : -1;
+}
+
+/* Deepest common instance of two leaves. */
+static int common_inst(const struct flat *f, int a, int b)
+{
+	while (f->insts[a].depth > f->insts[b].depth)
+		a = f->insts[a].parent;
+	while (f->insts[b].depth > f->insts[a].depth)
+		b = f->insts[b].parent;
+	while (a != b) {
+		a = f->insts[a].parent;
+		b = f->insts[b].parent;
+	}
+	return a;
+}
+
+static const char *class_phrase(ch_ctx *ctx, const struct ch_leaf *l)
+{
+	switch (l->cls) {
+	case CH_CLASS_HOT:
+		return l->group ? ch_printf(ctx, "hot field (group '%s')", l->group) : "hot field";
+	case CH_CLASS_EXCLUSIVE: return "exclusive field";
+	case CH_CLASS_READ_MOSTLY: return "read-mostly field";
+	default: return "field";
+	}
+}
+
+static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
+{
+	if (!t->name)
+		return t->is_union ? "anonymous union" : "anonymous struct";
+	if (t->name_is_typedef)
+		return ch_printf(ctx, "'%s'", t->name);
+	return ch_printf(ctx, "'%s %s'", t->is_union ? "union" : "struct", t->name);
+}
+
+/* "offset 8, size 8" or "offset 4, bits 3..7" for a bit-field. */
+static const char *where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
+{
+	if (l->bit_size) {
+		uint64_t moff = l->offset - (l->member->bit_offset / 8);
+		return ch_printf(ctx, "offset %llu, bit-field of %u bits at bit %u",
+				 (unsigned long long)moff, l->bit_size, l->bit_offset);
+	}
+	return ch_printf(ctx, "offset %llu, size %llu", (unsigned long long)l->offset,
+			 (unsigned long long)l->size);
+}
+
+static const char *lines_phrase(ch_ctx *ctx, unsigned L, int predicted)
+{
+	return predicted ? ch_printf(ctx, "(predicted at %u-byte lines)", L)
+			 : ch_printf(ctx, "(%u-byte lines)", L);
+}
+
+struct finding_list {
+	struct ch_finding *v;
+	size_t n, cap;
+};
+
+static struct ch_finding *new_finding(ch_ctx *ctx, struct finding_list *fl)
+{
+	struct ch_finding *x;
+	(void)ctx;
+	if (fl->n == fl->cap) {
+		fl->cap = fl->cap ? 2 * fl->cap : 16;
+		fl->v = (struct ch_finding *)ch_xrealloc(fl->v, fl->cap * sizeof(*x));
+	}
+	x = &fl->v[fl->n++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+static unsigned count_pads(const struct ch_type *t)
+{
+	size_t i;
+	unsigned n = 0;
+	for (i = 0; i < t->nmembers; i++) {
+		enum ch_pad_kind k = ch_member_pad_kind(&t->members[i]);
+		if (k == CH_PAD_UNIFIED || k == CH_PAD_PRIVATE || k == CH_PAD_BYTES)
+			n++;
+	}
+	return n;
+}
+
+static const char *top_name(const struct ch_type *t, int top)
+{
+	const struct ch_member *m = &t->members[top];
+	return m->name ? m->name : "<anonymous>";
+}
+
+/* The fix for a conflicting pair: first (earlier) and second (later). */
+static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch_type *t,
+			      const struct leafx *first, const struct leafx *second, unsigned L)
+{
+	const char *pad = ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", count_pads(t) + 1);
+	if (first->top == second->top) {
+		const struct ch_member *m = &t->members[first->top];
+		(void)f;
+		return ch_printf(ctx, "align '%s' to the cache line (____cacheline_aligned_in_smp) "
+				 "so that the layout of its own type holds here",
+				 m->name ? m->name : "<anonymous>");
+	}
+	if (is_hotish(second->l.cls) && second->l.cls != CH_CLASS_NONE &&
+	    !(is_hotish(first->l.cls) && first->l.cls == CH_CLASS_EXCLUSIVE)) {
+		return ch_printf(ctx, "insert %s before '%s'", pad, top_name(t, second->top));
+	}
+	{
+		/* separate right after the first field's top-level member */
+		const char *fix = ch_printf(ctx, "insert %s before '%s'", pad,
+					    top_name(t, first->top + 1));
+		/* moving the later, read-mostly field to the end also works when
+		 * the tail of the struct is on another line than 'first' */
+		if (second->l.cls == CH_CLASS_READ_MOSTLY && second->l.depth == 0 &&
+		    (size_t)second->top + 1 < t->nmembers) {
+			const struct ch_member *last = &t->members[t->nmembers - 1];
+			const struct ch_member *sm = second->l.member;
+			uint64_t end = last->offset + last->size - sm->size;
+			uint64_t al = sm->align ? sm->align : 1;
+			uint64_t noff = (end + al - 1) / al * al;
+			if (noff / L > (first->l.offset + first->l.size - 1) / L && last->name)
+				fix = ch_printf(ctx, "%s, or move '%s' after '%s'", fix,
+						second->l.path, last->name);
+		}
+		return fix;
+	}
+}
+
+static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type *t, unsigned L,
+			unsigned base_L, const struct ch_config *cfg, struct finding_list *fl)
+{
+	size_t i, j;
+	int predicted = base_L != 0;
+	for (i = 0; i < f->nleaves; i++) {
+		const struct leafx *a = &f->leaves[i];
+		if (!is_data(a) || a->l.cls == CH_CLASS_NONE)
+			continue;
+		for (j = 0; j < f->nleaves; j++) {
+			const struct leafx *b = &f->leaves[j], *first, *second;
+			int64_t line;
+			int c;
+			struct ch_finding *x;
+			if (i == j || !is_data(b))
+				continue;
+			/* each annotated pair once: from the lower index */
+			if (b->l.cls != CH_CLASS_NONE && j < i)
+				continue;
+			if (!classes_conflict(a, b))
+				continue;
+			line = shared_line(a->l.offset, a->l.size, b->l.offset, b->l.size, 0, L);
+			if (line < 0)
+				continue;
+			if (predicted && shared_line(a->l.offset, a->l.size, b->l.offset,
+						     b->l.size, 0, base_L) >= 0)
+				continue;   /* already reported at the base line size */
+			c = common_inst(f, a->inst, b->inst);
+			if (f->insts[c].is_union)
+				continue;   /* alternatives of one union never live together */
+			if (c != 0 && f->insts[c].type && f->insts[c].type->name &&
+			    shared_line(a->l.offset, a->l.size, b->l.offset, b->l.size,
+					f->insts[c].base, L) >= 0)
+				continue;   /* reported on the nested type's own definition */
+			if (a->l.offset < b->l.offset || (a->l.offset == b->l.offset && i < j)) {
+				first = a;
+				second = b;
+			} else {
+				first = b;
+				second = a;
+			}
+			x = new_finding(ctx, fl);
+			x->check = CH_CHECK_FALSE_SHARING;
+			x->severity = cfg->severity;
+			x->struct_name = t->name;
+			x->field_a = second->l.path;
+			x->offset_a = second->l.offset;
+			x->size_a = second->l.size;
+			x->field_b = first->l.path;
+			x->offset_b = first->l.offset;
+			x->size_b = first->l.size;
+			x->line_index = (uint64_t)line;
+			x->line_size = L;
+			x->loc = second->l.member->loc;
+			x->message = ch_printf(ctx,
+				"%s '%s' (%s) shares cache line %lld %s of %s with %s '%s' (%s); %s [%s]",
+				class_phrase(ctx, &second->l), second->l.path,
+				where_phrase(ctx, &second->l), (long long)line,
+				lines_phrase(ctx, L, predicted), type_phrase(ctx, t),
+				class_phrase(ctx, &first->l), first->l.path,
+				where_phrase(ctx, &first->l),
+				fix_phrase(ctx, f, t, first, second, L),
+				ch_check_id(CH_CHECK_FALSE_SHARING));
+		}
+	}
+}
+
+/* Neighbouring data leaf of leaf i, in offset order (dir -1 or +1). */
+static const struct leafx *neighbour(const struct flat *f, size_t i, int dir)
+{
+	const struct leafx *p = &f->leaves[i], *best = NULL;
+	size_t j;
+	for (j = 0; j < f->nleaves; j++) {
+		const struct leafx *x = &f->leaves[j];
+		if (!is_data(x) || j == i)
+			continue;
+		if (dir < 0 && x->l.offset + x->l.size <= p->l.offset &&
+		    (!best || x->l.offset > best->l.offset))
+			best = x;
+		if (dir > 0 && x->l.offset >= p->l.offset + p->l.size &&
+		    (!best || x->l.offset < best->l.offset))
+			best = x;
+	}
+	return best;
+}
+
+static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_type *t,
+			  unsigned L, const struct ch_config *cfg, struct finding_list *fl)
+{
+	size_t i;
+	static const unsigned sizes[] = { 32, 64, 128, 256 };
+	for (i = 0; i < f->nleaves; i++) {
+		const struct leafx *p = &f->leaves[i], *prev, *next, *ann;
+		const struct ch_member *m = p->l.member;
+		struct ch_finding *x;
+		const char *what, *fix, *iso;
+		if (p->l.pad != CH_PAD_PRIVATE && p->l.pad != CH_PAD_BYTES)
+			continue;
+		prev = neighbour(f, i, -1);
+		next = neighbour(f, i, +1);
+		if (prev && prev->l.cls != CH_CLASS_NONE)
+			ann = prev;
+		else if (next && next->l.cls != CH_CLASS_NONE)
+			ann = next;
+		else
+			continue;
+		fix = ch_printf(ctx, "use CACHELINE_PADDING(%s) from <linux/cache.h> instead",
+				m->name ? m->name : "_pad_");
+		iso = ch_printf(ctx, "%s '%s' (%s)", class_phrase(ctx, &ann->l), ann->l.path,
+				where_phrase(ctx, &ann->l));
+		if (p->l.pad == CH_PAD_PRIVATE) {
+			what = ch_printf(ctx, "'%s' (private padding type 'struct %s', offset %llu, "
+					 "cache line %llu) isolates %s",
+					 p->l.path, m->type->name ? m->type->name : "?",
+					 (unsigned long long)p->l.offset,
+					 (unsigned long long)(p->l.offset / L), iso);
+		} else {
+			char ok[64] = "", bad[64] = "";
+			size_t k;
+			for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+				unsigned s = sizes[k];
+				int isolated = !prev || !next ||
+					(prev->l.offset + prev->l.size - 1) / s < next->l.offset / s;
+				char *dst = isolated ? ok : bad;
+				snprintf(dst + strlen(dst), 64 - strlen(dst), "%s%u", *dst ? ", " : "", s);
+			}
+			what = ch_printf(ctx, "hand-sized padding '%s' (%s, offset %llu, cache line %llu) "
+					 "isolates %s%s; %s",
+					 p->l.path, m->type_name ? m->type_name : "bytes",
+					 (unsigned long long)p->l.offset,
+					 (unsigned long long)(p->l.offset / L), iso,
+					 next && prev ? ch_printf(ctx, " from '%s' (offset %llu)",
+								  ann == prev ? next->l.path : prev->l.path,
+								  (unsigned long long)(ann == prev ? next->l.offset
+										       : prev->l.offset))
+						      : "",
+					 *bad ? ch_printf(ctx, "it isolates at %s%s-byte lines but breaks at %s-byte lines",
+							  ok, *ok ? "" : "no", bad)
+					      : ch_printf(ctx, "it is sized by hand for %s-byte lines", ok));
+		}
+		x = new_finding(ctx, fl);
+		x->check = CH_CHECK_PADDING_MACRO;
+		x->severity = cfg->severity;
+		x->struct_name = t->name;
+		x->field_a = p->l.path;
+		x->offset_a = p->l.offset;
+		x->size_a = p->l.size;
+		x->field_b = ann->l.path;
+		x->offset_b = ann->l.offset;
+		x->size_b = ann->l.size;
+		x->line_index = p->l.offset / L;
+		x->line_size = L;
+		x->loc = m->loc;
+		x->message = ch_printf(ctx, "%s; %s [%s]", what, fix, ch_check_id(CH_CHECK_PADDING_MACRO));
+	}
+}
+
+static int finding_cmp(const void *pa, const void *pb)
+{
+	const struct ch_finding *a = (const struct ch_finding *)pa, *b = (const struct ch_finding *)pb;
+	int c;
+	if (a->loc.file && b->loc.file && (c = strcmp(a->loc.file, b->loc.file)))
+		return c;
+	if (a->loc.line != b->loc.line)
+		return a->loc.line < b->loc.line ? -1 : 1;
+	if (a->loc.col != b->loc.col)
+		return a->loc.col < b->loc.col ? -1 : 1;
+	if (a->offset_b != b->offset_b)
+		return a->offset_b < b->offset_b ? -1 : 1;
+	return strcmp(a->message, b->message);
+}
+
+static int has_class(const struct flat *f, int hot_only)
+{
+	size_t i;
+	for (i = 0; i < f->nleaves; i++)
+		if (hot_only ? is_hotish(f->leaves[i].l.cls) : f->leaves[i].l.cls != CH_CLASS_NONE)
+			return 1;
+	return 0;
+}
+
+int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+		  ch_emit_fn emit, void *arg)
+{
+	struct flat f;
+	struct finding_list fl = { NULL, 0, 0 };
+	unsigned L = ch_config_line_size(cfg);
+	size_t i;
+	int warnings = 0;
+
+	if (!t || !ch_type_is_annotated(ctx, t) || !cfg->smp)
+		return 0;
+	if (t->randomized) {
+		struct ch_finding *x = new_finding(ctx, &fl);
+		x->check = CH_CHECK_FALSE_SHARING;
+		x->severity = CH_SEV_NOTE;
+		x->struct_name = t->name;
+		x->line_size = L;
+		x->loc = t->loc;
+		x->message = ch_printf(ctx, "%s is laid out by randstruct: its cache-line layout is not "
+				       "judged (mark it __no_randomize_layout to check it) [%s]",
+				       type_phrase(ctx, t), ch_check_id(CH_CHECK_FALSE_SHARING));
+		goto out;
+	}
+	flat_build(&f, ctx, t);
+	judge_pairs(ctx, &f, t, L, 0, cfg, &fl);
+	if (cfg->predict > L)
+		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl);
+	judge_padding(ctx, &f, t, L, cfg, &fl);
+	if (t->align < L && t->size > 0 && has_class(&f, 1)) {
+		struct ch_finding *x = new_finding(ctx, &fl);
+		x->check = CH_CHECK_FALSE_SHARING;
+		x->severity = CH_SEV_NOTE;
+		x->struct_name = t->name;
+		x->line_size = L;
+		x->loc = t->loc;
+		x->message = ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "
+				       "line indexes assume it starts on a line boundary, so isolation "
+				       "depends on where it is placed (align it with "
+				       "____cacheline_aligned_in_smp) [%s]",
+				       type_phrase(ctx, t), t->align, L,
+				       ch_check_id(CH_CHECK_FALSE_SHARING));
+	}
+	if (f.truncated) {
+		struct ch_finding *x = new_finding(ctx, &fl);
+		x->check = CH_CHECK_FALSE_SHARING;
+		x->severity = CH_SEV_NOTE;
+		x->struct_name = t->name;
+		x->line_size = L;
+		x->loc = t->loc;
+		x->message = ch_printf(ctx, "%s: only the first %d elements of each array were checked [%s]",
+				       type_phrase(ctx, t), CH_MAX_ELEMS,
+				       ch_check_id(CH_CHECK_FALSE_SHARING));
+	}
+	flat_free(&f);
+out:
+	qsort(fl.v, fl.n, sizeof(*fl.v), finding_cmp);
+	for (i = 0; i < fl.n; i++) {
+		if (fl.v[i].severity >= CH_SEV_WARNING)
+			warnings++;
+		if (emit)
+			emit(&fl.v[i], arg);
+	}
+	free(fl.v);
+	return warnings;
+}

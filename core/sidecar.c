@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sidecar.c -- annotations for unmodified trees, one field per line:
+ *
+ *     STRUCT.FIELD CLASS[:GROUP]     CLASS: hot | exclusive | read_mostly
+ *     FUNCTION() addressable         inline function meant to be addressable
+ *     # comment
+ *
+ * e.g. "page_counter.usage exclusive", "page_counter.failcnt hot:charge".
+ * Names are C identifiers; FIELD names a direct member (an anonymous
+ * struct/union member's fields are named directly, as in C).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static int is_ident(const char *s, size_t n)
+{
+	size_t i;
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return 0;
+	for (i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return 0;
+	return 1;
+}
+
+static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
+{
+	if (ctx->nside == ctx->capside) {
+		ctx->capside = ctx->capside ? 2 * ctx->capside : 32;
+		ctx->side = (struct ch_sidecar_entry *)ch_xrealloc(ctx->side,
+						ctx->capside * sizeof(*e));
+	}
+	ctx->side[ctx->nside++] = *e;
+}
+
+/* Parse one line (NUL-terminated, comment already cut). */
+static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
+{
+	char *tok[3];
+	int n = 0;
+	char *p = s, *dot, *colon;
+	struct ch_sidecar_entry e;
+
+	while (n < 3) {
+		while (*p == ' ' || *p == '\t' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		tok[n++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+			p++;
+		if (*p)
+			*p++ = 0;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	if (n == 0)
+		return 0;
+	if (n != 2 || *p) {
+		ch_set_error(ctx, "%s:%u: expected 'STRUCT.FIELD CLASS[:GROUP]' or 'FUNCTION() addressable'",
+			     file, lineno);
+		return -1;
+	}
+	memset(&e, 0, sizeof(e));
+	e.file = ch_strdup(ctx, file);
+	e.line = lineno;
+	/* FUNCTION() addressable */
+	{
+		size_t l = strlen(tok[0]);
+		if (l > 2 && !strcmp(tok[0] + l - 2, "()")) {
+			if (!is_ident(tok[0], l - 2)) {
+				ch_set_error(ctx, "%s:%u: '%s' is not a function name", file, lineno, tok[0]);
+				return -1;
+			}
+			if (strcmp(tok[1], "addressable")) {
+				ch_set_error(ctx, "%s:%u: unknown function class '%s' (expected 'addressable')",
+					     file, lineno, tok[1]);
+				return -1;
+			}
+			tok[0][l - 2] = 0;
+			e.type = ch_strdup(ctx, tok[0]);
+			add_entry(ctx, &e);
+			return 0;
+		}
+	}
+	dot = strchr(tok[0], '.');
+	if (!dot || !is_ident(tok[0], (size_t)(dot - tok[0])) || !is_ident(dot + 1, strlen(dot + 1))) {
+		ch_set_error(ctx, "%s:%u: '%s' is not STRUCT.FIELD", file, lineno, tok[0]);
+		return -1;
+	}
+	*dot = 0;
+	colon = strchr(tok[1], ':');
+	if (colon) {
+		*colon = 0;
+		if (!is_ident(colon + 1, strlen(colon + 1))) {
+			ch_set_error(ctx, "%s:%u: bad group name '%s' (a C identifier is expected)",
+				     file, lineno, colon + 1);
+			return -1;
+		}
+	}
+	if (ch_class_parse(tok[1], &e.cls)) {
+		ch_set_error(ctx, "%s:%u: unknown class '%s' (expected hot, exclusive or read_mostly)",
+			     file, lineno, tok[1]);
+		return -1;
+	}
+	if (colon && e.cls != CH_CLASS_HOT) {
+		ch_set_error(ctx, "%s:%u: only 'hot' takes a group (got '%s:%s')",
+			     file, lineno, tok[1], colon + 1);
+		return -1;
+	}
+	e.type = ch_strdup(ctx, tok[0]);
+	e.field = ch_strdup(ctx, dot + 1);
+	e.group = colon ? ch_strdup(ctx, colon + 1) : NULL;
+	add_entry(ctx, &e);
+	return 0;
+}
+
+int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
+{
+	unsigned lineno = 0;
+	const char *p = text;
+	size_t before = ctx->nside;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = (char *)malloc(len + 1), *hash;
+		int rc;
+		memcpy(line, p, len);
+		line[len] = 0;
+		lineno++;
+		if ((hash = strchr(line, '#')))
+			*hash = 0;
+		rc = parse_line(ctx, name, lineno, line);
+		free(line);
+		if (rc) {
+			ctx->nside = before;   /* all or nothing */
+			return -1;
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+int ch_sidecar_load(ch_ctx *ctx, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+	int rc;
+	if (!f) {
+		ch_set_error(ctx, "%s: cannot open annotations file: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		ch_set_error(ctx, "%s: cannot read annotations file", path);
+		fclose(f);
+		return -1;
+	}
+	buf = (char *)malloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		ch_set_error(ctx, "%s: cannot read annotations file", path);
+		free(buf);
+		fclose(f);
+		return -1;
+	}
+	buf[n] = 0;
+	fclose(f);
+	if (memchr(buf, 0, (size_t)n)) {
+		ch_set_error(ctx, "%s: not a text file", path);
+		free(buf);
+		return -1;
+	}
+	rc = ch_sidecar_load_string(ctx, path, buf);
+	free(buf);
+	return rc;
+}
+
+enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
+			       const char *field, const char **group)
+{
+	size_t i;
+	if (!type_name || !field)
+		return CH_CLASS_NONE;
+	for (i = 0; i < ctx->nside; i++) {
+		struct ch_sidecar_entry *e = &ctx->side[i];
+		if (e->field && !strcmp(e->type, type_name) && !strcmp(e->field, field)) {
+			e->matched = 1;
+			if (group)
+				*group = e->group;
+			return e->cls;
+		}
+	}
+	return CH_CLASS_NONE;
+}
+
+int ch_sidecar_addressable(ch_ctx *ctx, const char *func)
+{
+	size_t i;
+	for (i = 0; func && i < ctx->nside; i++)
+		if (!ctx->side[i].field && !strcmp(ctx->side[i].type, func)) {
+			ctx->side[i].matched = 1;
+			return 1;
+		}
+	return 0;
+}
+
+size_t ch_sidecar_unmatched(ch_ctx *ctx,
+			    void (*fn)(const char *file, unsigned line,
+				       const char *entry, void *arg),
+			    void *arg)
+{
+	size_t i, n = 0;
+	for (i = 0; i < ctx->nside; i++) {
+		const struct ch_sidecar_entry *e = &ctx->side[i];
+		if (e->matched)
+			continue;
+		n++;
+		if (fn)
+			fn(e->file, e->line, e->field ? ch_printf(ctx, "%s.%s", e->type, e->field)
+						      : ch_printf(ctx, "%s()", e->type), arg);
+	}
+	return n;
+}
+
+size_t ch_sidecar_count(const ch_ctx *ctx)
+{
+	return ctx->nside;
+}
