@@ -72,6 +72,8 @@ struct ch_loc {
 	const char *file;
 	unsigned line;
 	unsigned col;
+	uint64_t fe_loc;          /* the front-end's own location (GCC location_t,
+				   * sparse position), carried to findings as is */
 };
 
 struct ch_type;
@@ -199,6 +201,13 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 			    void *arg);
 /* Number of entries loaded. */
 size_t ch_sidecar_count(const ch_ctx *ctx);
+/* After a struct named type_name was judged: call fn for each sidecar entry
+ * "type_name.FIELD" that named no member of it (a typo), and take those
+ * entries out of the end-of-run unmatched list. Returns how many. */
+size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
+				 void (*fn)(const char *file, unsigned line,
+					    const char *entry, void *arg),
+				 void *arg);
 /* Sidecar lines of the form "FUNCTION() addressable" mark an inline function
  * whose address is meant to be taken (ops tables, callbacks): the
  * inline-addr check stays silent for it. 1 if func is so marked. */

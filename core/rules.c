@@ -131,12 +131,15 @@ static void add_data_leaf(struct flat *f, const struct ch_member *m, const char 
 	x->l.group = group;
 	x->l.pad = ch_member_pad_kind(m);
 	x->l.depth = depth;
-	x->l.bit_offset = m->bit_offset;
 	x->l.bit_size = m->bit_size;
 	if (m->bit_size) {
+		/* front-ends split (offset, bit_offset) differently: sparse keeps
+		 * the storage unit's offset, DWARF and GCC absolute bits. Normalise
+		 * to the byte holding the first bit and the bit within it. */
 		uint64_t first = m->bit_offset / 8, last = (m->bit_offset + m->bit_size - 1) / 8;
 		off += first;
 		size = last - first + 1;
+		x->l.bit_offset = m->bit_offset % 8;
 	} else if (m->flexible) {
 		/* a flexible array reaches at least one element past its offset */
 		size = m->elem_size ? m->elem_size : 1;
@@ -333,11 +336,9 @@ static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
 /* "offset 8, size 8" or "offset 4, bits 3..7" for a bit-field. */
 static const char *where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 {
-	if (l->bit_size) {
-		uint64_t moff = l->offset - (l->member->bit_offset / 8);
+	if (l->bit_size)
 		return ch_printf(ctx, "offset %llu, bit-field of %u bits at bit %u",
-				 (unsigned long long)moff, l->bit_size, l->bit_offset);
-	}
+				 (unsigned long long)l->offset, l->bit_size, l->bit_offset);
 	return ch_printf(ctx, "offset %llu, size %llu", (unsigned long long)l->offset,
 			 (unsigned long long)l->size);
 }

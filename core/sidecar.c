@@ -228,6 +228,24 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 	return n;
 }
 
+size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
+				 void (*fn)(const char *file, unsigned line,
+					    const char *entry, void *arg),
+				 void *arg)
+{
+	size_t i, n = 0;
+	for (i = 0; type_name && i < ctx->nside; i++) {
+		struct ch_sidecar_entry *e = &ctx->side[i];
+		if (e->matched || !e->field || strcmp(e->type, type_name))
+			continue;
+		e->matched = 2;   /* reported here, not again at the end */
+		n++;
+		if (fn)
+			fn(e->file, e->line, ch_printf(ctx, "%s.%s", e->type, e->field), arg);
+	}
+	return n;
+}
+
 size_t ch_sidecar_count(const ch_ctx *ctx)
 {
 	return ctx->nside;
