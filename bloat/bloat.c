@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bloat.c -- out-of-line copies of inline functions, from the ELF symbol
+ * table (libelf) and DWARF (libdw through libdwfl, which applies the
+ * relocations of ET_REL objects: without them every DW_FORM_strp name of a
+ * .o file reads as offset 0).  See bloat.h and docs/bloat.rst.
+ */
+#define _GNU_SOURCE
+#include "bloat.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fputs("cachehot-bloat: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fputs("cachehot-bloat: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static void *xcalloc(size_t a, size_t b)
+{
+	void *p = calloc(a ? a : 1, b ? b : 1);
+	if (!p) {
+		fputs("cachehot-bloat: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+/* ---- string-keyed hash map (open addressing) ----------------------------- */
+struct hent {
+	char *key;      /* owned by the map */
+	void *val;
+};
+struct hmap {
+	struct hent *tab;
+	size_t cap, n;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static struct hent *hmap_slot(struct hmap *m, const char *key)
+{
+	size_t i = hash_str(key) & (m->cap - 1);
+	while (m->tab[i].key && strcmp(m->tab[i].key, key))
+		i = (i + 1) & (m->cap - 1);
+	return &m->tab[i];
+}
+
+static struct hent *hmap_get(struct hmap *m, const char *key)
+{
+	struct hent *e;
+	if (!m->cap)
+		return NULL;
+	e = hmap_slot(m, key);
+	return e->key ? e : NULL;
+}
+
+/* Entry for key, created (val NULL) when absent. */
+static struct hent *hmap_put(struct hmap *m, const char *key)
+{
+	struct hent *e;
+	if ((m->n + 1) * 2 > m->cap) {
+		struct hmap nm = { xcalloc(m->cap ? m->cap * 2 : 64, sizeof(struct hent)),
+				   m->cap ? m->cap * 2 : 64, m->n };
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->tab[i].key)
+				*hmap_slot(&nm, m->tab[i].key) = m->tab[i];
+		free(m->tab);
+		*m = nm;
+	}
+	e = hmap_slot(m, key);
+	if (!e->key) {
+		e->key = strdup(key);
+		if (!e->key)
+			abort();
+		e->val = NULL;
+		m->n++;
+	}
+	return e;
+}
+
+static void hmap_free(struct hmap *m, void (*freeval)(void *))
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->tab[i].key) {
+			free(m->tab[i].key);
+			if (freeval)
+				freeval(m->tab[i].val);
+		}
+	free(m->tab);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- scan state --------------------------------------------------------- */
+struct inl {               /* one function known to be inline */
+	const char *decl_file; /* interned */
+	unsigned decl_line;
+	enum bl_how how;
+};
+
+struct srcfile {           /* cached source text for BL_SOURCE */
+	char *text;            /* NULL: unreadable */
+	size_t len;
+	size_t *line_start;    /* line_start[i]: offset of line i+1 */
+	size_t nlines;
+};
+
+struct bl_scan {
+	struct hmap strings;   /* interned strings (val unused) */
+	struct hmap inline_fns;/* name -> struct inl* */
+	struct hmap sources;   /* path -> struct srcfile* */
+	struct bl_copy *copies;
+	size_t ncopies, capcopies;
+	const char **names;    /* bl_scan_inline_names() result */
+	struct bl_census_row *census;
+	size_t nobjects;
+	int source;
+};
+
+static const char *intern(struct bl_scan *s, const char *str)
+{
+	return hmap_put(&s->strings, str ? str : "")->key;
+}
+
+struct bl_scan *bl_scan_new(void)
+{
+	struct bl_scan *s = xcalloc(1, sizeof(*s));
+	s->source = 1;
+	elf_version(EV_CURRENT);
+	return s;
+}
+
+static void free_src(void *p)
+{
+	struct srcfile *f = p;
+	if (f) {
+		free(f->text);
+		free(f->line_start);
+		free(f);
+	}
+}
+
+void bl_scan_free(struct bl_scan *s)
+{
+	if (!s)
+		return;
+	hmap_free(&s->strings, NULL);
+	hmap_free(&s->inline_fns, free);
+	hmap_free(&s->sources, free_src);
+	free(s->copies);
+	free(s->names);
+	free(s->census);
+	free(s);
+}
+
+void bl_scan_set_source(struct bl_scan *s, int on)
+{
+	s->source = on;
+}
+
+const char *bl_how_name(enum bl_how h)
+{
+	switch (h) {
+	case BL_DECLARED: return "declared inline";
+	case BL_HEADER:   return "static in header";
+	case BL_SOURCE:   return "inline in source";
+	}
+	return "?";
+}
+
+static void seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- source text check (BL_SOURCE) --------------------------------------- */
+static struct srcfile *load_source(struct bl_scan *s, const char *path)
+{
+	struct hent *e = hmap_put(&s->sources, path);
+	struct srcfile *f;
+	FILE *fp;
+
+	if (e->val)
+		return e->val;
+	f = xcalloc(1, sizeof(*f));
+	e->val = f;
+	fp = fopen(path, "rb");
+	if (!fp)
+		return f;
+	size_t cap = 1 << 16;
+	f->text = xmalloc(cap);
+	for (;;) {
+		size_t r = fread(f->text + f->len, 1, cap - f->len, fp);
+		f->len += r;
+		if (f->len < cap)
+			break;
+		cap *= 2;
+		f->text = xrealloc(f->text, cap);
+	}
+	fclose(fp);
+	size_t lcap = 1024;
+	f->line_start = xmalloc(lcap * sizeof(size_t));
+	f->line_start[f->nlines++] = 0;
+	for (size_t i = 0; i < f->len; i++)
+		if (f->text[i] == '\n') {
+			if (f->nlines == lcap) {
+				lcap *= 2;
+				f->line_start = xrealloc(f->line_start, lcap * sizeof(size_t));
+			}
+			f->line_start[f->nlines++] = i + 1;
+		}
+	return f;
+}
+
+static int is_word(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* 1 if the declaration text before the function name at path:line:col says
+ * inline. The window is the three lines up to the name, cut after the last
+ * ';', '{', '}', comment end or preprocessor line (kernel style puts
+ * "static inline T" on the line before the name). */
+static int source_says_inline(struct bl_scan *s, const char *path,
+			      unsigned line, unsigned col)
+{
+	static const char *const kw[] = { "inline", "__inline", "__inline__",
+					  "__always_inline" };
+	struct srcfile *f = load_source(s, path);
+	size_t from, to, i;
+	unsigned first;
+
+	if (!f->text || line == 0 || line > f->nlines)
+		return 0;
+	first = line > 3 ? line - 3 : 1;
+	from = f->line_start[first - 1];
+	to = f->line_start[line - 1];
+	if (col > 0)
+		to += col - 1;
+	else
+		to = line < f->nlines ? f->line_start[line] : f->len;
+	if (to > f->len)
+		to = f->len;
+	for (i = from; i < to; i++) {
+		char c = f->text[i];
+		if (c == ';' || c == '{' || c == '}')
+			from = i + 1;
+		else if (c == '*' && i + 1 < to && f->text[i + 1] == '/')
+			from = i + 2;
+		else if (c == '#' && (i == 0 || f->text[i - 1] == '\n')) {
+			while (i < to && f->text[i] != '\n')
+				i++;
+			from = i;
+		}
+	}
+	for (i = from; i < to; i++) {
+		if (!is_word(f->text[i]) || (i > from && is_word(f->text[i - 1])))
+			continue;
+		for (size_t k = 0; k < sizeof(kw) / sizeof(kw[0]); k++) {
+			size_t n = strlen(kw[k]);
+			if (i + n <= to && !memcmp(f->text + i, kw[k], n) &&
+			    (i + n == to || !is_word(f->text[i + n])))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- DWARF --------------------------------------------------------------- */
+struct fninfo {            /* concrete local function without DW_AT_inline */
+	const char *decl_file; /* interned, as resolved against comp_dir */
+	unsigned line, col;
+};
+
+static struct inl *note_inline(struct bl_scan *s, const char *name, const char *file,
+			       unsigned line, enum bl_how how)
+{
+	struct hent *e = hmap_put(&s->inline_fns, name);
+	struct inl *in = e->val;
+	if (!in) {
+		char *real = file && *file ? realpath(file, NULL) : NULL;
+		in = xcalloc(1, sizeof(*in));
+		in->decl_file = intern(s, real ? real : file);
+		free(real);
+		in->decl_line = line;
+		in->how = how;
+		e->val = in;
+	} else if (how < in->how) {
+		in->how = how;
+		in->decl_file = intern(s, file);
+		in->decl_line = line;
+	}
+	return in;
+}
+
+/* Declared inline: DW_AT_inline on the DIE, its abstract origin, or the
+ * declaration it specifies (followed a few steps). */
+static int die_declared_inline(Dwarf_Die *die)
+{
+	Dwarf_Die cur = *die, next;
+	for (int depth = 0; depth < 4; depth++) {
+		Dwarf_Attribute a;
+		if (dwarf_func_inline(&cur))
+			return 1;
+		if (dwarf_attr(&cur, DW_AT_abstract_origin, &a) ||
+		    dwarf_attr(&cur, DW_AT_specification, &a)) {
+			if (!dwarf_formref_die(&a, &next))
+				return 0;
+			cur = next;
+		} else
+			return 0;
+	}
+	return 0;
+}
+
+static const char *decl_path(struct bl_scan *s, Dwarf_Die *die,
+			     const char *comp_dir, char *buf, size_t len)
+{
+	const char *f = dwarf_decl_file(die);
+	if (!f)
+		return "";
+	if (f[0] != '/' && comp_dir) {
+		snprintf(buf, len, "%s/%s", comp_dir, f);
+		f = buf;
+	}
+	(void)s;
+	return f;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+struct sym {
+	const char *name;
+	uint64_t size, value;
+	unsigned shndx;
+	int global;
+};
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static char *no_debuginfo_path;
+static int find_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			     Dwarf_Addr base, const char *file_name,
+			     const char *debuglink_file, GElf_Word debuglink_crc,
+			     char **debuginfo_file_name)
+{
+	return -1;     /* DWARF must be in the object itself */
+}
+static const Dwfl_Callbacks dwfl_cb = {
+	.find_debuginfo = find_no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &no_debuginfo_path,
+};
+
+/* Checks the file with libelf before libdwfl sees it: clear messages for
+ * the common kinds of bad input. Fills syms (caller frees *syms). */
+static int read_symbols(struct bl_scan *s, int fd, const char *path,
+			struct sym **syms, size_t *nsyms, char *err, size_t errlen)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	int have_symtab = 0, have_debug = 0, rc = -1;
+	size_t cap = 0;
+
+	*syms = NULL;
+	*nsyms = 0;
+	if (!elf) {
+		seterr(err, errlen, "not an ELF file (%s)", elf_errmsg(-1));
+		return -1;
+	}
+	if (elf_kind(elf) == ELF_K_AR) {
+		seterr(err, errlen, "an ar archive, not an ELF object: give its members (ar x)");
+		goto out;
+	}
+	if (elf_kind(elf) != ELF_K_ELF) {
+		seterr(err, errlen, "not an ELF file");
+		goto out;
+	}
+	if (!gelf_getehdr(elf, &eh)) {
+		seterr(err, errlen, "truncated or corrupt ELF header (%s)", elf_errmsg(-1));
+		goto out;
+	}
+	{
+		struct stat st;
+		if (!fstat(fd, &st) && eh.e_shnum &&
+		    eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > (uint64_t)st.st_size) {
+			seterr(err, errlen, "truncated: section headers end at byte %llu, file has %llu",
+			       (unsigned long long)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize),
+			       (unsigned long long)st.st_size);
+			goto out;
+		}
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0) {
+		seterr(err, errlen, "truncated or corrupt ELF section headers (%s)",
+		       elf_errmsg(-1));
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (!gelf_getshdr(scn, &sh)) {
+			seterr(err, errlen, "corrupt section header (%s)", elf_errmsg(-1));
+			goto out;
+		}
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name) {
+			seterr(err, errlen, "corrupt section name table (%s)", elf_errmsg(-1));
+			goto out;
+		}
+		if (!strcmp(name, ".debug_info"))
+			have_debug = 1;
+		if (sh.sh_type != SHT_NOBITS) {
+			struct stat st;
+			if (!fstat(fd, &st) && sh.sh_offset + sh.sh_size > (uint64_t)st.st_size) {
+				seterr(err, errlen, "truncated: section %s ends at byte %llu, file has %llu",
+				       name, (unsigned long long)(sh.sh_offset + sh.sh_size),
+				       (unsigned long long)st.st_size);
+				goto out;
+			}
+		}
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize) {
+			seterr(err, errlen, "unreadable symbol table (%s)", elf_errmsg(-1));
+			goto out;
+		}
+		have_symtab = 1;
+		size_t n = sh.sh_size / sh.sh_entsize;
+		for (size_t i = 1; i < n; i++) {
+			GElf_Sym sym;
+			const char *sn;
+			if (!gelf_getsym(d, (int)i, &sym))
+				break;
+			if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 ||
+			    sym.st_shndx == SHN_UNDEF)
+				continue;
+			sn = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!sn || !*sn)
+				continue;
+			if (*nsyms == cap) {
+				cap = cap ? cap * 2 : 64;
+				*syms = xrealloc(*syms, cap * sizeof(**syms));
+			}
+			(*syms)[(*nsyms)++] = (struct sym){
+				intern(s, sn), sym.st_size, sym.st_value, sym.st_shndx,
+				GELF_ST_BIND(sym.st_info) != STB_LOCAL };
+		}
+	}
+	if (!have_symtab) {
+		seterr(err, errlen, "no symbol table (stripped?)");
+		goto out;
+	}
+	if (!have_debug) {
+		seterr(err, errlen, "no DWARF debug info (.debug_info); compile with -g");
+		goto out;
+	}
+	rc = 0;
+out:
+	elf_end(elf);
+	if (rc) {
+		free(*syms);
+		*syms = NULL;
+		*nsyms = 0;
+	}
+	return rc;
+}
+
+static void add_copy(struct bl_scan *s, const struct bl_copy *c)
+{
+	if (s->ncopies == s->capcopies) {
+		s->capcopies = s->capcopies ? s->capcopies * 2 : 64;
+		s->copies = xrealloc(s->copies, s->capcopies * sizeof(*c));
+	}
+	s->copies[s->ncopies++] = *c;
+}
+
+int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen)
+{
+	struct sym *syms = NULL;
+	size_t nsyms = 0;
+	struct hmap locals = { 0 };    /* name -> struct fninfo*, this object */
+	struct hmap declared = { 0 };  /* name -> struct inl*, this object */
+	Dwfl *dwfl = NULL;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Die *cu = NULL;
+	Dwarf_Addr bias;
+	char buf[4096];
+	int fd, rc = -1;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		seterr(err, errlen, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (read_symbols(s, fd, path, &syms, &nsyms, err, errlen)) {
+		close(fd);
+		return -1;
+	}
+	dwfl = dwfl_begin(&dwfl_cb);
+	if (!dwfl) {
+		seterr(err, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		close(fd);
+		goto out;
+	}
+	mod = dwfl_report_offline(dwfl, path, path, fd);   /* takes fd */
+	if (!mod || dwfl_report_end(dwfl, NULL, NULL)) {
+		seterr(err, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+		goto out;
+	}
+	dw = dwfl_module_getdwarf(mod, &bias);
+	if (!dw) {
+		seterr(err, errlen, "no usable DWARF (%s)", dwfl_errmsg(-1));
+		goto out;
+	}
+	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
+		Dwarf_Attribute a;
+		const char *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+		Dwarf_Die die;
+		if (dwarf_child(cu, &die))
+			continue;
+		do {
+			if (dwarf_tag(&die) != DW_TAG_subprogram)
+				continue;
+			const char *name = dwarf_diename(&die);
+			int line = 0, col = 0;
+			if (!name)
+				continue;
+			if (dwarf_hasattr(&die, DW_AT_inline)) {
+				/* abstract instance: inlined somewhere here */
+				if (dwarf_func_inline(&die)) {
+					dwarf_decl_line(&die, &line);
+					hmap_put(&declared, name)->val =
+						note_inline(s, name, decl_path(s, &die, comp_dir, buf, sizeof(buf)),
+							    line, BL_DECLARED);
+				}
+				continue;
+			}
+			if (!dwarf_hasattr(&die, DW_AT_low_pc) && !dwarf_hasattr(&die, DW_AT_ranges))
+				continue;   /* a declaration */
+			if (die_declared_inline(&die)) {
+				dwarf_decl_line(&die, &line);
+				hmap_put(&declared, name)->val =
+					note_inline(s, name, decl_path(s, &die, comp_dir, buf, sizeof(buf)),
+						    line, BL_DECLARED);
+				continue;
+			}
+			if (dwarf_hasattr_integrate(&die, DW_AT_external))
+				continue;
+			struct hent *e = hmap_put(&locals, name);
+			if (!e->val) {
+				struct fninfo *fi = xcalloc(1, sizeof(*fi));
+				dwarf_decl_line(&die, &line);
+				dwarf_decl_column(&die, &col);
+				fi->decl_file = intern(s, decl_path(s, &die, comp_dir, buf, sizeof(buf)));
+				fi->line = line > 0 ? (unsigned)line : 0;
+				fi->col = col > 0 ? (unsigned)col : 0;
+				e->val = fi;
+			}
+		} while (dwarf_siblingof(&die, &die) == 0);
+	}
+
+	qsort(syms, nsyms, sizeof(*syms), cmp_sym);
+	const char *obj = intern(s, path);
+	for (size_t i = 0; i < nsyms; i++) {
+		char base[512];
+		size_t n = strcspn(syms[i].name, ".");
+		struct hent *e;
+		struct inl *in = NULL;
+
+		if (n >= sizeof(base) || n == 0)
+			continue;
+		memcpy(base, syms[i].name, n);
+		base[n] = 0;
+		if ((e = hmap_get(&declared, base)))
+			in = e->val;
+		if (!in && !syms[i].global && (e = hmap_get(&locals, base))) {
+			struct fninfo *fi = e->val;
+			if (ends_with(fi->decl_file, ".h"))
+				in = note_inline(s, base, fi->decl_file, fi->line, BL_HEADER);
+			else if (s->source && source_says_inline(s, fi->decl_file, fi->line, fi->col))
+				in = note_inline(s, base, fi->decl_file, fi->line, BL_SOURCE);
+			else
+				continue;
+			hmap_put(&declared, base)->val = in;
+		}
+		if (!in)
+			continue;
+		struct bl_copy c = {
+			.object = obj, .symbol = syms[i].name, .function = intern(s, base),
+			.bytes = syms[i].size, .decl_file = in->decl_file,
+			.decl_line = in->decl_line, .how = in->how, .global = syms[i].global,
+		};
+		add_copy(s, &c);
+	}
+	s->nobjects++;
+	rc = 0;
+out:
+	if (dwfl)
+		dwfl_end(dwfl);
+	hmap_free(&locals, free);
+	hmap_free(&declared, NULL);
+	free(syms);
+	return rc;
+}
+
+const struct bl_copy *bl_scan_copies(const struct bl_scan *s, size_t *n)
+{
+	*n = s->ncopies;
+	return s->copies;
+}
+
+size_t bl_scan_objects(const struct bl_scan *s)
+{
+	return s->nobjects;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *const *bl_scan_inline_names(struct bl_scan *s, size_t *n)
+{
+	size_t k = 0;
+	free(s->names);
+	s->names = xmalloc((s->inline_fns.n + 1) * sizeof(char *));
+	for (size_t i = 0; i < s->inline_fns.cap; i++)
+		if (s->inline_fns.tab[i].key)
+			s->names[k++] = s->inline_fns.tab[i].key;
+	qsort(s->names, k, sizeof(char *), cmp_str);
+	s->names[k] = NULL;
+	*n = k;
+	return s->names;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct bl_census_row *x = a, *y = b;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	return strcmp(x->function, y->function);
+}
+
+const struct bl_census_row *bl_scan_census(struct bl_scan *s, size_t *n)
+{
+	struct hmap rows = { 0 };
+	size_t k = 0;
+
+	free(s->census);
+	s->census = xcalloc(s->ncopies + 1, sizeof(*s->census));
+	for (size_t i = 0; i < s->ncopies; i++) {
+		const struct bl_copy *c = &s->copies[i];
+		struct hent *e = hmap_put(&rows, c->function);
+		struct bl_census_row *r;
+		if (!e->val) {
+			r = &s->census[k++];
+			r->function = c->function;
+			e->val = r;
+		}
+		r = e->val;
+		r->bytes += c->bytes;
+		r->copies++;
+		/* copies are grouped by object: count an object once per function */
+		int seen = 0;
+		for (size_t j = i; j-- > 0 && s->copies[j].object == c->object;)
+			if (s->copies[j].function == c->function) {
+				seen = 1;
+				break;
+			}
+		if (!seen)
+			r->objects++;
+	}
+	hmap_free(&rows, NULL);
+	qsort(s->census, k, sizeof(*s->census), cmp_row);
+	*n = k;
+	return s->census;
+}

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cachehot-bloat -- list the out-of-line copies of inline functions in ELF
+ * objects, with their size in bytes from the symbol table; --census totals
+ * them over a built tree in the manner of the kernel's scripts/bloat-o-meter.
+ * Output formats are documented in docs/bloat.rst (a public interface).
+ *
+ *   cachehot-bloat [--format=text|lines] [-o FILE] OBJ|DIR...
+ *   cachehot-bloat --census [--top N] [--format=text|lines] [-o FILE] OBJ|DIR...
+ *   cachehot-bloat --inline-list [-o FILE] OBJ|DIR...
+ *
+ * Exit status: 0 ok; 1 some input could not be read (each one named on
+ * stderr, the rest still reported); 2 usage error.
+ */
+#define _GNU_SOURCE
+#include "bloat.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: cachehot-bloat [--census [--top N] | --inline-list] [--format=text|lines]\n"
+	"                      [--no-source] [-o FILE] OBJ|DIR...\n"
+	"  lists each out-of-line copy of an inline function (ELF symbol size, bytes);\n"
+	"  directories are searched for *.o. Objects need DWARF (-g). See docs/bloat.rst.\n";
+
+static int nerrors;
+
+static void report_error(const char *path, const char *msg)
+{
+	fprintf(stderr, "cachehot-bloat: %s: %s\n", path, msg);
+	nerrors++;
+}
+
+static int cmp_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* Scan path: an object, or a directory searched (sorted, recursively) for
+ * regular files named *.o. */
+static void scan_path(struct bl_scan *s, const char *path, int top)
+{
+	struct stat st;
+	char err[512];
+
+	if (stat(path, &st)) {
+		report_error(path, strerror(errno));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		struct dirent **ents;
+		int n = scandir(path, &ents, NULL, cmp_name);
+		if (n < 0) {
+			report_error(path, strerror(errno));
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			const char *nm = ents[i]->d_name;
+			size_t len = strlen(nm);
+			char *sub;
+			if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2]))) {
+				free(ents[i]);
+				continue;
+			}
+			if (asprintf(&sub, "%s/%s", path, nm) < 0)
+				abort();
+			if (!stat(sub, &st) && (S_ISDIR(st.st_mode) ||
+			    (S_ISREG(st.st_mode) && len > 2 && !strcmp(nm + len - 2, ".o"))))
+				scan_path(s, sub, 0);
+			free(sub);
+			free(ents[i]);
+		}
+		free(ents);
+		return;
+	}
+	if (bl_scan_object(s, path, err, sizeof(err)))
+		report_error(path, err);
+}
+
+/* Shorten absolute paths below the current directory (stable test output). */
+static const char *show_path(const char *p, const char *cwd)
+{
+	size_t n = strlen(cwd);
+	if (n > 1 && !strncmp(p, cwd, n) && p[n] == '/')
+		return p + n + 1;
+	return p;
+}
+
+static const char *how_token(enum bl_how h)
+{
+	return h == BL_DECLARED ? "declared" : h == BL_HEADER ? "header" : "source";
+}
+
+static void print_list(FILE *out, struct bl_scan *s, int lines, const char *cwd)
+{
+	size_t n, objs = 0;
+	uint64_t bytes = 0;
+	const struct bl_copy *c = bl_scan_copies(s, &n);
+	const char *last = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *decl = show_path(c[i].decl_file, cwd);
+		if (lines)
+			fprintf(out, "%s\t%s\t%s\t%llu\t%s:%u\t%s\n", c[i].object, c[i].symbol,
+				c[i].function, (unsigned long long)c[i].bytes, decl,
+				c[i].decl_line, how_token(c[i].how));
+		else
+			fprintf(out, "%s: %s: %llu bytes: out-of-line copy of inline %s (%s:%u, %s)\n",
+				c[i].object, c[i].symbol, (unsigned long long)c[i].bytes,
+				c[i].function, decl, c[i].decl_line, bl_how_name(c[i].how));
+		bytes += c[i].bytes;
+		if (c[i].object != last)
+			objs++;
+		last = c[i].object;
+	}
+	if (!lines)
+		fprintf(out, "Total: %zu copies, %llu bytes, in %zu of %zu objects\n", n,
+			(unsigned long long)bytes, objs, bl_scan_objects(s));
+}
+
+static void print_census(FILE *out, struct bl_scan *s, int lines, long top)
+{
+	size_t n, ncopies = 0;
+	uint64_t bytes = 0;
+	const struct bl_census_row *r = bl_scan_census(s, &n);
+	const struct bl_copy *c = bl_scan_copies(s, &ncopies);
+	size_t objs = 0;
+	const char *last = NULL;
+
+	for (size_t i = 0; i < ncopies; i++) {
+		bytes += c[i].bytes;
+		if (c[i].object != last)
+			objs++;
+		last = c[i].object;
+	}
+	if (!lines)
+		fprintf(out, "%-40s %7s %7s %7s\n", "function", "copies", "objects", "bytes");
+	for (size_t i = 0; i < n && (top < 0 || (long)i < top); i++) {
+		if (lines)
+			fprintf(out, "%s\t%zu\t%zu\t%llu\n", r[i].function, r[i].copies,
+				r[i].objects, (unsigned long long)r[i].bytes);
+		else
+			fprintf(out, "%-40s %7zu %7zu %7llu\n", r[i].function, r[i].copies,
+				r[i].objects, (unsigned long long)r[i].bytes);
+	}
+	if (!lines)
+		fprintf(out, "Total: %zu functions, %zu copies, %llu bytes, in %zu of %zu objects\n",
+			n, ncopies, (unsigned long long)bytes, objs, bl_scan_objects(s));
+}
+
+int main(int argc, char **argv)
+{
+	enum { LIST, CENSUS, NAMES } mode = LIST;
+	int lines = 0, i, nin = 0;
+	long top = -1;
+	const char *outpath = NULL;
+	char *tmp = NULL;
+	char cwd[PATH_MAX];
+	FILE *out = stdout;
+	struct bl_scan *s;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--census"))
+			mode = CENSUS;
+		else if (!strcmp(a, "--inline-list"))
+			mode = NAMES;
+		else if (!strcmp(a, "--format=lines"))
+			lines = 1;
+		else if (!strcmp(a, "--format=text"))
+			lines = 0;
+		else if (!strcmp(a, "--no-source"))
+			;  /* handled below */
+		else if (!strcmp(a, "--top") || !strncmp(a, "--top=", 6)) {
+			const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
+			char *end;
+			if (!v || !*v || (top = strtol(v, &end, 10), *end) || top < 0) {
+				fprintf(stderr, "cachehot-bloat: --top needs a number >= 0\n%s", usage);
+				return 2;
+			}
+		} else if (!strcmp(a, "-o")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "cachehot-bloat: -o needs a file\n%s", usage);
+				return 2;
+			}
+			outpath = argv[++i];
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "cachehot-bloat: unknown option '%s'\n%s", a, usage);
+			return 2;
+		} else
+			nin++;
+	}
+	for (int j = i; j < argc; j++)
+		nin++;
+	if (!nin) {
+		fprintf(stderr, "cachehot-bloat: no object given\n%s", usage);
+		return 2;
+	}
+	if (top >= 0 && mode != CENSUS) {
+		fprintf(stderr, "cachehot-bloat: --top goes with --census\n%s", usage);
+		return 2;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, "/");
+
+	s = bl_scan_new();
+	for (int j = 1, opts = 1; j < argc; j++) {
+		const char *a = argv[j];
+		if (opts && !strcmp(a, "--no-source"))
+			bl_scan_set_source(s, 0);
+		else if (opts && !strcmp(a, "--"))
+			opts = 0;
+		else if (opts && (!strcmp(a, "-o") || !strcmp(a, "--top")))
+			j++;
+		else if (opts && a[0] == '-' && a[1])
+			;
+		else
+			scan_path(s, a, 1);
+	}
+
+	if (nerrors && !bl_scan_objects(s)) {
+		/* nothing could be read: no output at all, no output file */
+		bl_scan_free(s);
+		return 1;
+	}
+	if (outpath) {
+		/* written whole to a temporary file, then renamed */
+		if (asprintf(&tmp, "%s.tmp.%d", outpath, (int)getpid()) < 0)
+			abort();
+		out = fopen(tmp, "w");
+		if (!out) {
+			fprintf(stderr, "cachehot-bloat: %s: %s\n", tmp, strerror(errno));
+			bl_scan_free(s);
+			free(tmp);
+			return 1;
+		}
+	}
+	if (mode == NAMES) {
+		size_t n;
+		const char *const *names = bl_scan_inline_names(s, &n);
+		for (size_t k = 0; k < n; k++)
+			fprintf(out, "%s\n", names[k]);
+	} else if (mode == CENSUS)
+		print_census(out, s, lines, top);
+	else
+		print_list(out, s, lines, cwd);
+
+	if (outpath) {
+		int bad = ferror(out);
+		if (fclose(out) || bad || rename(tmp, outpath)) {
+			fprintf(stderr, "cachehot-bloat: cannot write %s: %s\n", outpath,
+				strerror(errno ? errno : EIO));
+			unlink(tmp);
+			nerrors++;
+		}
+		free(tmp);
+	} else if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "cachehot-bloat: write error on standard output\n");
+		nerrors++;
+	}
+	bl_scan_free(s);
+	return nerrors ? 1 : 0;
+}
