@@ -1,0 +1,574 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cachehot.c -- GCC plugin: cache-line layout checks at build time.
+ *
+ * Load with -fplugin=plugin/cachehot.so; arguments -fplugin-arg-cachehot-KEY[=VAL]:
+ *   annotations=FILE   sidecar annotations (STRUCT.FIELD CLASS[:GROUP]); ':'-separated list
+ *   line-size=N        cache line size in bytes (default: SMP_CACHE_BYTES or
+ *                      L1_CACHE_BYTES of the translation unit, else 64)
+ *   predict=N          also check at a larger line size (128: arm64 servers, POWER)
+ *   severity=S         note | warning | error (default warning)
+ *   manifest=FILE      merge a JSON record of every annotated struct into FILE
+ *   unmatched=S        note | ignore: sidecar entries that matched no struct
+ *   inline-addr=0|1    the [cachehot-inline-addr] check (default 1)
+ *
+ * Each struct definition is converted once into the core model (core/) on
+ * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
+ * judged by ch_check_type(), and every finding printed through GCC's
+ * diagnostics at the member's location. The plugin holds no rule of its own.
+ *
+ * C-style code compiled with g++, in the manner of the kernel's
+ * scripts/gcc-plugins/ (but without gcc-common.h: see FIELD-NOTES).
+ */
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+#include "tree.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "diagnostic-core.h"
+#include "hash-map.h"
+#include "hash-set.h"
+#include "cpplib.h"
+#include "c-family/c-pragma.h"
+#include "cachehot-plugin.h"
+
+int plugin_is_GPL_compatible;
+
+struct cachehot_opts cachehot_opts;
+ch_ctx *cachehot_ctx;
+
+static const char *plugin_name_used = "cachehot";
+static struct plugin_info cachehot_info = {
+	CH_VERSION,
+	"cache-line layout checks: false sharing of annotated hot and read-mostly fields,\n"
+	"private padding macros, inline functions used as values.\n"
+	"Arguments (-fplugin-arg-cachehot-KEY=VALUE):\n"
+	"  annotations=FILE[:FILE]  sidecar annotations: STRUCT.FIELD hot|exclusive|read_mostly[:GROUP]\n"
+	"  line-size=N              cache line size in bytes (default SMP_CACHE_BYTES, else 64)\n"
+	"  predict=N                also check at line size N (e.g. 128)\n"
+	"  severity=note|warning|error   severity of findings (default warning)\n"
+	"  manifest=FILE            merge a JSON record of annotated structs into FILE\n"
+	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
+	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
+	"Docs: docs/annotations.rst, docs/checks.rst"
+};
+
+static hash_set<tree> *judged;          /* struct types already judged */
+static hash_map<tree, int> *relevance;  /* 1: annotations inside, 2: none */
+static bool any_attribute_seen;
+static int unmatched_note = 1;
+static bool names_seen_any;
+
+/* Weak stubs: plugin/inline-addr.c provides the real ones. */
+__attribute__((weak)) void cachehot_inline_attributes(void) {}
+__attribute__((weak)) void cachehot_inline_init(const char *) {}
+
+/* ---- attributes ----------------------------------------------------------- */
+
+static const char *const layout_attrs[] = { "cacheline_hot", "cacheline_exclusive",
+					    "cacheline_read_mostly" };
+
+static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_add_attrs)
+{
+	tree decl = *node;
+	unsigned i;
+
+	any_attribute_seen = true;
+	if (TREE_CODE(decl) != FIELD_DECL) {
+		error_at(DECL_P(decl) ? DECL_SOURCE_LOCATION(decl) : input_location,
+			 "%qE attribute applies only to struct or union members [cachehot]", name);
+		*no_add_attrs = true;
+		return NULL_TREE;
+	}
+	if (args) {
+		tree arg = TREE_VALUE(args);
+		if (TREE_CODE(arg) != STRING_CST) {
+			error_at(DECL_SOURCE_LOCATION(decl),
+				 "%qE attribute takes a string literal group name, as in "
+				 "%<__cacheline_hot_group(name)%> [cachehot]", name);
+			*no_add_attrs = true;
+			return NULL_TREE;
+		}
+		if (TREE_STRING_LENGTH(arg) <= 1) {
+			error_at(DECL_SOURCE_LOCATION(decl),
+				 "%qE attribute: the group name is empty [cachehot]", name);
+			*no_add_attrs = true;
+			return NULL_TREE;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(layout_attrs); i++) {
+		if (lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl))) {
+			error_at(DECL_SOURCE_LOCATION(decl),
+				 "%qE conflicts with %qs on the same member: one class per field [cachehot]",
+				 name, layout_attrs[i]);
+			*no_add_attrs = true;
+			return NULL_TREE;
+		}
+	}
+	return NULL_TREE;
+}
+
+static struct attribute_spec attr_hot = {
+	"cacheline_hot", 0, 1, false, false, false, false, handle_layout_attr, NULL
+};
+static struct attribute_spec attr_exclusive = {
+	"cacheline_exclusive", 0, 0, false, false, false, false, handle_layout_attr, NULL
+};
+static struct attribute_spec attr_read_mostly = {
+	"cacheline_read_mostly", 0, 0, false, false, false, false, handle_layout_attr, NULL
+};
+
+static void register_attributes(void *, void *)
+{
+	register_attribute(&attr_hot);
+	register_attribute(&attr_exclusive);
+	register_attribute(&attr_read_mostly);
+	cachehot_inline_attributes();
+}
+
+/* ---- tree -> core model --------------------------------------------------- */
+
+static const char *type_tag(tree type)
+{
+	tree n = TYPE_NAME(type);
+	if (!n)
+		return NULL;
+	if (TREE_CODE(n) == TYPE_DECL)
+		n = DECL_NAME(n);
+	return n && TREE_CODE(n) == IDENTIFIER_NODE ? IDENTIFIER_POINTER(n) : NULL;
+}
+
+static struct ch_loc to_loc(location_t l)
+{
+	struct ch_loc loc;
+	expanded_location x = expand_location(l);
+	loc.file = ch_strdup(cachehot_ctx, x.file);
+	loc.line = x.line > 0 ? (unsigned)x.line : 0;
+	loc.col = x.column > 0 ? (unsigned)x.column : 0;
+	loc.fe_loc = (uint64_t)l;
+	return loc;
+}
+
+static uint64_t uhwi_or_zero(tree t)
+{
+	return t && TREE_CODE(t) == INTEGER_CST && tree_fits_uhwi_p(t) ? tree_to_uhwi(t) : 0;
+}
+
+static bool is_aggregate(tree t)
+{
+	return t && (TREE_CODE(t) == RECORD_TYPE || TREE_CODE(t) == UNION_TYPE);
+}
+
+/* Element count of an array type; *flexible set for [] (no upper bound). */
+static uint64_t array_count(tree atype, int *flexible)
+{
+	tree dom = TYPE_DOMAIN(atype), max;
+	if (!dom || !(max = TYPE_MAX_VALUE(dom))) {
+		*flexible = 1;
+		return 0;
+	}
+	if (TREE_CODE(max) != INTEGER_CST)
+		return 0;                       /* variable length: treat as unknown */
+	if (tree_int_cst_sgn(max) < 0)
+		return 0;                       /* GNU zero-length array x[0] */
+	return tree_fits_uhwi_p(max) ? tree_to_uhwi(max) + 1 : 0;
+}
+
+static const char *elem_type_name(tree t)
+{
+	const char *n = type_tag(t);
+	if (n)
+		return n;
+	return is_aggregate(t) ? "<anonymous>" : "?";
+}
+
+static struct ch_type *convert_type(tree type);
+
+static void convert_field(struct ch_type *t, tree field)
+{
+	struct ch_member *m;
+	tree ftype = TREE_TYPE(field), elem;
+	tree pos = bit_position(field);
+	uint64_t bitpos = pos && TREE_CODE(pos) == INTEGER_CST && tree_fits_uhwi_p(pos)
+			  ? tree_to_uhwi(pos) : 0;
+	uint64_t n = 1;
+	int flexible = 0;
+	tree a;
+
+	m = ch_type_add_member(cachehot_ctx, t,
+			       DECL_NAME(field) ? IDENTIFIER_POINTER(DECL_NAME(field)) : NULL);
+	m->loc = to_loc(DECL_SOURCE_LOCATION(field));
+	m->align = DECL_ALIGN_UNIT(field);
+	m->user_align = DECL_USER_ALIGN(field) ? 1 : 0;
+	if (DECL_BIT_FIELD(field)) {
+		m->offset = bitpos / 8;
+		m->bit_offset = (unsigned)(bitpos % 8);
+		m->bit_size = (unsigned)uhwi_or_zero(DECL_SIZE(field));
+		m->size = (m->bit_offset + m->bit_size + 7) / 8;
+		ftype = DECL_BIT_FIELD_TYPE(field) ? DECL_BIT_FIELD_TYPE(field) : ftype;
+	} else {
+		m->offset = bitpos / 8;
+		m->size = uhwi_or_zero(DECL_SIZE_UNIT(field));
+	}
+	elem = ftype;
+	while (elem && TREE_CODE(elem) == ARRAY_TYPE) {
+		int flex = 0;
+		uint64_t c = array_count(elem, &flex);
+		if (flex)
+			flexible = 1;
+		n *= c;
+		elem = TREE_TYPE(elem);
+	}
+	if (ftype && TREE_CODE(ftype) == ARRAY_TYPE) {
+		m->nelems = n;
+		m->flexible = flexible;
+		m->elem_size = uhwi_or_zero(TYPE_SIZE_UNIT(elem));
+		m->type_name = ch_printf(cachehot_ctx, "%s[%llu]", elem_type_name(elem),
+					 (unsigned long long)n);
+	} else {
+		m->elem_size = m->size;
+		if (is_aggregate(elem))
+			m->type_name = ch_printf(cachehot_ctx, "%s %s",
+						 TREE_CODE(elem) == UNION_TYPE ? "union" : "struct",
+						 elem_type_name(elem));
+	}
+	m->is_integer = elem && INTEGRAL_TYPE_P(elem);
+	if (is_aggregate(elem) && COMPLETE_TYPE_P(elem))
+		m->type = convert_type(elem);
+
+	if ((a = lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)))) {
+		m->cls = CH_CLASS_HOT;
+		if (TREE_VALUE(a) && TREE_CODE(TREE_VALUE(TREE_VALUE(a))) == STRING_CST)
+			m->group = ch_strdup(cachehot_ctx,
+					     TREE_STRING_POINTER(TREE_VALUE(TREE_VALUE(a))));
+	} else if (lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field))) {
+		m->cls = CH_CLASS_EXCLUSIVE;
+	} else if (lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))) {
+		m->cls = CH_CLASS_READ_MOSTLY;
+	}
+}
+
+/* The core model of a complete struct/union type (cached per main variant). */
+static struct ch_type *convert_type(tree type)
+{
+	struct ch_type *t;
+	tree field, stub;
+
+	type = TYPE_MAIN_VARIANT(type);
+	if ((t = ch_type_lookup(cachehot_ctx, type)))
+		return t;
+	t = ch_type_new(cachehot_ctx, type, type_tag(type), TREE_CODE(type) == UNION_TYPE,
+			uhwi_or_zero(TYPE_SIZE_UNIT(type)), TYPE_ALIGN_UNIT(type));
+	t->packed = TYPE_PACKED(type) ? 1 : 0;
+	t->randomized = lookup_attribute("randomize_layout", TYPE_ATTRIBUTES(type)) ||
+			lookup_attribute("randomize_performed", TYPE_ATTRIBUTES(type));
+	stub = TYPE_STUB_DECL(type);
+	if (stub)
+		t->loc = to_loc(DECL_SOURCE_LOCATION(stub));
+	for (field = TYPE_FIELDS(type); field; field = DECL_CHAIN(field))
+		if (TREE_CODE(field) == FIELD_DECL)
+			convert_field(t, field);
+	if (!t->loc.line && t->nmembers)
+		t->loc = t->members[0].loc;
+	return t;
+}
+
+/* Cheap pre-check, memoised: any cachehot attribute or sidecar entry in
+ * this type or a nested one? Keeps the plugin's cost near zero on the
+ * thousands of structs a kernel file defines. */
+static bool relevant(tree type, int depth)
+{
+	int *memo;
+	tree field;
+	bool r = false;
+	const char *name;
+
+	type = TYPE_MAIN_VARIANT(type);
+	if (!is_aggregate(type) || !COMPLETE_TYPE_P(type) || depth > 32)
+		return false;
+	if ((memo = relevance->get(type)))
+		return *memo == 1;
+	name = type_tag(type);
+	for (field = TYPE_FIELDS(type); field && !r; field = DECL_CHAIN(field)) {
+		tree ft;
+		if (TREE_CODE(field) != FIELD_DECL)
+			continue;
+		if (any_attribute_seen &&
+		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
+		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
+		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
+			r = true;
+		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
+			const char *g;
+			if (ch_sidecar_class(cachehot_ctx, name, IDENTIFIER_POINTER(DECL_NAME(field)), &g)
+			    != CH_CLASS_NONE)
+				r = true;
+		}
+		ft = TREE_TYPE(field);
+		while (!r && ft && TREE_CODE(ft) == ARRAY_TYPE)
+			ft = TREE_TYPE(ft);
+		if (!r && is_aggregate(ft) && relevant(ft, depth + 1))
+			r = true;
+	}
+	relevance->put(type, r ? 1 : 2);
+	return r;
+}
+
+/* ---- configuration from the translation unit ------------------------------ */
+
+static const char *macro_body(const char *name, void *)
+{
+	cpp_hashnode *node;
+	const unsigned char *def;
+	const char *p;
+	if (!parse_in)
+		return NULL;
+	node = cpp_lookup(parse_in, (const unsigned char *)name, strlen(name));
+	if (!node || !cpp_user_macro_p(node) || cpp_fun_like_macro_p(node))
+		return NULL;
+	def = cpp_macro_definition(parse_in, node);
+	if (!def)
+		return NULL;
+	p = (const char *)def + strlen(name);   /* "NAME body" */
+	return ch_strdup(cachehot_ctx, p);
+}
+
+static bool macro_defined(const char *name)
+{
+	return parse_in && cpp_defined(parse_in, (const unsigned char *)name, strlen(name));
+}
+
+static void current_config(struct ch_config *cfg)
+{
+	static unsigned tu_line_size;   /* from SMP_CACHE_BYTES, once found */
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->severity = cachehot_opts.severity;
+	cfg->predict = cachehot_opts.predict;
+	/* a kernel translation unit without CONFIG_SMP is uniprocessor */
+	cfg->smp = !(macro_defined("__KERNEL__") && !macro_defined("CONFIG_SMP"));
+	if (cachehot_opts.line_size) {
+		cfg->line_size = cachehot_opts.line_size;
+		return;
+	}
+	if (!tu_line_size) {
+		static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
+		for (unsigned i = 0; i < 2 && !tu_line_size; i++) {
+			long long v;
+			const char *body = macro_body(names[i], NULL);
+			if (body && !ch_eval_macro(body, macro_body, NULL, &v) &&
+			    v >= 8 && v <= 4096 && !(v & (v - 1)))
+				tu_line_size = (unsigned)v;
+		}
+	}
+	cfg->line_size = tu_line_size ? tu_line_size : CH_DEFAULT_LINE_SIZE;
+}
+
+/* ---- judging ---------------------------------------------------------------- */
+
+static void emit_finding(const struct ch_finding *f, void *)
+{
+	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
+	switch (f->severity) {
+	case CH_SEV_ERROR:
+		error_at(loc, "%s", f->message);
+		break;
+	case CH_SEV_WARNING:
+		warning_at(loc, 0, "%s", f->message);
+		break;
+	default:
+		inform(loc, "%s", f->message);
+		break;
+	}
+}
+
+static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
+{
+	struct ch_type *t = (struct ch_type *)arg;
+	warning_at(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION, 0,
+		   "sidecar entry %qs (%s:%u) names no member of %<%s%> [cachehot]",
+		   entry, file, line, t->name);
+}
+
+static void judge(tree type, const char *typedef_name, tree variant)
+{
+	struct ch_type *t;
+	struct ch_config cfg;
+
+	if (judged->add(TYPE_MAIN_VARIANT(type)))
+		return;
+	names_seen_any = true;
+	t = convert_type(type);
+	if (typedef_name && !t->name) {
+		t->name = ch_strdup(cachehot_ctx, typedef_name);
+		t->name_is_typedef = 1;
+	}
+	if (variant && TYPE_ALIGN_UNIT(variant) > t->align)
+		t->align = TYPE_ALIGN_UNIT(variant);
+	current_config(&cfg);
+	ch_check_type(cachehot_ctx, t, &cfg, emit_finding, NULL);
+	if (cachehot_opts.manifest && cfg.smp)
+		ch_manifest_add(cachehot_ctx, t, &cfg, "plugin");
+	if (t->name && !t->name_is_typedef)
+		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
+}
+
+static void finish_type(void *gcc_data, void *)
+{
+	tree type = (tree)gcc_data;
+	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
+		return;
+	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
+		return;
+	if (!type_tag(TYPE_MAIN_VARIANT(type)))
+		return;   /* anonymous: judged as part of its container or typedef */
+	if (judged->contains(TYPE_MAIN_VARIANT(type)) || !relevant(type, 0))
+		return;
+	judge(type, NULL, NULL);
+}
+
+/* typedef struct { ... } name_t [__aligned(N)]; */
+static void finish_decl(void *gcc_data, void *)
+{
+	tree decl = (tree)gcc_data, type, main;
+	if (!decl || TREE_CODE(decl) != TYPE_DECL || !DECL_NAME(decl))
+		return;
+	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
+		return;
+	type = TREE_TYPE(decl);
+	if (!type || !is_aggregate(type))
+		return;
+	main = TYPE_MAIN_VARIANT(type);
+	if (!COMPLETE_TYPE_P(main) || type_tag(main) || judged->contains(main))
+		return;
+	if (!relevant(main, 0)) {
+		/* a sidecar may name the typedef */
+		const char *n = IDENTIFIER_POINTER(DECL_NAME(decl));
+		bool hit = false;
+		for (tree f = TYPE_FIELDS(main); f && !hit; f = DECL_CHAIN(f)) {
+			const char *g;
+			hit = TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) &&
+			      ch_sidecar_class(cachehot_ctx, n, IDENTIFIER_POINTER(DECL_NAME(f)), &g) !=
+				      CH_CLASS_NONE;
+		}
+		if (!hit)
+			return;
+	}
+	judge(main, IDENTIFIER_POINTER(DECL_NAME(decl)), type);
+}
+
+static void list_unmatched(const char *file, unsigned line, const char *entry, void *)
+{
+	inform(UNKNOWN_LOCATION, "sidecar entry %qs (%s:%u) matched no struct in this "
+	       "translation unit [cachehot]", entry, file, line);
+}
+
+static void finish_unit(void *, void *)
+{
+	if (unmatched_note && !seen_error())
+		ch_sidecar_unmatched(cachehot_ctx, list_unmatched, NULL);
+	if (cachehot_opts.manifest && !seen_error() &&
+	    ch_manifest_write(cachehot_ctx, cachehot_opts.manifest))
+		error("cachehot: %s", ch_ctx_error(cachehot_ctx));
+}
+
+/* ---- arguments ---------------------------------------------------------------- */
+
+static bool parse_size(const char *key, const char *val, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+	if (!val || !*val) {
+		error("cachehot: %<-fplugin-arg-%s-%s%> needs a value in bytes", plugin_name_used, key);
+		return false;
+	}
+	v = strtoul(val, &end, 10);
+	if (*end || v < 8 || v > 4096 || (v & (v - 1))) {
+		error("cachehot: %<-fplugin-arg-%s-%s=%s%>: expected a power of two from 8 to 4096 bytes",
+		      plugin_name_used, key, val);
+		return false;
+	}
+	*out = (unsigned)v;
+	return true;
+}
+
+static void load_annotations(const char *val)
+{
+	char *list = xstrdup(val), *save = NULL, *p;
+	for (p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save))
+		if (ch_sidecar_load(cachehot_ctx, p))
+			error("cachehot: %s", ch_ctx_error(cachehot_ctx));
+	free(list);
+}
+
+int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
+{
+	int i;
+
+	plugin_name_used = info->base_name;
+	if (!plugin_default_version_check(version, &gcc_version)) {
+		error("cachehot: plugin built for GCC %s, this is GCC %s: rebuild it (make plugin)",
+		      gcc_version.basever, version->basever);
+		return 1;
+	}
+	cachehot_ctx = ch_ctx_new();
+	cachehot_opts.severity = CH_SEV_WARNING;
+	cachehot_opts.inline_addr = 1;
+	cachehot_opts.inline_notes = 1;
+	for (i = 0; i < info->argc; i++) {
+		const char *k = info->argv[i].key, *v = info->argv[i].value;
+		if (!strcmp(k, "annotations")) {
+			if (!v || !*v)
+				error("cachehot: %<-fplugin-arg-%s-annotations%> needs a file name",
+				      plugin_name_used);
+			else
+				load_annotations(v);
+		} else if (!strcmp(k, "line-size")) {
+			parse_size(k, v, &cachehot_opts.line_size);
+		} else if (!strcmp(k, "predict")) {
+			parse_size(k, v, &cachehot_opts.predict);
+		} else if (!strcmp(k, "severity")) {
+			if (v && !strcmp(v, "note"))
+				cachehot_opts.severity = CH_SEV_NOTE;
+			else if (v && !strcmp(v, "warning"))
+				cachehot_opts.severity = CH_SEV_WARNING;
+			else if (v && !strcmp(v, "error"))
+				cachehot_opts.severity = CH_SEV_ERROR;
+			else
+				error("cachehot: %<-fplugin-arg-%s-severity%> takes note, warning or error",
+				      plugin_name_used);
+		} else if (!strcmp(k, "manifest")) {
+			if (!v || !*v)
+				error("cachehot: %<-fplugin-arg-%s-manifest%> needs a file name",
+				      plugin_name_used);
+			cachehot_opts.manifest = v;
+		} else if (!strcmp(k, "unmatched")) {
+			if (v && !strcmp(v, "note"))
+				unmatched_note = 1;
+			else if (v && !strcmp(v, "ignore"))
+				unmatched_note = 0;
+			else
+				error("cachehot: %<-fplugin-arg-%s-unmatched%> takes note or ignore",
+				      plugin_name_used);
+		} else if (!strcmp(k, "inline-addr")) {
+			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+				cachehot_opts.inline_addr = atoi(v);
+			else
+				error("cachehot: %<-fplugin-arg-%s-inline-addr%> takes 0 or 1",
+				      plugin_name_used);
+		} else {
+			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
+			      "annotations, line-size, predict, severity, manifest, unmatched, "
+			      "inline-addr)", plugin_name_used, k);
+		}
+	}
+	judged = new hash_set<tree>;
+	relevance = new hash_map<tree, int>;
+	register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
+	register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);
+	register_callback(info->base_name, PLUGIN_FINISH_TYPE, finish_type, NULL);
+	register_callback(info->base_name, PLUGIN_FINISH_DECL, finish_decl, NULL);
+	register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
+	if (cachehot_opts.inline_addr)
+		cachehot_inline_init(info->base_name);
+	return 0;
+}

@@ -1,0 +1,21 @@
+# plugin/rules.mk -- the GCC plugin, C-style code compiled with g++ against
+# gcc-<version>-plugin-dev, like the kernel's scripts/gcc-plugins/.
+PLUGIN_DIR    := $(shell $(CC) -print-file-name=plugin)
+PLUGIN_SO     := plugin/cachehot.so
+PLUGIN_SRCS   := $(wildcard plugin/*.c)
+PLUGIN_OBJS   := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(PLUGIN_SRCS))
+PLUGIN_CXXFLAGS = -std=gnu++11 -fPIC -fno-rtti -fno-exceptions -O2 -g -Wall \
+		  -Wno-unused-parameter -I$(PLUGIN_DIR)/include -Icore -Iplugin
+ALL_TARGETS   += $(PLUGIN_SO)
+CLEAN_FILES   += $(PLUGIN_SO)
+
+$(BUILD)/plugin/%.o: plugin/%.c plugin/cachehot-plugin.h $(CORE_HDRS)
+	@mkdir -p $(@D)
+	@test -d $(PLUGIN_DIR)/include || { echo "plugin: no GCC plugin headers in $(PLUGIN_DIR): install gcc-12-plugin-dev (make deps)" >&2; exit 1; }
+	$(CXX) -x c++ $(PLUGIN_CXXFLAGS) -c -o $@ $<
+
+$(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS)
+	$(CXX) -shared -o $@ $^ $(CORE_LIBS)
+
+.PHONY: plugin
+plugin: $(PLUGIN_SO)
