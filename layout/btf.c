@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * btf.c -- struct layouts from BTF through libbpf: raw BTF files such as the
+ * running kernel's /sys/kernel/btf/vmlinux, and ELF files with a .BTF
+ * section but no DWARF.
+ *
+ * Why libbpf and not pahole's text: libbpf parses every BTF kind of current
+ * kernels (pahole 1.24 prints "Unknown kind 17" on 6.x BTF and loses the
+ * decl/type tags), hands out offsets and bit-fields as data, and its
+ * btf_dump__emit_type_decl() prints member declarations ready to paste.
+ *
+ * BTF records no source positions and no alignment. Diagnostics from BTF
+ * carry the input path instead of file:line, and explicit alignment is
+ * inferred the way pahole does: a member that starts after a hole its natural
+ * alignment does not explain is aligned to the largest power of two dividing
+ * its offset, and a struct whose size exceeds its members' end by more than
+ * their alignment explains is aligned likewise.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "lt.h"
+
+#define MAX_INFERRED_ALIGN 4096u
+
+struct brd {
+	struct lt_set *s;
+	struct btf *btf;
+	struct btf_dump *dump;
+	unsigned fileno;
+	char *buf;
+	size_t n, cap;
+};
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+static void dump_printf(void *arg, const char *fmt, va_list ap)
+{
+	struct brd *b = arg;
+	va_list aq;
+	int k;
+	va_copy(aq, ap);
+	k = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (k < 0)
+		return;
+	if (b->n + (size_t)k + 1 > b->cap) {
+		b->cap = (b->n + k + 1) * 2;
+		b->buf = realloc(b->buf, b->cap);
+		if (!b->buf)
+			abort();
+	}
+	vsnprintf(b->buf + b->n, b->cap - b->n, fmt, ap);
+	b->n += k;
+}
+
+/* Declaration text of type id named name ("" for a type name). */
+static const char *decl_text(struct brd *b, __u32 id, const char *name)
+{
+	DECLARE_LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o,
+		.field_name = name,
+		.indent_level = 0,
+	);
+	b->n = 0;
+	if (b->buf)
+		b->buf[0] = 0;
+	if (btf_dump__emit_type_decl(b->dump, id, &o) < 0)
+		return ch_strdup(b->s->ctx, "?");
+	return ch_strdup(b->s->ctx, b->buf ? b->buf : "");
+}
+
+static const void *bkey(struct brd *b, __u32 id)
+{
+	uint64_t k = ((uint64_t)b->fileno << 44) | id;
+	return (const void *)(uintptr_t)(k + 1);
+}
+
+static unsigned pow2_dividing(uint64_t v)
+{
+	unsigned a = 1;
+	if (!v)
+		return MAX_INFERRED_ALIGN;
+	while (!(v & a) && a < MAX_INFERRED_ALIGN)
+		a <<= 1;
+	return a;
+}
+
+static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name);
+
+/* Alignment of type id: natural (libbpf), or what the struct model says for
+ * aggregates (inferred explicit alignment included). */
+static unsigned balign(struct brd *b, __u32 id)
+{
+	__s32 rid = btf__resolve_type(b->btf, id);
+	const struct btf_type *t;
+	int a;
+	if (rid < 0)
+		return 1;
+	t = btf__type_by_id(b->btf, rid);
+	while (t && btf_is_array(t)) {
+		rid = btf__resolve_type(b->btf, btf_array(t)->type);
+		if (rid < 0)
+			return 1;
+		t = btf__type_by_id(b->btf, rid);
+	}
+	if (t && (btf_is_struct(t) || btf_is_union(t))) {
+		struct ch_type *ct = bbuild(b, rid, NULL);
+		return ct ? ct->align : 1;
+	}
+	a = btf__align_of(b->btf, rid);
+	return a > 0 ? (unsigned)a : 1;
+}
+
+static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
+{
+	ch_ctx *ctx = b->s->ctx;
+	const struct btf_type *bt = btf__type_by_id(b->btf, id);
+	struct ch_type *t = ch_type_lookup(ctx, bkey(b, id));
+	const struct btf_member *bm;
+	struct lt_typeinfo *ti;
+	const char **decls;
+	unsigned i, vlen, maxal = 1;
+	uint64_t end = 0, prev_end = 0;
+
+	if (t)
+		return t;
+	if (!bt || !(btf_is_struct(bt) || btf_is_union(bt)))
+		return NULL;
+	if (!name) {
+		name = btf__name_by_offset(b->btf, bt->name_off);
+		if (name && !*name)
+			name = NULL;
+	}
+	t = ch_type_new(ctx, bkey(b, id), name, btf_is_union(bt), bt->size, 1);
+	vlen = btf_vlen(bt);
+	bm = btf_members(bt);
+	decls = calloc(vlen ? vlen : 1, sizeof(*decls));
+	if (!decls)
+		abort();
+	for (i = 0; i < vlen; i++) {
+		const char *mname = btf__name_by_offset(b->btf, bm[i].name_off);
+		__u32 bitoff = btf_member_bit_offset(bt, i);
+		__u32 bitsz = btf_member_bitfield_size(bt, i);
+		__s32 rid = btf__resolve_type(b->btf, bm[i].type);
+		const struct btf_type *rt = rid >= 0 ? btf__type_by_id(b->btf, rid) : NULL;
+		const struct btf_type *et = rt;
+		__s32 eid = rid;
+		uint64_t nelems = 1;
+		int flex = 0;
+		struct ch_type *nested = NULL;
+		struct ch_member *m;
+		__s64 sz;
+		unsigned nat;
+
+		if (mname && !*mname)
+			mname = NULL;
+		while (et && btf_is_array(et)) {
+			const struct btf_array *arr = btf_array(et);
+			nelems *= arr->nelems;
+			if (!arr->nelems)
+				flex = 1;
+			eid = btf__resolve_type(b->btf, arr->type);
+			et = eid >= 0 ? btf__type_by_id(b->btf, eid) : NULL;
+		}
+		if (et && (btf_is_struct(et) || btf_is_union(et)))
+			nested = bbuild(b, eid, NULL);
+		nat = balign(b, bm[i].type);
+		sz = btf__resolve_size(b->btf, bm[i].type);
+
+		m = ch_type_add_member(ctx, t, mname);
+		m->type = nested;
+		m->nelems = nelems;
+		m->elem_size = eid >= 0 ? (uint64_t)(btf__resolve_size(b->btf, eid) > 0 ?
+						     btf__resolve_size(b->btf, eid) : 0) : 0;
+		m->size = sz > 0 ? (uint64_t)sz : 0;
+		/* BTF does not tell [0] from []: a zero-count array that ends
+		 * the struct is taken as flexible */
+		m->flexible = flex && i == vlen - 1 && bt->size > 0;
+		m->is_integer = et && (btf_is_int(et) || btf_is_enum(et) || btf_is_enum64(et));
+		m->align = nat;
+		m->type_name = decl_text(b, bm[i].type, "");
+		decls[i] = decl_text(b, bm[i].type, mname ? mname : "");
+		if (bitsz) {
+			m->offset = bitoff / 8;
+			m->bit_offset = bitoff % 8;
+			m->bit_size = bitsz;
+			m->size = (m->bit_offset + bitsz + 7) / 8;
+			decls[i] = ch_printf(ctx, "%s:%u", decls[i], bitsz);
+		} else {
+			m->offset = bitoff / 8;
+			/* a hole that natural alignment does not explain */
+			if (!btf_is_union(bt) && i > 0 && m->offset > prev_end &&
+			    m->offset > ((prev_end + nat - 1) / nat) * nat) {
+				unsigned inf = pow2_dividing(m->offset);
+				if (inf > nat) {
+					m->align = inf;
+					m->user_align = 1;
+					/* a zero-size aligned type (padding) */
+					if (nested && nested->size == 0 && nested->align < inf)
+						nested->align = inf;
+				}
+			}
+		}
+		if (m->align > maxal)
+			maxal = m->align;
+		if (m->offset + m->size > end)
+			end = m->offset + m->size;
+		prev_end = m->offset + m->size;
+	}
+	/* (a zero-size struct with one zero-length array is a padding type
+	 * whose alignment only its uses reveal: raised above when they do)
+	 * tail padding beyond what the members' alignment explains */
+	if (bt->size > ((end + maxal - 1) / maxal) * maxal) {
+		unsigned inf = pow2_dividing(bt->size);
+		if (inf > maxal)
+			maxal = inf;
+	}
+	t->align = maxal;
+	for (i = 0; i < vlen; i++)
+		if (t->members[i].offset % (t->members[i].align ? t->members[i].align : 1) &&
+		    !t->members[i].bit_size)
+			t->packed = 1;
+	for (i = 0; i < vlen; i++)
+		ch_member_pad_kind(&t->members[i]);
+	ti = lt_typeinfo(b->s, t);
+	for (i = 0; i < vlen && i < ti->n; i++)
+		ti->decl[i] = decls[i];
+	free(decls);
+	return t;
+}
+
+int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
+		char *err, size_t errsz)
+{
+	struct brd b = { .s = s, .fileno = fileno };
+	__u32 id, n;
+	long e;
+
+	libbpf_set_print(quiet_print);
+	b.btf = btf__parse(path, NULL);
+	e = libbpf_get_error(b.btf);
+	if (e || !b.btf) {
+		snprintf(err, errsz, "%s: cannot read BTF: %s", path, strerror((int)(e < 0 ? -e : e)));
+		return -1;
+	}
+	b.dump = btf_dump__new(b.btf, dump_printf, &b, NULL);
+	if (libbpf_get_error(b.dump)) {
+		snprintf(err, errsz, "%s: cannot set up BTF printing", path);
+		btf__free(b.btf);
+		return -1;
+	}
+	n = btf__type_cnt(b.btf);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(b.btf, id);
+		const char *name = btf__name_by_offset(b.btf, t->name_off);
+		struct ch_type *ct;
+		if (btf_is_typedef(t)) {
+			const struct btf_type *tt = btf__type_by_id(b.btf, t->type);
+			const char *tn;
+			if (!tt || !(btf_is_struct(tt) || btf_is_union(tt)))
+				continue;
+			tn = btf__name_by_offset(b.btf, tt->name_off);
+			if (tn && *tn)
+				continue;
+			if (!name || !*name || lt_set_find(s, name))
+				continue;
+			ct = bbuild(&b, t->type, name);
+			if (ct)
+				lt_set_add(s, name, ct, path, LT_KIND_BTF);
+			continue;
+		}
+		if (!(btf_is_struct(t) || btf_is_union(t)) || !name || !*name)
+			continue;
+		if (lt_set_find(s, name)) {
+			struct lt_struct *old = lt_set_find(s, name);
+			if (old->t->size != t->size)
+				old->layouts_differ = 1;
+			continue;
+		}
+		ct = bbuild(&b, id, NULL);
+		if (ct)
+			lt_set_add(s, name, ct, path, LT_KIND_BTF);
+	}
+	btf_dump__free(b.dump);
+	free(b.buf);
+	btf__free(b.btf);
+	return 0;
+}

@@ -1,0 +1,713 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dwarf.c -- struct layouts from DWARF (objects built with -g, vmlinux),
+ * through elfutils: libdwfl opens the file and applies the relocations of
+ * relocatable objects (kernel .o files), libdw walks the DIEs.
+ *
+ * Why libdw and not pahole's text: the check needs what pahole does not
+ * print or prints in a form not meant for parsing -- each member's
+ * DW_AT_decl_file/decl_line/decl_column (diagnostics must point at the
+ * source line, as the compiler's do), explicit alignment (DW_AT_alignment,
+ * which pahole prints inline as __attribute__((__aligned__(N))) and only
+ * sometimes), the exact bit position of bit-fields and the element counts of
+ * arrays. libdw gives all of them as data.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "lt.h"
+
+struct rd {
+	struct lt_set *s;
+	unsigned fileno;
+	const char *path;
+	const char *comp_dir;      /* of the current CU */
+	size_t comp_dir_len;
+};
+
+/* ---- small string buffer ---------------------------------------------- */
+struct sb {
+	char *p;
+	size_t n, cap;
+};
+
+static void sb_ins(struct sb *b, size_t at, const char *s)
+{
+	size_t k = strlen(s);
+	if (b->n + k + 1 > b->cap) {
+		b->cap = (b->n + k + 1) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			abort();
+	}
+	memmove(b->p + at + k, b->p + at, b->n - at + 1);
+	memcpy(b->p + at, s, k);
+	b->n += k;
+}
+
+static void sb_init(struct sb *b, const char *s)
+{
+	b->p = NULL;
+	b->n = b->cap = 0;
+	b->cap = 64;
+	b->p = malloc(b->cap);
+	if (!b->p)
+		abort();
+	b->p[0] = 0;
+	sb_ins(b, 0, s);
+}
+
+static void sb_add(struct sb *b, const char *s)
+{
+	sb_ins(b, b->n, s);
+}
+
+/* ---- DIE helpers ---------------------------------------------------------- */
+static int die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a))
+		return 0;
+	return dwarf_formref_die(&a, out) != NULL;
+}
+
+static int die_udata(Dwarf_Die *die, unsigned attr, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+	if (!dwarf_attr_integrate(die, attr, &a))
+		return 0;
+	return dwarf_formudata(&a, v) == 0;
+}
+
+/* Strip typedefs and qualifiers. Returns 0 for void. */
+static int strip(Dwarf_Die *in, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *in;
+	int depth = 0;
+	for (;;) {
+		int tag = dwarf_tag(&cur);
+		if ((tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+		     tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+		     tag == DW_TAG_atomic_type) && depth++ < 64) {
+			Dwarf_Die n;
+			if (!die_type(&cur, &n))
+				return 0;
+			cur = n;
+			continue;
+		}
+		*out = cur;
+		return 1;
+	}
+}
+
+static int is_agg_tag(int tag)
+{
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* Array: element type (stripped of arrays) and element count (product of
+ * the dimensions); *flex when a dimension has no bound. */
+static void array_info(Dwarf_Die *arr, Dwarf_Die *elem, uint64_t *nelems, int *flex)
+{
+	Dwarf_Die cur = *arr, child;
+	uint64_t n = 1;
+	*flex = 0;
+	for (;;) {
+		Dwarf_Die st;
+		if (!strip(&cur, &st) || dwarf_tag(&st) != DW_TAG_array_type)
+			break;
+		if (dwarf_child(&st, &child) == 0) {
+			do {
+				Dwarf_Word c, ub, lb = 0;
+				if (dwarf_tag(&child) != DW_TAG_subrange_type)
+					continue;
+				if (die_udata(&child, DW_AT_count, &c))
+					n *= c;
+				else if (die_udata(&child, DW_AT_upper_bound, &ub)) {
+					die_udata(&child, DW_AT_lower_bound, &lb);
+					n *= ub + 1 - lb;
+				} else {
+					*flex = 1;
+					n = 0;
+				}
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		if (!die_type(&st, &cur)) {
+			memset(&cur, 0, sizeof(cur));
+			break;
+		}
+	}
+	*elem = cur;
+	*nelems = n;
+}
+
+static uint64_t type_size(Dwarf_Die *t)
+{
+	Dwarf_Word sz;
+	Dwarf_Die st;
+	if (dwarf_aggregate_size(t, &sz) == 0)
+		return sz;
+	if (strip(t, &st) && (dwarf_tag(&st) == DW_TAG_pointer_type ||
+			       dwarf_tag(&st) == DW_TAG_reference_type))
+		return 8;
+	return 0;
+}
+
+static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name);
+
+/* Natural alignment of a type in bytes: explicit DW_AT_alignment on the type
+ * or a typedef on the way, else the C rules for x86_64/ELF ABIs. */
+static unsigned type_align(struct rd *rd, Dwarf_Die *t)
+{
+	Dwarf_Die cur = *t;
+	Dwarf_Word a;
+	int depth = 0;
+	while (depth++ < 64) {
+		int tag = dwarf_tag(&cur);
+		Dwarf_Die n;
+		if (die_udata(&cur, DW_AT_alignment, &a) && a)
+			return (unsigned)a;
+		switch (tag) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+		case DW_TAG_array_type:
+			if (!die_type(&cur, &n))
+				return 1;
+			cur = n;
+			continue;
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+		case DW_TAG_class_type: {
+			struct ch_type *ct = build(rd, &cur, NULL);
+			return ct && ct->align ? ct->align : 1;
+		}
+		default: {
+			Dwarf_Word sz = type_size(&cur);
+			unsigned al = 1;
+			if (!sz)
+				return 1;
+			while (al < sz && al < 16)
+				al <<= 1;
+			/* non-power-of-two sizes (long double as 10 bytes on
+			 * some ABIs): largest power of two dividing size */
+			while (al > 1 && sz % al)
+				al >>= 1;
+			return al;
+		}
+		}
+	}
+	return 1;
+}
+
+static int is_integer_type(Dwarf_Die *t)
+{
+	Dwarf_Die st;
+	Dwarf_Word enc;
+	if (!strip(t, &st))
+		return 0;
+	if (dwarf_tag(&st) == DW_TAG_enumeration_type)
+		return 1;
+	if (dwarf_tag(&st) != DW_TAG_base_type || !die_udata(&st, DW_AT_encoding, &enc))
+		return 0;
+	return enc == DW_ATE_signed || enc == DW_ATE_unsigned ||
+	       enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char ||
+	       enc == DW_ATE_boolean;
+}
+
+/* C declaration of an object of type t called name ("" for a type name).
+ * Returns malloc'd text. */
+static char *decl_of(Dwarf_Die *t, const char *name)
+{
+	struct sb d;
+	Dwarf_Die cur;
+	int have = t != NULL && t->addr != NULL, depth = 0;
+	const char *base = "void";
+	char tmp[64];
+
+	sb_init(&d, name);
+	if (have)
+		cur = *t;
+	while (have && depth++ < 64) {
+		int tag = dwarf_tag(&cur);
+		Dwarf_Die n, child;
+		const char *nm = dwarf_diename(&cur);
+		switch (tag) {
+		case DW_TAG_pointer_type:
+		case DW_TAG_reference_type:
+			sb_ins(&d, 0, "*");
+			break;
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type: {
+			const char *q = tag == DW_TAG_const_type ? "const" :
+					tag == DW_TAG_volatile_type ? "volatile" : "restrict";
+			if (d.n && d.p[0] == '*') {
+				/* "*const p": qualifier of the pointer */
+				sb_ins(&d, 1, q);
+				if (d.n > 1 + strlen(q) && d.p[1 + strlen(q)] != ' ')
+					sb_ins(&d, 1 + strlen(q), " ");
+			} else {
+				sb_ins(&d, 0, d.n ? " " : "");
+				sb_ins(&d, 0, q);
+			}
+			break;
+		}
+		case DW_TAG_array_type:
+			if (d.n && d.p[0] == '*') {
+				sb_ins(&d, 0, "(");
+				sb_add(&d, ")");
+			}
+			if (dwarf_child(&cur, &child) == 0) {
+				do {
+					Dwarf_Word c, ub, lb = 0;
+					if (dwarf_tag(&child) != DW_TAG_subrange_type)
+						continue;
+					if (die_udata(&child, DW_AT_count, &c))
+						snprintf(tmp, sizeof(tmp), "[%llu]", (unsigned long long)c);
+					else if (die_udata(&child, DW_AT_upper_bound, &ub)) {
+						die_udata(&child, DW_AT_lower_bound, &lb);
+						snprintf(tmp, sizeof(tmp), "[%llu]",
+							 (unsigned long long)(ub + 1 - lb));
+					} else
+						snprintf(tmp, sizeof(tmp), "[]");
+					sb_add(&d, tmp);
+				} while (dwarf_siblingof(&child, &child) == 0);
+			}
+			break;
+		case DW_TAG_subroutine_type: {
+			int first = 1;
+			Dwarf_Attribute a;
+			bool proto = false;
+			if (dwarf_attr(&cur, DW_AT_prototyped, &a))
+				dwarf_formflag(&a, &proto);
+			if (d.n && d.p[0] == '*') {
+				sb_ins(&d, 0, "(");
+				sb_add(&d, ")");
+			}
+			sb_add(&d, "(");
+			if (dwarf_child(&cur, &child) == 0) {
+				do {
+					int ct = dwarf_tag(&child);
+					Dwarf_Die pt;
+					if (ct == DW_TAG_formal_parameter) {
+						char *p = die_type(&child, &pt) ?
+							  decl_of(&pt, "") : decl_of(NULL, "");
+						if (!first)
+							sb_add(&d, ", ");
+						sb_add(&d, p);
+						free(p);
+						first = 0;
+					} else if (ct == DW_TAG_unspecified_parameters) {
+						if (!first)
+							sb_add(&d, ", ");
+						sb_add(&d, "...");
+						first = 0;
+					}
+				} while (dwarf_siblingof(&child, &child) == 0);
+			}
+			if (first && proto)
+				sb_add(&d, "void");
+			sb_add(&d, ")");
+			break;
+		}
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_enumeration_type: {
+			const char *kw = tag == DW_TAG_union_type ? "union " :
+					 tag == DW_TAG_enumeration_type ? "enum " : "struct ";
+			char *r;
+			size_t k;
+			nm = nm ? nm : (tag == DW_TAG_union_type ? "{...}" : "{...}");
+			k = strlen(kw) + strlen(nm) + d.n + 2;
+			r = malloc(k);
+			if (!r)
+				abort();
+			snprintf(r, k, "%s%s%s%s", kw, nm, d.n ? " " : "", d.p);
+			free(d.p);
+			return r;
+		}
+		default:
+			base = nm ? nm : "?";
+			have = 0;
+			continue;
+		}
+		if (tag == DW_TAG_typedef)
+			break;
+		if (!die_type(&cur, &n)) {
+			base = "void";
+			break;
+		}
+		cur = n;
+	}
+	{
+		size_t k = strlen(base) + d.n + 2;
+		char *r = malloc(k);
+		if (!r)
+			abort();
+		snprintf(r, k, "%s%s%s", base, d.n ? " " : "", d.p);
+		free(d.p);
+		return r;
+	}
+}
+
+/* ---- display columns -------------------------------------------------------
+ * DWARF's DW_AT_decl_column counts bytes; GCC's diagnostics count display
+ * columns (-fdiagnostics-column-unit=display, tabs to the next multiple of
+ * -ftabstop=8, one column per UTF-8 character). To print the column the
+ * compiler prints, the source line is read when the file is at hand; when it
+ * is not, the byte column is printed. */
+struct srcfile {
+	char *path;
+	char *buf;               /* NULL: unreadable */
+	size_t *line;            /* byte offset of each line start */
+	size_t nlines;
+	struct srcfile *next;
+};
+static struct srcfile *srcfiles;
+
+static struct srcfile *src_get(const char *path)
+{
+	struct srcfile *f;
+	FILE *fp;
+	long len;
+	size_t i, cap = 256;
+	for (f = srcfiles; f; f = f->next)
+		if (!strcmp(f->path, path))
+			return f;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		abort();
+	f->path = strdup(path);
+	f->next = srcfiles;
+	srcfiles = f;
+	fp = fopen(path, "rb");
+	if (!fp)
+		return f;
+	if (fseek(fp, 0, SEEK_END) == 0 && (len = ftell(fp)) >= 0 && len < (64L << 20) &&
+	    fseek(fp, 0, SEEK_SET) == 0) {
+		f->buf = malloc((size_t)len + 1);
+		if (f->buf && fread(f->buf, 1, (size_t)len, fp) == (size_t)len) {
+			f->buf[len] = 0;
+			f->line = malloc(cap * sizeof(size_t));
+			f->line[f->nlines++] = 0;
+			for (i = 0; i < (size_t)len; i++)
+				if (f->buf[i] == '\n') {
+					if (f->nlines == cap) {
+						cap *= 2;
+						f->line = realloc(f->line, cap * sizeof(size_t));
+						if (!f->line)
+							abort();
+					}
+					f->line[f->nlines++] = i + 1;
+				}
+		} else {
+			free(f->buf);
+			f->buf = NULL;
+		}
+	}
+	fclose(fp);
+	return f;
+}
+
+static unsigned display_col(struct rd *rd, const char *file, unsigned line, unsigned col)
+{
+	char full[4096];
+	struct srcfile *f;
+	const char *p;
+	unsigned i, dcol = 0;
+	if (!file || !line || col <= 1)
+		return col;
+	if (file[0] != '/' && rd->comp_dir)
+		snprintf(full, sizeof(full), "%s/%s", rd->comp_dir, file);
+	else
+		snprintf(full, sizeof(full), "%s", file);
+	f = src_get(full);
+	if (!f->buf || line > f->nlines)
+		return col;
+	p = f->buf + f->line[line - 1];
+	for (i = 0; i + 1 < col; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (!c || c == '\n')
+			return col;
+		if (c == '\t')
+			dcol = (dcol / 8 + 1) * 8;
+		else if ((c & 0xc0) != 0x80)
+			dcol++;
+	}
+	return dcol + 1;
+}
+
+static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc)
+{
+	const char *f = dwarf_decl_file(die);
+	int line = 0, col = 0;
+	if (f && rd->comp_dir_len && !strncmp(f, rd->comp_dir, rd->comp_dir_len) &&
+	    f[rd->comp_dir_len] == '/')
+		f += rd->comp_dir_len + 1;
+	loc->file = f ? ch_strdup(rd->s->ctx, f) : NULL;
+	dwarf_decl_line(die, &line);
+	dwarf_decl_column(die, &col);
+	loc->line = line > 0 ? (unsigned)line : 0;
+	loc->col = col > 0 ? (unsigned)col : 0;
+	loc->col = display_col(rd, f, loc->line, loc->col);
+}
+
+static const void *key_of(struct rd *rd, Dwarf_Die *die)
+{
+	uint64_t k = ((uint64_t)rd->fileno << 44) | (uint64_t)dwarf_dieoffset(die);
+	return (const void *)(uintptr_t)(k + 1);
+}
+
+/* Build (or find) the ch_type of an aggregate DIE. name overrides the DIE's
+ * own name (typedef of an anonymous struct). NULL for a declaration. */
+static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
+{
+	ch_ctx *ctx = rd->s->ctx;
+	const void *key = key_of(rd, die);
+	struct ch_type *t = ch_type_lookup(ctx, key);
+	Dwarf_Word size = 0, al = 0;
+	Dwarf_Die child;
+	Dwarf_Attribute a;
+	unsigned maxal = 1;
+	int explicit_align, packed = 0;
+	size_t i;
+	struct lt_typeinfo *ti;
+	char **decls = NULL;
+	size_t ndecls = 0, capdecls = 0;
+
+	if (t)
+		return t;
+	if (dwarf_attr(die, DW_AT_declaration, &a) || !die_udata(die, DW_AT_byte_size, &size))
+		return NULL;
+	explicit_align = die_udata(die, DW_AT_alignment, &al) && al;
+	t = ch_type_new(ctx, key, name ? name : dwarf_diename(die),
+			dwarf_tag(die) == DW_TAG_union_type, size,
+			explicit_align ? (unsigned)al : 1);
+	set_loc(rd, die, &t->loc);
+
+	if (dwarf_child(die, &child) == 0) {
+		do {
+			Dwarf_Die mt, elem, est;
+			struct ch_type *nested = NULL;
+			struct ch_member *m;
+			Dwarf_Word loc = 0, bsize = 0, dbo, balign = 0;
+			uint64_t nelems = 1, esize;
+			int flex = 0, has_type;
+			unsigned malign;
+			const char *mname;
+
+			if (dwarf_tag(&child) != DW_TAG_member)
+				continue;
+			if (dwarf_attr(&child, DW_AT_external, &a) ||
+			    dwarf_attr(&child, DW_AT_declaration, &a))
+				continue; /* C++ static member */
+			has_type = die_type(&child, &mt);
+			mname = dwarf_diename(&child);
+			/* element type, nested aggregate */
+			if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type) {
+				array_info(&mt, &elem, &nelems, &flex);
+				esize = elem.addr ? type_size(&elem) : 0;
+			} else {
+				elem = mt;
+				esize = has_type ? type_size(&mt) : 0;
+			}
+			if (has_type && elem.addr && strip(&elem, &est) && is_agg_tag(dwarf_tag(&est)))
+				nested = build(rd, &est, NULL);
+			malign = has_type ? type_align(rd, &mt) : 1;
+
+			m = ch_type_add_member(ctx, t, mname);
+			m->type = nested;
+			m->nelems = nelems;
+			m->elem_size = esize;
+			m->flexible = flex;
+			m->size = flex ? 0 : (has_type ? type_size(&mt) : 0);
+			m->is_integer = has_type && elem.addr && is_integer_type(&elem);
+			m->align = malign;
+			if (die_udata(&child, DW_AT_alignment, &balign) && balign) {
+				m->align = (unsigned)balign;
+				m->user_align = 1;
+			}
+			{
+				char *tn = has_type ? decl_of(&mt, "") : decl_of(NULL, "");
+				char *dn = has_type ? decl_of(&mt, mname ? mname : "")
+						    : decl_of(NULL, mname ? mname : "");
+				m->type_name = ch_strdup(ctx, tn);
+				free(tn);
+				if (ndecls == capdecls) {
+					capdecls = capdecls ? 2 * capdecls : 16;
+					decls = realloc(decls, capdecls * sizeof(*decls));
+					if (!decls)
+						abort();
+				}
+				decls[ndecls++] = dn;
+			}
+			set_loc(rd, &child, &m->loc);
+
+			if (die_udata(&child, DW_AT_bit_size, &bsize) && bsize) {
+				uint64_t bitpos;
+				if (die_udata(&child, DW_AT_data_bit_offset, &dbo))
+					bitpos = dbo;
+				else {
+					/* DWARF 2-4: big-endian bit numbering within
+					 * the storage unit (little-endian target) */
+					Dwarf_Word bo = 0, bs = 0;
+					die_udata(&child, DW_AT_data_member_location, &loc);
+					die_udata(&child, DW_AT_bit_offset, &bo);
+					if (!die_udata(&child, DW_AT_byte_size, &bs))
+						bs = m->size;
+					bitpos = loc * 8 + bs * 8 - bo - bsize;
+				}
+				m->offset = bitpos / 8;
+				m->bit_offset = (unsigned)(bitpos % 8);
+				m->bit_size = (unsigned)bsize;
+				m->size = (m->bit_offset + bsize + 7) / 8;
+			} else {
+				die_udata(&child, DW_AT_data_member_location, &loc);
+				m->offset = loc;
+			}
+			if (!m->user_align && m->align > maxal)
+				maxal = m->align;
+			else if (m->user_align && m->align > maxal)
+				maxal = m->align;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+
+	/* packed: a member off its natural alignment, or a size that is not a
+	 * multiple of the members' alignment (no explicit alignment given) */
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		if (!m->bit_size && m->align > 1 && m->offset % m->align)
+			packed = 1;
+	}
+	if (!explicit_align && maxal > 1 && size % maxal)
+		packed = 1;
+	t->packed = packed;
+	if (packed) {
+		for (i = 0; i < t->nmembers; i++)
+			if (!t->members[i].user_align)
+				t->members[i].align = 1;
+		maxal = 1;
+		for (i = 0; i < t->nmembers; i++)
+			if (t->members[i].align > maxal)
+				maxal = t->members[i].align;
+	}
+	if (!explicit_align)
+		t->align = maxal;
+	for (i = 0; i < t->nmembers; i++)
+		ch_member_pad_kind(&t->members[i]); /* classification is the core's */
+
+	ti = lt_typeinfo(rd->s, t);
+	for (i = 0; i < ndecls && i < ti->n; i++)
+		ti->decl[i] = ch_strdup(ctx, decls[i]);
+	for (i = 0; i < ndecls; i++)
+		free(decls[i]);
+	free(decls);
+	return t;
+}
+
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name,
+			const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_cb = {
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
+		  char *err, size_t errsz)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_cb);
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, sub;
+	uint8_t ut;
+	struct rd rd = { .s = s, .fileno = fileno, .path = path };
+	int rc = 0;
+
+	if (!dwfl) {
+		snprintf(err, errsz, "%s: %s", path, dwfl_errmsg(-1));
+		return -1;
+	}
+	mod = dwfl_report_offline(dwfl, path, path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias))) {
+		snprintf(err, errsz, "%s: cannot read DWARF: %s", path, dwfl_errmsg(-1));
+		dwfl_end(dwfl);
+		return -1;
+	}
+	while (dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &sub) == 0) {
+		Dwarf_Die die;
+		Dwarf_Attribute a;
+		if (ut != DW_UT_compile && ut != DW_UT_partial)
+			continue;
+		rd.comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+		rd.comp_dir_len = rd.comp_dir ? strlen(rd.comp_dir) : 0;
+		if (dwarf_child(&cudie, &die) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&die);
+			const char *name = NULL;
+			Dwarf_Die agg;
+			struct ch_type *t;
+			struct lt_struct *old;
+			if (is_agg_tag(tag)) {
+				name = dwarf_diename(&die);
+				if (!name || dwarf_attr(&die, DW_AT_declaration, &a))
+					continue;
+				agg = die;
+			} else if (tag == DW_TAG_typedef) {
+				Dwarf_Die tt;
+				Dwarf_Word al;
+				if (!die_type(&die, &tt) || !is_agg_tag(dwarf_tag(&tt)) ||
+				    dwarf_diename(&tt))
+					continue;
+				name = dwarf_diename(&die);
+				agg = tt;
+				if (!name)
+					continue;
+				old = lt_set_find(s, name);
+				if (old)
+					continue;
+				t = build(&rd, &agg, name);
+				if (!t)
+					continue;
+				/* alignment given on the typedef of an anonymous struct */
+				if (die_udata(&die, DW_AT_alignment, &al) && al > t->align)
+					t->align = (unsigned)al;
+				lt_set_add(s, name, t, path, LT_KIND_DWARF);
+				continue;
+			} else
+				continue;
+			old = lt_set_find(s, name);
+			if (old) {
+				Dwarf_Word sz;
+				if (die_udata(&agg, DW_AT_byte_size, &sz) && sz != old->t->size)
+					old->layouts_differ = 1;
+				continue;
+			}
+			t = build(&rd, &agg, NULL);
+			if (t)
+				lt_set_add(s, name, t, path, LT_KIND_DWARF);
+		} while (dwarf_siblingof(&die, &die) == 0);
+	}
+	dwfl_end(dwfl);
+	return rc;
+}

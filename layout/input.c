@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* input.c -- the set of structs read from the inputs; file-kind detection. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <gelf.h>
+#include "lt.h"
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+	if (!p) {
+		fputs("cachehot-layout: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+struct lt_set *lt_set_new(void)
+{
+	struct lt_set *s = xcalloc(1, sizeof(*s));
+	s->ctx = ch_ctx_new();
+	return s;
+}
+
+void lt_set_free(struct lt_set *s)
+{
+	size_t i;
+	if (!s)
+		return;
+	ch_ctx_free(s->ctx);
+	for (i = 0; i < s->ticap; i++)
+		free(s->ti[i].decl);
+	free(s->structs);
+	free(s->hidx);
+	free(s->ti);
+	free(s);
+}
+
+static size_t hash_str(const char *p)
+{
+	size_t h = 1469598103934665603ull;
+	while (*p)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
+	return h;
+}
+
+static void rehash(struct lt_set *s)
+{
+	size_t i, cap = s->hcap ? 2 * s->hcap : 1024;
+	free(s->hidx);
+	s->hidx = xcalloc(cap, sizeof(size_t));
+	s->hcap = cap;
+	for (i = 0; i < s->n; i++) {
+		size_t h = hash_str(s->structs[i].name) & (cap - 1);
+		while (s->hidx[h])
+			h = (h + 1) & (cap - 1);
+		s->hidx[h] = i + 1;
+	}
+}
+
+struct lt_struct *lt_set_find(struct lt_set *s, const char *name)
+{
+	size_t h;
+	if (!s->hcap || !name)
+		return NULL;
+	h = hash_str(name) & (s->hcap - 1);
+	while (s->hidx[h]) {
+		struct lt_struct *st = &s->structs[s->hidx[h] - 1];
+		if (!strcmp(st->name, name))
+			return st;
+		h = (h + 1) & (s->hcap - 1);
+	}
+	return NULL;
+}
+
+int lt_type_nonmonotonic(const struct ch_type *t)
+{
+	size_t i;
+	if (t->is_union)
+		return 0;
+	for (i = 1; i < t->nmembers; i++)
+		if (t->members[i].offset < t->members[i - 1].offset)
+			return 1;
+	return 0;
+}
+
+void lt_set_add(struct lt_set *s, const char *name, struct ch_type *t,
+		const char *input, enum lt_kind kind)
+{
+	struct lt_struct *old = lt_set_find(s, name);
+	struct lt_struct *st;
+	if (old) {
+		if (old->t->size != t->size)
+			old->layouts_differ = 1;
+		return;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->structs = realloc(s->structs, s->cap * sizeof(*s->structs));
+		if (!s->structs)
+			abort();
+	}
+	st = &s->structs[s->n++];
+	memset(st, 0, sizeof(*st));
+	st->name = ch_strdup(s->ctx, name);
+	st->t = t;
+	st->input = ch_strdup(s->ctx, input);
+	st->kind = kind;
+	st->nonmonotonic = lt_type_nonmonotonic(t);
+	if (2 * s->n >= s->hcap)
+		rehash(s);
+	else {
+		size_t h = hash_str(st->name) & (s->hcap - 1);
+		while (s->hidx[h])
+			h = (h + 1) & (s->hcap - 1);
+		s->hidx[h] = s->n;
+	}
+}
+
+static size_t hash_ptr(const void *p)
+{
+	uintptr_t v = (uintptr_t)p;
+	v ^= v >> 29;
+	v *= 0xbf58476d1ce4e5b9ull;
+	v ^= v >> 32;
+	return (size_t)v;
+}
+
+struct lt_typeinfo *lt_typeinfo(struct lt_set *s, const struct ch_type *t)
+{
+	size_t h;
+	if (2 * (s->tin + 1) >= s->ticap) {
+		size_t i, cap = s->ticap ? 2 * s->ticap : 1024;
+		struct lt_typeinfo *n = xcalloc(cap, sizeof(*n));
+		for (i = 0; i < s->ticap; i++) {
+			if (!s->ti[i].t)
+				continue;
+			h = hash_ptr(s->ti[i].t) & (cap - 1);
+			while (n[h].t)
+				h = (h + 1) & (cap - 1);
+			n[h] = s->ti[i];
+		}
+		free(s->ti);
+		s->ti = n;
+		s->ticap = cap;
+	}
+	h = hash_ptr(t) & (s->ticap - 1);
+	while (s->ti[h].t) {
+		if (s->ti[h].t == t) {
+			if (s->ti[h].n < t->nmembers) {
+				/* members were added since: grow */
+				const char **d = xcalloc(t->nmembers, sizeof(*d));
+				memcpy(d, s->ti[h].decl, s->ti[h].n * sizeof(*d));
+				free(s->ti[h].decl);
+				s->ti[h].decl = d;
+				s->ti[h].n = t->nmembers;
+			}
+			return &s->ti[h];
+		}
+		h = (h + 1) & (s->ticap - 1);
+	}
+	s->ti[h].t = t;
+	s->ti[h].n = t->nmembers;
+	s->ti[h].decl = xcalloc(t->nmembers, sizeof(char *));
+	s->tin++;
+	return &s->ti[h];
+}
+
+int lt_elf_has_section(const char *path, const char *section)
+{
+	int fd, found = 0;
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, section) && sh.sh_type != SHT_NOBITS) {
+			found = 1;
+			break;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz)
+{
+	unsigned char magic[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t got;
+	unsigned fileno = ++s->nfiles;
+
+	if (!f) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	got = fread(magic, 1, 4, f);
+	fclose(f);
+	if (got == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F') {
+		int d = lt_elf_has_section(path, ".debug_info");
+		if (d < 0) {
+			snprintf(err, errsz, "%s: not a readable ELF file", path);
+			return -1;
+		}
+		if (d)
+			return lt_dwarf_read(s, path, fileno, err, errsz);
+		if (lt_elf_has_section(path, ".BTF") == 1)
+			return lt_btf_read(s, path, fileno, err, errsz);
+		snprintf(err, errsz, "%s: no debug information (.debug_info or .BTF); "
+			 "build with -g", path);
+		return -1;
+	}
+	/* raw BTF: magic 0xeB9F in either byte order */
+	if (got >= 2 && ((magic[0] == 0x9f && magic[1] == 0xeb) ||
+			 (magic[0] == 0xeb && magic[1] == 0x9f)))
+		return lt_btf_read(s, path, fileno, err, errsz);
+	snprintf(err, errsz, "%s: neither an ELF file nor raw BTF", path);
+	return -1;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lt.h -- what the parts of bin/cachehot-layout share (not installed).
+ *
+ * The tool reads struct layouts from a compiled binary into the core model
+ * (core/cachehot-core.h) and lets the core judge them:
+ *
+ *   dwarf.c    DWARF of objects / vmlinux (libdw + libdwfl, which applies
+ *              the relocations of ET_REL objects)
+ *   btf.c      BTF: raw files (/sys/kernel/btf/vmlinux) and ELF .BTF (libbpf)
+ *   input.c    file-kind detection, the set of structs read from inputs
+ *   manifest.c the plugin's JSON manifest (jansson): classes and the layout
+ *              the compiler saw
+ *   show.c     --show      annotated pahole-like listing
+ *   reorg.c    --reorganize
+ *   diff.c     --diff
+ *   main.c     command line
+ *
+ * Units: bytes everywhere unless a name says bits. Everything a set hands
+ * out belongs to its ch_ctx (freed with lt_set_free()).
+ */
+#ifndef CACHEHOT_LAYOUT_LT_H
+#define CACHEHOT_LAYOUT_LT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../core/cachehot-core.h"
+
+enum lt_kind { LT_KIND_DWARF = 1, LT_KIND_BTF };
+
+/* Per-member text the core model has no room for, indexed like
+ * ch_type.members. decl is a C declaration ready to paste ("char pad[56]",
+ * "unsigned int a:3", "void (*fn)(int)"), without ';' and without any
+ * alignment attribute. */
+struct lt_typeinfo {
+	const struct ch_type *t;
+	const char **decl;         /* nmembers entries (array owned by the set, strings by its ctx) */
+	size_t n;
+};
+
+/* One named struct/union found in the inputs (first definition wins). */
+struct lt_struct {
+	const char *name;
+	struct ch_type *t;
+	const char *input;         /* path of the file it was read from */
+	enum lt_kind kind;
+	int nonmonotonic;          /* members' offsets go backwards: reordered
+				    * after the source (randstruct) */
+	int layouts_differ;        /* another definition of the same name in
+				    * the inputs has a different size */
+};
+
+struct lt_set {
+	ch_ctx *ctx;
+	struct lt_struct *structs;
+	size_t n, cap;
+	/* name -> index+1, open addressing */
+	size_t *hidx;
+	size_t hcap;
+	/* ch_type* -> typeinfo, open addressing */
+	struct lt_typeinfo *ti;
+	size_t ticap, tin;
+	unsigned nfiles;           /* inputs read so far (keys are per file) */
+	int quiet;
+};
+
+/* ---- input.c ------------------------------------------------------------- */
+/* New empty set with its own core context. Never NULL. */
+struct lt_set *lt_set_new(void);
+void lt_set_free(struct lt_set *s);
+/* Read every named struct/union defined in path (ELF with DWARF, ELF with a
+ * .BTF section, or a raw BTF file; the kind is detected from the content).
+ * Returns 0, or -1 with a message "PATH: why" in err (errsz bytes). */
+int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz);
+/* The struct called name, or NULL. */
+struct lt_struct *lt_set_find(struct lt_set *s, const char *name);
+/* Record a struct read by a reader (dedup by name: later ones only mark
+ * layouts_differ). */
+void lt_set_add(struct lt_set *s, const char *name, struct ch_type *t,
+		const char *input, enum lt_kind kind);
+/* Per-member declarations of t (allocated on first call, entries NULL until
+ * a reader fills them). */
+struct lt_typeinfo *lt_typeinfo(struct lt_set *s, const struct ch_type *t);
+/* 1 if t's members go backwards in offset (struct, not union). */
+int lt_type_nonmonotonic(const struct ch_type *t);
+
+/* ---- dwarf.c / btf.c ------------------------------------------------------ */
+/* Read all named structs of a DWARF ELF file into s. fileno distinguishes
+ * the files of one set (DIE offsets are only unique within a file).
+ * Returns 0, or -1 with err filled. */
+int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
+		  char *err, size_t errsz);
+/* 1 if the ELF file at path has DWARF (.debug_info), 0 if not, -1 on error. */
+int lt_elf_has_section(const char *path, const char *section);
+/* Read all named structs of a BTF file (raw, or ELF with .BTF). */
+int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
+		char *err, size_t errsz);
+
+/* ---- manifest.c ------------------------------------------------------------ */
+struct lt_manifest;
+/* Load the plugin's manifest. NULL with err filled on error. */
+struct lt_manifest *lt_manifest_load(const char *path, char *err, size_t errsz);
+void lt_manifest_free(struct lt_manifest *m);
+/* Put the manifest's annotation classes on the members of every struct of s
+ * it describes (the same fields the compiler saw annotated). */
+void lt_manifest_apply(struct lt_manifest *m, struct lt_set *s);
+/* Binary vs source: print to out each field of the structs of s whose offset
+ * or size differs from the manifest, and refuse (message, nonzero count in
+ * *refused) randomized structs. Returns the number of differing fields. */
+int lt_manifest_compare(struct lt_manifest *m, struct lt_set *s, FILE *out,
+			int *refused);
+/* 1 if the manifest says the struct called name was randomized. */
+int lt_manifest_randomized(struct lt_manifest *m, const char *name);
+
+/* ---- checking / printing ------------------------------------------------- */
+struct lt_opts {
+	struct ch_config cfg;
+	int show_all;              /* --show of unannotated structs too */
+	int macros;                /* --reorganize: emit cachehot.h macros */
+};
+/* Format a finding the way the compilers do: "file:line:col: warning: msg".
+ * The file falls back to the input path when the model has no location. */
+void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input);
+/* --show */
+int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
+	    FILE *out);
+/* --reorganize */
+int lt_reorganize(struct lt_set *s, struct lt_struct *st,
+		  const struct lt_opts *o, FILE *out, char *err, size_t errsz);
+/* --diff: returns 0 no new conflict, 1 new conflict, -1 error. */
+int lt_diff(struct lt_set *old, struct lt_set *new_, const struct lt_opts *o,
+	    FILE *out);
+
+#endif

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * main.c -- bin/cachehot-layout: judge the cache-line layout of structs as
+ * the compiler actually laid them out, from DWARF or BTF.
+ *
+ * Exit status: 0 nothing to report, 1 warnings (or, with --diff, a new
+ * conflict; with --manifest, a binary/source difference), 2 bad usage or
+ * unreadable input.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lt.h"
+
+static const char usage[] =
+"usage: cachehot-layout [OPTIONS] FILE...            check annotated structs\n"
+"       cachehot-layout [OPTIONS] --show STRUCT FILE...\n"
+"       cachehot-layout [OPTIONS] --reorganize STRUCT FILE...\n"
+"       cachehot-layout [OPTIONS] --diff OLD NEW\n"
+"FILE: an object or vmlinux with DWARF (-g), an ELF file with .BTF, or raw BTF\n"
+"(/sys/kernel/btf/vmlinux).\n"
+"  --annotations FILE   sidecar annotations (STRUCT.FIELD CLASS[:GROUP]); repeatable\n"
+"  --manifest FILE      the plugin's JSON manifest: annotations as compiled, and\n"
+"                       a report of fields whose offset/size differ in the binary\n"
+"  --line-size N        cache line size in bytes (default 64)\n"
+"  --predict N          also check at N-byte lines (adjacent-line prefetch)\n"
+"  --severity S         note | warning | error (default warning)\n"
+"  --struct NAME        only judge NAME (repeatable)\n"
+"  --macros             --reorganize: write cachehot.h annotation macros\n"
+"  -q, --quiet          no summary line on stderr\n"
+"  --version, --help\n";
+
+static void die_usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "cachehot-layout: %s\n", msg);
+	fputs(usage, stderr);
+	exit(2);
+}
+
+static unsigned parse_uint(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long v;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || !*s || v == 0 || v > (1u << 20) || (v & (v - 1))) {
+		fprintf(stderr, "cachehot-layout: %s: '%s' is not a power of two between 1 "
+			"and 1048576\n", opt, s);
+		exit(2);
+	}
+	return (unsigned)v;
+}
+
+static const char *sev_str(enum ch_severity s)
+{
+	return s == CH_SEV_ERROR ? "error" : s == CH_SEV_WARNING ? "warning" : "note";
+}
+
+void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input)
+{
+	if (f->loc.file && f->loc.line)
+		fprintf(out, "%s:%u:%u: ", f->loc.file, f->loc.line, f->loc.col);
+	else
+		fprintf(out, "%s: ", f->loc.file ? f->loc.file : input);
+	fprintf(out, "%s: %s\n", sev_str(f->severity), f->message);
+}
+
+struct emit_arg {
+	const char *input;
+	int warnings;
+};
+
+static void emit(const struct ch_finding *f, void *arg)
+{
+	struct emit_arg *ea = arg;
+	lt_print_finding(stdout, f, ea->input);
+	if (f->severity >= CH_SEV_WARNING)
+		ea->warnings++;
+}
+
+static void side_missing(const char *file, unsigned line, const char *entry, void *arg)
+{
+	int *n = arg;
+	fprintf(stdout, "%s:%u: warning: sidecar entry '%s' names no member of the struct\n",
+		file, line, entry);
+	(*n)++;
+}
+
+static void side_unmatched(const char *file, unsigned line, const char *entry, void *arg)
+{
+	int *n = arg;
+	fprintf(stdout, "%s:%u: warning: sidecar entry '%s' matches no struct in the input\n",
+		file, line, entry);
+	(*n)++;
+}
+
+static int in_list(char **v, size_t n, const char *s)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], s))
+			return 1;
+	return 0;
+}
+
+/* Build a set from files, with sidecars and manifest applied. */
+static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t nsides,
+			       struct lt_manifest *mf)
+{
+	struct lt_set *s = lt_set_new();
+	char err[1024];
+	size_t i;
+	for (i = 0; i < nsides; i++)
+		if (ch_sidecar_load(s->ctx, sides[i])) {
+			fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(s->ctx));
+			exit(2);
+		}
+	for (i = 0; i < (size_t)nfiles; i++)
+		if (lt_set_read(s, files[i], err, sizeof(err))) {
+			fprintf(stderr, "cachehot-layout: %s\n", err);
+			exit(2);
+		}
+	for (i = 0; i < s->n; i++)
+		if (s->structs[i].nonmonotonic)
+			s->structs[i].t->randomized = 1;
+	if (mf)
+		lt_manifest_apply(mf, s);
+	return s;
+}
+
+enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
+       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION };
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "annotations", required_argument, NULL, OPT_ANN },
+		{ "manifest", required_argument, NULL, OPT_MANIFEST },
+		{ "line-size", required_argument, NULL, OPT_LINE },
+		{ "predict", required_argument, NULL, OPT_PREDICT },
+		{ "severity", required_argument, NULL, OPT_SEV },
+		{ "struct", required_argument, NULL, OPT_STRUCT },
+		{ "show", required_argument, NULL, OPT_SHOW },
+		{ "reorganize", required_argument, NULL, OPT_REORG },
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "macros", no_argument, NULL, OPT_MACROS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char **sides = NULL, **only = NULL;
+	size_t nsides = 0, nonly = 0, i;
+	const char *manifest = NULL, *show = NULL, *reorg = NULL;
+	int diff = 0, quiet = 0, c, rc = 0;
+	struct lt_opts o;
+	struct lt_manifest *mf = NULL;
+	struct lt_set *s;
+	char err[1024];
+
+	memset(&o, 0, sizeof(o));
+	o.cfg.line_size = CH_DEFAULT_LINE_SIZE;
+	o.cfg.smp = 1;
+	o.cfg.severity = CH_SEV_WARNING;
+	sides = calloc(argc + 1, sizeof(char *));
+	only = calloc(argc + 1, sizeof(char *));
+	if (!sides || !only)
+		abort();
+	while ((c = getopt_long(argc, argv, "qh", lopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_ANN: sides[nsides++] = optarg; break;
+		case OPT_MANIFEST:
+			if (manifest)
+				die_usage("--manifest given twice");
+			manifest = optarg;
+			break;
+		case OPT_LINE: o.cfg.line_size = parse_uint("--line-size", optarg); break;
+		case OPT_PREDICT: o.cfg.predict = parse_uint("--predict", optarg); break;
+		case OPT_SEV:
+			if (!strcmp(optarg, "note")) o.cfg.severity = CH_SEV_NOTE;
+			else if (!strcmp(optarg, "warning")) o.cfg.severity = CH_SEV_WARNING;
+			else if (!strcmp(optarg, "error")) o.cfg.severity = CH_SEV_ERROR;
+			else die_usage("--severity takes note, warning or error");
+			break;
+		case OPT_STRUCT: only[nonly++] = optarg; break;
+		case OPT_SHOW: show = optarg; break;
+		case OPT_REORG: reorg = optarg; break;
+		case OPT_DIFF: diff = 1; break;
+		case OPT_MACROS: o.macros = 1; break;
+		case 'q': quiet = 1; break;
+		case OPT_VERSION: printf("cachehot-layout %s\n", CH_VERSION); return 0;
+		case 'h': fputs(usage, stdout); return 0;
+		default: die_usage(NULL);
+		}
+	}
+	if ((show != NULL) + (reorg != NULL) + diff > 1)
+		die_usage("--show, --reorganize and --diff exclude each other");
+	if (optind >= argc)
+		die_usage("no input file");
+	if (manifest && !(mf = lt_manifest_load(manifest, err, sizeof(err)))) {
+		fprintf(stderr, "cachehot-layout: %s\n", err);
+		return 2;
+	}
+
+	if (diff) {
+		struct lt_set *old, *new_;
+		if (argc - optind != 2)
+			die_usage("--diff takes exactly two files, OLD and NEW");
+		old = load_set(argv + optind, 1, sides, nsides, mf);
+		new_ = load_set(argv + optind + 1, 1, sides, nsides, mf);
+		rc = lt_diff(old, new_, &o, stdout);
+		lt_set_free(old);
+		lt_set_free(new_);
+		lt_manifest_free(mf);
+		return rc < 0 ? 2 : rc;
+	}
+
+	s = load_set(argv + optind, argc - optind, sides, nsides, mf);
+	if (show || reorg) {
+		const char *name = show ? show : reorg;
+		struct lt_struct *st = lt_set_find(s, name);
+		if (!st) {
+			fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n", name);
+			rc = 2;
+		} else if (show)
+			rc = lt_show(s, st, &o, stdout);
+		else if (lt_reorganize(s, st, &o, stdout, err, sizeof(err))) {
+			fprintf(stderr, "cachehot-layout: %s\n", err);
+			rc = 2;
+		}
+		lt_set_free(s);
+		lt_manifest_free(mf);
+		free(sides);
+		free(only);
+		return rc;
+	}
+
+	{
+		struct emit_arg ea = { NULL, 0 };
+		int diffs = 0, refused = 0, side_warn = 0;
+		size_t judged = 0;
+		if (mf)
+			diffs = lt_manifest_compare(mf, s, stdout, &refused);
+		for (i = 0; i < s->n; i++) {
+			struct lt_struct *st = &s->structs[i];
+			if (nonly && !in_list(only, nonly, st->name))
+				continue;
+			if (st->t->randomized && mf && lt_manifest_randomized(mf, st->name))
+				continue; /* refused above, with the reason */
+			ea.input = st->input;
+			if (ch_type_is_annotated(s->ctx, st->t))
+				judged++;
+			ch_check_type(s->ctx, st->t, &o.cfg, emit, &ea);
+			if (ch_sidecar_count(s->ctx))
+				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &side_warn);
+		}
+		for (i = 0; i < nonly; i++)
+			if (!lt_set_find(s, only[i])) {
+				fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n",
+					only[i]);
+				rc = 2;
+			}
+		if (!nonly && ch_sidecar_count(s->ctx))
+			ch_sidecar_unmatched(s->ctx, side_unmatched, &side_warn);
+		if (!quiet)
+			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "
+				"%d warnings%s\n", s->n, judged, ea.warnings + side_warn,
+				mf ? (diffs || refused ? ", binary differs from the manifest"
+					 : ", binary matches the manifest") : "");
+		if (!rc && (ea.warnings || diffs || refused || side_warn))
+			rc = 1;
+	}
+	lt_set_free(s);
+	lt_manifest_free(mf);
+	free(sides);
+	free(only);
+	return rc;
+}

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * manifest.c -- reading the plugin's JSON manifest (core/manifest.c writes
+ * it; schema version 1) with jansson: the annotation classes the compiler
+ * saw, and the flattened layout it computed, for the binary-vs-source
+ * comparison.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "lt.h"
+
+struct lt_manifest {
+	json_t *root;
+	json_t *structs;           /* borrowed from root */
+	char *path;
+};
+
+struct lt_manifest *lt_manifest_load(const char *path, char *err, size_t errsz)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr), *v, *structs;
+	struct lt_manifest *m;
+	const char *key;
+
+	if (!root) {
+		if (jerr.line > 0)
+			snprintf(err, errsz, "%s:%d:%d: not valid JSON: %s", path, jerr.line,
+				 jerr.column, jerr.text);
+		else
+			snprintf(err, errsz, "%s: %s", path, jerr.text);
+		return NULL;
+	}
+	v = json_object_get(root, "cachehot_manifest");
+	structs = json_object_get(root, "structs");
+	if (!json_is_integer(v) || !json_is_object(structs)) {
+		snprintf(err, errsz, "%s: not a cachehot manifest (no \"cachehot_manifest\" "
+			 "version or \"structs\" object)", path);
+		json_decref(root);
+		return NULL;
+	}
+	if (json_integer_value(v) != 1) {
+		snprintf(err, errsz, "%s: manifest version %lld; this cachehot-layout reads "
+			 "version 1", path, (long long)json_integer_value(v));
+		json_decref(root);
+		return NULL;
+	}
+	json_object_foreach(structs, key, v) {
+		if (!json_is_object(v) || !json_is_array(json_object_get(v, "fields"))) {
+			snprintf(err, errsz, "%s: struct \"%s\": no \"fields\" array", path, key);
+			json_decref(root);
+			return NULL;
+		}
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		abort();
+	m->root = root;
+	m->structs = structs;
+	m->path = strdup(path);
+	return m;
+}
+
+void lt_manifest_free(struct lt_manifest *m)
+{
+	if (!m)
+		return;
+	json_decref(m->root);
+	free(m->path);
+	free(m);
+}
+
+int lt_manifest_randomized(struct lt_manifest *m, const char *name)
+{
+	json_t *s = json_object_get(m->structs, name);
+	return s && json_is_true(json_object_get(s, "randomized"));
+}
+
+/* Member of t called name, looking through anonymous struct/union members
+ * (whose fields read as t's own, as in C). Returns the member and sets *owner. */
+static struct ch_member *find_member(struct ch_type *t, const char *name, size_t len,
+				     struct ch_type **owner)
+{
+	size_t i;
+	for (i = 0; i < t->nmembers; i++) {
+		struct ch_member *m = &t->members[i];
+		if (m->name && strlen(m->name) == len && !strncmp(m->name, name, len)) {
+			*owner = t;
+			return m;
+		}
+	}
+	for (i = 0; i < t->nmembers; i++) {
+		struct ch_member *m = &t->members[i], *r;
+		if (!m->name && m->type &&
+		    (r = find_member((struct ch_type *)m->type, name, len, owner)))
+			return r;
+	}
+	return NULL;
+}
+
+/* Resolve a flattened path ("memory.usage", "zones[1].lock") to a member. */
+static struct ch_member *resolve_path(struct ch_type *t, const char *path)
+{
+	const char *p = path;
+	struct ch_member *m = NULL;
+	struct ch_type *cur = t, *owner;
+	while (*p && cur) {
+		size_t len = strcspn(p, ".[");
+		m = find_member(cur, p, len, &owner);
+		if (!m)
+			return NULL;
+		p += len;
+		if (*p == '[') {
+			p = strchr(p, ']');
+			if (!p)
+				return NULL;
+			p++;
+		}
+		if (*p == '.') {
+			p++;
+			cur = (struct ch_type *)m->type;
+		} else if (*p)
+			return NULL;
+		else
+			return m;
+	}
+	return *p ? NULL : m;
+}
+
+static void set_class(struct lt_set *s, struct ch_member *m, const char *cls, json_t *group)
+{
+	enum ch_class c;
+	if (!cls || ch_class_parse(cls, &c) || c == CH_CLASS_NONE)
+		return;
+	m->cls = c;
+	m->group = json_is_string(group) ? ch_strdup(s->ctx, json_string_value(group)) : NULL;
+}
+
+void lt_manifest_apply(struct lt_manifest *mf, struct lt_set *s)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(mf->structs, key, v) {
+		struct lt_struct *st = lt_set_find(s, key);
+		json_t *a;
+		size_t i;
+		if (!st)
+			continue;
+		json_array_foreach(json_object_get(v, "annotations"), i, a) {
+			const char *f = json_string_value(json_object_get(a, "field"));
+			struct ch_member *m = f ? resolve_path(st->t, f) : NULL;
+			if (m)
+				set_class(s, m, json_string_value(json_object_get(a, "class")),
+					  json_object_get(a, "group"));
+		}
+		/* flattened fields carry the classes of nested and anonymous
+		 * members too */
+		json_array_foreach(json_object_get(v, "fields"), i, a) {
+			const char *f = json_string_value(json_object_get(a, "name"));
+			const char *c = json_string_value(json_object_get(a, "class"));
+			struct ch_member *m;
+			if (!f || !c || !strcmp(c, "none"))
+				continue;
+			m = resolve_path(st->t, f);
+			if (m && m->cls == CH_CLASS_NONE)
+				set_class(s, m, c, json_object_get(a, "group"));
+		}
+		if (json_is_true(json_object_get(v, "randomized")))
+			st->t->randomized = 1;
+	}
+}
+
+static uint64_t jint(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}
+
+int lt_manifest_compare(struct lt_manifest *mf, struct lt_set *s, FILE *out, int *refused)
+{
+	const char *key;
+	json_t *v;
+	int diffs = 0;
+	*refused = 0;
+	json_object_foreach(mf->structs, key, v) {
+		struct lt_struct *st = lt_set_find(s, key);
+		const char *src = json_string_value(json_object_get(v, "file"));
+		unsigned sline = (unsigned)jint(v, "line");
+		char where[512];
+		struct ch_leaf *leaves;
+		size_t n, i, j;
+		json_t *f;
+		char *seen;
+
+		if (!st)
+			continue;
+		if (src)
+			snprintf(where, sizeof(where), "%s:%u", src, sline);
+		else
+			snprintf(where, sizeof(where), "%s", mf->path);
+		if (json_is_true(json_object_get(v, "randomized")) || st->nonmonotonic) {
+			fprintf(out, "%s: error: struct %s was laid out by randstruct%s: its binary "
+				"layout is not compared with the source nor judged (mark it "
+				"__no_randomize_layout to check it)\n", st->input, key,
+				json_is_true(json_object_get(v, "randomized")) ? " when compiled" :
+				" (member offsets out of declaration order)");
+			st->t->randomized = 1;
+			(*refused)++;
+			continue;
+		}
+		if (jint(v, "size") != st->t->size)
+			fprintf(out, "%s: warning: struct %s is %llu bytes in the binary, %llu when "
+				"compiled (%s)\n", st->input, key, (unsigned long long)st->t->size,
+				(unsigned long long)jint(v, "size"), where), diffs++;
+		ch_flatten(s->ctx, st->t, &leaves, &n);
+		seen = calloc(n ? n : 1, 1);
+		if (!seen)
+			abort();
+		json_array_foreach(json_object_get(v, "fields"), i, f) {
+			const char *name = json_string_value(json_object_get(f, "name"));
+			uint64_t off = jint(f, "offset"), sz = jint(f, "size");
+			if (!name)
+				continue;
+			for (j = 0; j < n; j++)
+				if (!seen[j] && !strcmp(leaves[j].path, name))
+					break;
+			if (j == n) {
+				fprintf(out, "%s: warning: struct %s: field '%s' (offset %llu, size "
+					"%llu when compiled, %s) is not in the binary\n", st->input,
+					key, name, (unsigned long long)off, (unsigned long long)sz, where);
+				diffs++;
+				continue;
+			}
+			seen[j] = 1;
+			if (leaves[j].offset != off || leaves[j].size != sz) {
+				const struct ch_loc *l = &leaves[j].member->loc;
+				if (l->file && l->line)
+					fprintf(out, "%s:%u:%u: ", l->file, l->line, l->col);
+				else
+					fprintf(out, "%s: ", st->input);
+				fprintf(out, "warning: struct %s: field '%s' is at offset %llu, size "
+					"%llu in the binary but at offset %llu, size %llu when "
+					"compiled (%s)\n", key, name,
+					(unsigned long long)leaves[j].offset,
+					(unsigned long long)leaves[j].size,
+					(unsigned long long)off, (unsigned long long)sz, where);
+				diffs++;
+			}
+		}
+		for (j = 0; j < n; j++)
+			if (!seen[j]) {
+				fprintf(out, "%s: warning: struct %s: field '%s' (offset %llu, size "
+					"%llu) is in the binary but not in the manifest (%s)\n",
+					st->input, key, leaves[j].path,
+					(unsigned long long)leaves[j].offset,
+					(unsigned long long)leaves[j].size, where);
+				diffs++;
+			}
+		free(seen);
+	}
+	return diffs;
+}
