@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * driver.h -- what the parts of bin/cachehot share.
+ *
+ * The driver never links an engine: it runs each one as a program and reads
+ * its text diagnostics ("file:line:col: warning: message [cachehot-<check>]",
+ * spatch's "file:line:col-col: message"), which is the engines' stable
+ * interface. Findings from several engines are merged, de-duplicated,
+ * filtered (patch-only mode, baseline) and printed in one of four formats.
+ *
+ * Ownership: every string in these structs is heap-allocated and owned by the
+ * struct holding it; free with the matching *_free function.
+ * Errors: functions returning int return 0 on success and -1 after printing
+ * "cachehot: ..." on stderr, unless their comment says otherwise.
+ */
+#ifndef CACHEHOT_DRIVER_H
+#define CACHEHOT_DRIVER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit statuses of "cachehot check" (documented in docs/cachehot.rst). */
+#define EXIT_CLEAN    0
+#define EXIT_FINDINGS 1
+#define EXIT_TROUBLE  2
+
+enum sev { SEV_NOTE = 0, SEV_WARNING, SEV_ERROR };
+
+struct finding {
+	char *file;        /* path as displayed (relative to cwd when inside it) */
+	char *abspath;     /* canonical path, or a copy of file if it does not exist */
+	unsigned line;     /* 1-based; 0 unknown */
+	unsigned col;      /* 1-based; 0 unknown */
+	enum sev sev;
+	char *check;       /* "cachehot-false-sharing", or "cachehot-<rule>" for spatch */
+	char *message;     /* without the trailing " [cachehot-...]" */
+	char *engines;     /* "plugin" or "plugin,sparse" after merging */
+	char *scope;       /* enclosing struct/union/function name, or NULL */
+	char *field;       /* field (or function) the finding names, or NULL */
+};
+
+struct findings {
+	struct finding *v;
+	size_t n, cap;
+};
+
+/* ---- util.c ---- */
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Growable NULL-terminated argv. */
+struct strv { char **v; size_t n, cap; };
+void strv_push(struct strv *sv, const char *s);   /* copies s */
+void strv_free(struct strv *sv);
+/* Whole file into a NUL-terminated heap buffer; *len gets the length.
+ * NULL (errno set) if it cannot be read. */
+char *read_file(const char *path, size_t *len);
+/* Write via a temporary file in the same directory + rename, so that the
+ * destination is either the old file or the complete new one. The callback
+ * writes the content; it returns 0 or -1. Returns 0, or -1 after a message. */
+int write_atomic(const char *path, int (*fn)(FILE *f, void *arg), void *arg);
+/* Canonical path (realpath) or NULL if the file does not exist. */
+char *canon_path(const char *path);
+/* Path as shown to the user: relative to the cwd when it lies inside it. */
+char *display_path(const char *path);
+/* Directory of the running executable (/proc/self/exe), heap string. */
+char *exe_dir(void);
+
+/* ---- run.c ---- */
+/* Run argv (argv[0] looked up in PATH) in directory dir (NULL: cwd) with
+ * stdin from /dev/null, stdout and stderr both captured into *out (heap,
+ * NUL-terminated). Returns the exit status (0-255), 128+signal if killed,
+ * or -1 if it could not be started (message printed). */
+int run_capture(char *const argv[], const char *dir, char **out);
+
+/* ---- findings.c ---- */
+void findings_add(struct findings *fs, const struct finding *f); /* takes ownership */
+void findings_free(struct findings *fs);
+void finding_free(struct finding *f);
+/* Parse one engine output line; fills *f (owned strings) and returns 1 if
+ * it is a cachehot diagnostic. spatch lines ("f:l:c-c: msg") get check
+ * "cachehot-<default_check>" unless the message ends in "[cachehot-...]". */
+int parse_diag_line(const char *line, const char *engine, const char *default_check,
+		    struct finding *f);
+/* Fill scope and field of every finding from its source file. */
+void findings_resolve_scopes(struct findings *fs);
+/* Sort in the stable order (file, line, col, check, message) and merge
+ * duplicates (same file, line, check, message) reported by several engines. */
+void findings_sort_dedupe(struct findings *fs);
+/* Count by severity. */
+void findings_count(const struct findings *fs, int *errors, int *warnings, int *notes);
+
+/* ---- scope.c ---- */
+struct scope { char *name; int is_func; unsigned first, last; };
+struct scopes { struct scope *v; size_t n, cap; };
+/* Named structs/unions (and typedef'd anonymous ones) and function bodies
+ * of a C source text, with their first and last line (1-based). */
+void scan_scopes(const char *text, struct scopes *out);
+void scopes_free(struct scopes *s);
+/* Innermost named scope containing line, or NULL. */
+const struct scope *scope_at(const struct scopes *s, unsigned line);
+
+/* ---- patch.c ---- */
+struct patch_file { char *abspath; unsigned *lines; size_t n, cap; };
+struct patch { struct patch_file *v; size_t n, cap; };
+/* Parse a unified diff; paths after "+++ " lose their first component
+ * ("b/") and are taken relative to base. Lines: new-side lines added or
+ * replaced (and the lines around a pure deletion). Returns 0 or -1. */
+int patch_parse(const char *text, const char *base, struct patch *p);
+/* "git diff -U0 REV" of the repository around the cwd. */
+int patch_from_git(const char *rev, struct patch *p);
+int patch_from_file(const char *path, struct patch *p);
+void patch_free(struct patch *p);
+/* Keep only findings on a struct/function (or line) the patch touches. */
+void patch_filter(const struct patch *p, struct findings *fs);
+
+/* ---- baseline.c ---- */
+/* Baseline file: lines "CHECK STRUCT FIELD" ('-' for none), '#' comments.
+ * Remove findings listed in path; returns how many were removed, -1 on a
+ * malformed or unreadable file (message printed). */
+int baseline_apply(const char *path, struct findings *fs);
+/* Write all findings' keys to path atomically. Returns 0 or -1. */
+int baseline_write(const char *path, const struct findings *fs);
+
+/* ---- report.c ---- */
+enum format { FMT_GCC, FMT_CHECKPATCH, FMT_JSON, FMT_SARIF };
+struct report_opts {
+	enum format format;
+	int terse;                 /* checkpatch --terse */
+	unsigned long lines_checked;
+};
+/* Write the report for fs to out. Returns 0 or -1. */
+int report_write(FILE *out, const struct findings *fs, const struct report_opts *o);
+/* "CACHEHOT_FALSE_SHARING" for "cachehot-false-sharing" (heap string). */
+char *checkpatch_type(const char *check);
+
+#endif

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/* findings.c -- parse engine output lines; merge, order and key findings. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "driver.h"
+
+void finding_free(struct finding *f)
+{
+	free(f->file); free(f->abspath); free(f->check); free(f->message);
+	free(f->engines); free(f->scope); free(f->field);
+	memset(f, 0, sizeof(*f));
+}
+
+void findings_add(struct findings *fs, const struct finding *f)
+{
+	if (fs->n == fs->cap) {
+		fs->cap = fs->cap ? 2 * fs->cap : 32;
+		fs->v = xrealloc(fs->v, fs->cap * sizeof(*fs->v));
+	}
+	fs->v[fs->n++] = *f;
+}
+
+void findings_free(struct findings *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		finding_free(&fs->v[i]);
+	free(fs->v);
+	memset(fs, 0, sizeof(*fs));
+}
+
+/* Parse decimal digits at *p; advance. -1 if none. */
+static long parse_num(const char **p)
+{
+	long v = 0;
+	if (!isdigit((unsigned char)**p))
+		return -1;
+	while (isdigit((unsigned char)**p)) {
+		v = v * 10 + (**p - '0');
+		if (v > 100000000)
+			return -1;
+		(*p)++;
+	}
+	return v;
+}
+
+int parse_diag_line(const char *line, const char *engine, const char *default_check,
+		    struct finding *f)
+{
+	const char *p, *msg, *end, *tag;
+	long ln = -1, col = -1;
+	enum sev sev = SEV_WARNING;
+	int spatch = 0;
+	size_t flen = 0;
+
+	memset(f, 0, sizeof(*f));
+	/* The file name ends at the first ":LINE:COL" followed by ": " or "-COL: ". */
+	for (p = line; (p = strchr(p, ':')) != NULL; p++) {
+		const char *q = p + 1;
+		ln = parse_num(&q);
+		if (ln < 0 || *q != ':')
+			continue;
+		q++;
+		col = parse_num(&q);
+		if (col < 0)
+			continue;
+		if (q[0] == ':' && q[1] == ' ') {
+			flen = p - line;
+			msg = q + 2;
+			break;
+		}
+		if (q[0] == '-') {
+			q++;
+			if (parse_num(&q) >= 0 && q[0] == ':' && q[1] == ' ') {
+				flen = p - line;
+				msg = q + 2;
+				spatch = 1;
+				break;
+			}
+		}
+	}
+	if (!p || flen == 0)
+		return 0;
+	if (!spatch) {
+		if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
+		else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }
+		else if (!strncmp(msg, "note: ", 6)) { sev = SEV_NOTE; msg += 6; }
+		else return 0;
+	} else {
+		col++;  /* spatch columns are 0-based */
+	}
+	end = msg + strlen(msg);
+	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	/* GCC may append its own option tag ("[-Werror]") after ours. */
+	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10))
+		end -= 10;
+	tag = NULL;
+	if (end > msg && end[-1] == ']') {
+		const char *b = end - 1;
+		while (b > msg && *b != '[')
+			b--;
+		if (*b == '[' && !strncmp(b + 1, "cachehot-", 9))
+			tag = b;
+	}
+	if (tag) {
+		f->check = xstrndup(tag + 1, end - 1 - (tag + 1));
+		while (tag > msg && tag[-1] == ' ')
+			tag--;
+		f->message = xstrndup(msg, tag - msg);
+	} else if (spatch && default_check) {
+		f->check = xasprintf("cachehot-%s", default_check);
+		f->message = xstrndup(msg, end - msg);
+	} else {
+		return 0;
+	}
+	{
+		char *raw = xstrndup(line, flen);
+		f->file = display_path(raw);
+		f->abspath = canon_path(raw);
+		if (!f->abspath)
+			f->abspath = xstrdup(raw);
+		free(raw);
+	}
+	f->line = (unsigned)ln;
+	f->col = (unsigned)col;
+	f->sev = sev;
+	f->engines = xstrdup(engine);
+	return 1;
+}
+
+/* A name quoted in a message ('x' or ‘x’): with want_struct the NAME of the first
+ * 'struct NAME'/'union NAME', else the first field-like name that is not a
+ * group name ("(group 'g')"). Heap string or NULL. */
+static char *quoted_name(const char *msg, int want_struct)
+{
+	for (const char *p = msg; *p; p++) {
+		const char *s = NULL, *e;
+		if (*p == '\'')
+			s = p + 1;
+		else if (!strncmp(p, "\xe2\x80\x98", 3))
+			s = p + 3;
+		if (!s)
+			continue;
+		e = strpbrk(s, "'\xe2");
+		while (e && *e == '\xe2' && strncmp(e, "\xe2\x80\x99", 3))
+			e = strpbrk(e + 1, "'\xe2");
+		if (!e)
+			return NULL;
+		int is_struct = !strncmp(s, "struct ", 7) || !strncmp(s, "union ", 6);
+		int is_group = p - msg >= 7 && !strncmp(p - 7, "(group ", 7);
+		if (want_struct && is_struct) {
+			const char *n = strchr(s, ' ') + 1;
+			return xstrndup(n, e - n);
+		}
+		if (!want_struct && !is_struct && !is_group && e > s) {
+			const char *q = s;
+			while (q < e && (isalnum((unsigned char)*q) || strchr("_.[]", *q)))
+				q++;
+			if (q == e || (q + 2 == e && !strncmp(q, "()", 2)))
+				return xstrndup(s, q - s);
+		}
+		p = *e == '\'' ? e : e + 2;
+	}
+	return NULL;
+}
+
+/* The identifier at (line, col) of text, or NULL. */
+static char *ident_at(const char *text, unsigned line, unsigned col)
+{
+	const char *p = text;
+	for (unsigned l = 1; l < line && p; l++) {
+		p = strchr(p, '\n');
+		if (p) p++;
+	}
+	if (!p || col == 0)
+		return NULL;
+	for (unsigned c = 1; c < col; c++)
+		if (!*p || *p == '\n')
+			return NULL;
+		else
+			p++;
+	const char *e = p;
+	while (isalnum((unsigned char)*e) || *e == '_')
+		e++;
+	if (e == p || isdigit((unsigned char)*p))
+		return NULL;
+	return xstrndup(p, e - p);
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+void findings_resolve_scopes(struct findings *fs)
+{
+	/* Findings are usually grouped by file: cache the last file scanned. */
+	char *cur = NULL, *text = NULL;
+	struct scopes sc = {0};
+	for (size_t i = 0; i < fs->n; i++) {
+		struct finding *f = &fs->v[i];
+		if (!cur || strcmp(cur, f->abspath)) {
+			free(cur); free(text); scopes_free(&sc);
+			cur = xstrdup(f->abspath);
+			text = read_file(cur, NULL);
+			if (text)
+				scan_scopes(text, &sc);
+		}
+		/* The struct the message names (the outermost one for a nested
+		 * field), else the struct or function around the line. */
+		const struct scope *s = scope_at(&sc, f->line);
+		free(f->scope);
+		f->scope = quoted_name(f->message, 1);
+		if (!f->scope)
+			f->scope = s ? xstrdup(s->name) : NULL;
+		free(f->field);
+		f->field = quoted_name(f->message, 0);
+		if (!f->field && text)
+			f->field = ident_at(text, f->line, f->col);
+		/* a finding on the struct itself names no field */
+		if (f->field && f->scope && !strcmp(f->field, f->scope)) {
+			free(f->field);
+			f->field = NULL;
+		}
+	}
+	free(cur); free(text); scopes_free(&sc);
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+	if (c) return c;
+	if (x->line != y->line) return x->line < y->line ? -1 : 1;
+	if ((c = strcmp(x->check, y->check))) return c;
+	if ((c = strcmp(x->message, y->message))) return c;
+	if (x->col != y->col) return x->col < y->col ? -1 : 1;
+	if (x->sev != y->sev) return x->sev > y->sev ? -1 : 1;
+	return cmp_str(x->engines, y->engines);
+}
+
+/* Append engine name e to the comma list *list unless present. */
+static void add_engine(char **list, const char *e)
+{
+	size_t n = strlen(e);
+	for (const char *p = *list; p && *p; ) {
+		const char *q = strchr(p, ',');
+		size_t l = q ? (size_t)(q - p) : strlen(p);
+		if (l == n && !strncmp(p, e, n))
+			return;
+		p = q ? q + 1 : p + l;
+	}
+	char *s = xasprintf("%s,%s", *list, e);
+	free(*list);
+	*list = s;
+}
+
+void findings_sort_dedupe(struct findings *fs)
+{
+	size_t out = 0;
+	if (fs->n == 0)
+		return;
+	qsort(fs->v, fs->n, sizeof(*fs->v), cmp_finding);
+	for (size_t i = 0; i < fs->n; i++) {
+		struct finding *f = &fs->v[i];
+		if (out > 0) {
+			struct finding *k = &fs->v[out - 1];
+			if (!strcmp(k->abspath, f->abspath) && k->line == f->line &&
+			    !strcmp(k->check, f->check) && !strcmp(k->message, f->message)) {
+				/* Same finding from another engine (column may differ). */
+				add_engine(&k->engines, f->engines);
+				if (f->sev > k->sev)
+					k->sev = f->sev;
+				finding_free(f);
+				continue;
+			}
+		}
+		fs->v[out++] = *f;
+	}
+	fs->n = out;
+}
+
+void findings_count(const struct findings *fs, int *errors, int *warnings, int *notes)
+{
+	*errors = *warnings = *notes = 0;
+	for (size_t i = 0; i < fs->n; i++)
+		switch (fs->v[i].sev) {
+		case SEV_ERROR: (*errors)++; break;
+		case SEV_WARNING: (*warnings)++; break;
+		default: (*notes)++; break;
+		}
+}

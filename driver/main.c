@@ -1,0 +1,769 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c -- bin/cachehot, the one entry point: "check", "bloat", "layout",
+ * "annotate", "version". See docs/cachehot.rst and cachehot(1).
+ *
+ * Exit status of every subcommand: 0 clean, 1 findings (of severity warning
+ * or error, after patch-only and baseline filtering), 2 usage or tool error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <wordexp.h>
+#include "driver.h"
+#include "../core/cachehot-core.h"
+
+enum engine { ENG_PLUGIN = 1, ENG_SPARSE = 2, ENG_COCCI = 4, ENG_LAYOUT = 8 };
+
+/* One translation unit to check. */
+struct unit {
+	char *src;          /* source path as given (relative to dir) */
+	char *dir;          /* directory to run in, or NULL for the cwd */
+	struct strv flags;  /* compiler flags (no compiler, -c, -o, dependency flags, source) */
+};
+
+static struct {
+	unsigned engines;
+	struct unit *units; size_t nunits, capunits;
+	struct strv objects;
+	struct strv cflags;          /* -I/-D/-U/-include/... given on our command line */
+	struct strv plugin_args;     /* KEY=VAL for every engine */
+	const char *ccdb, *objlist, *diff_rev, *patch_file, *baseline, *output;
+	int update_baseline, terse, verbose, progress;
+	enum format format;
+	char *exedir;
+	int trouble;                 /* a tool failed: exit status 2 */
+} opt;
+
+static void usage_check(FILE *f)
+{
+	fputs("usage: cachehot check [OPTIONS] [FILE.c... | FILE.o...] [-I DIR] [-D NAME[=VAL]] [-include FILE]\n"
+	      "  --engine=LIST           plugin,sparse,cocci,layout (default: plugin)\n"
+	      "  -p, --compile-commands=FILE  check the units of a compile_commands.json\n"
+	      "  --objects=FILE          object files (one a line) for the layout engine\n"
+	      "  --annotations=FILE      sidecar annotations (cachehot-annotations(7))\n"
+	      "  --line-size=N --predict=N --severity=note|warning|error\n"
+	      "  -A KEY=VAL              any other engine argument (plugin: -fplugin-arg-cachehot-KEY=VAL)\n"
+	      "  --format=gcc|checkpatch|json|sarif   output format (default: gcc)\n"
+	      "  --terse                 checkpatch format: one line per finding\n"
+	      "  -o, --output=FILE       write the report to FILE (atomically)\n"
+	      "  --diff=REV              only findings on what changed since git revision REV\n"
+	      "  --patch=FILE            only findings on what the unified diff FILE changes\n"
+	      "  --baseline=FILE         suppress the findings listed in FILE\n"
+	      "  --update-baseline       write all current findings to the --baseline FILE\n"
+	      "  --no-progress           no progress line even on a terminal\n"
+	      "  -v, --verbose           print engine commands and their full output\n"
+	      "exit status: 0 clean, 1 findings, 2 usage or tool error\n", f);
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: cachehot COMMAND [ARGS]\n"
+	      "  check     run the engines over sources/objects and report findings\n"
+	      "  layout    show/check layouts from DWARF/BTF (runs cachehot-layout)\n"
+	      "  bloat     census of out-of-line copies of inline functions (runs cachehot-bloat)\n"
+	      "  annotate  suggest annotations (not yet implemented)\n"
+	      "  version   print the version\n"
+	      "'cachehot COMMAND --help' describes a command; see cachehot(1).\n", f);
+}
+
+static int die_usage(const char *fmt, const char *arg)
+{
+	fputs("cachehot: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n(try 'cachehot check --help')\n", stderr);
+	exit(EXIT_TROUBLE);
+}
+
+/* ---- locating the engines ---------------------------------------------- */
+
+static int is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Tool path: $ENV, else the first of the candidates (relative to the
+ * executable's directory) that exists; NULL if none (heap string). */
+static char *find_tool(const char *env, const char *const cands[], int want_dir)
+{
+	const char *e = getenv(env);
+	if (e && *e)
+		return xstrdup(e);
+	for (int i = 0; cands[i]; i++) {
+		char *p = xasprintf("%s/%s", opt.exedir, cands[i]);
+		if (want_dir ? is_dir(p) : is_file(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static char *tool_plugin(void)
+{
+	static const char *const c[] = { "../plugin/cachehot.so", "../lib/cachehot/cachehot.so", NULL };
+	return find_tool("CACHEHOT_PLUGIN", c, 0);
+}
+static char *tool_bin(const char *env, const char *name)
+{
+	const char *c[] = { name, NULL };
+	return find_tool(env, c, 0);
+}
+static char *tool_cocci_dir(void)
+{
+	static const char *const c[] = { "../cocci", "../share/cachehot/cocci", NULL };
+	return find_tool("CACHEHOT_COCCI_DIR", c, 1);
+}
+static const char *tool_cc(void)
+{
+	const char *e = getenv("CACHEHOT_CC");
+	return e && *e ? e : "gcc";
+}
+static const char *tool_spatch(void)
+{
+	const char *e = getenv("CACHEHOT_SPATCH");
+	return e && *e ? e : "spatch";
+}
+
+/* ---- inputs --------------------------------------------------------------- */
+
+static void add_unit(const char *src, const char *dir, const struct strv *flags)
+{
+	if (opt.nunits == opt.capunits) {
+		opt.capunits = opt.capunits ? 2 * opt.capunits : 16;
+		opt.units = xrealloc(opt.units, opt.capunits * sizeof(*opt.units));
+	}
+	struct unit *u = &opt.units[opt.nunits++];
+	memset(u, 0, sizeof(*u));
+	u->src = xstrdup(src);
+	u->dir = dir ? xstrdup(dir) : NULL;
+	for (size_t i = 0; flags && i < flags->n; i++)
+		strv_push(&u->flags, flags->v[i]);
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* Flags of a compile command worth keeping: everything but the compiler,
+ * -c, -o X, dependency-file flags and the source itself. */
+static void keep_flags(char **argv, size_t argc, const char *src, struct strv *out)
+{
+	for (size_t i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-c") || !strcmp(a, src) || !strcmp(a, "-MD") || !strcmp(a, "-MMD") ||
+		    !strcmp(a, "-MP") || !strncmp(a, "-Wp,-MD,", 8) || !strncmp(a, "-Wp,-MMD,", 9))
+			continue;
+		if (!strcmp(a, "-o") || !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(a, "-o", 2) || !strncmp(a, "-MF", 3))
+			continue;
+		strv_push(out, a);
+	}
+}
+
+static int load_ccdb(const char *path, const struct strv *only)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr), *e;
+	size_t i;
+	if (!root) {
+		fprintf(stderr, "cachehot: %s:%d: %s\n", path, jerr.line, jerr.text);
+		return -1;
+	}
+	if (!json_is_array(root)) {
+		fprintf(stderr, "cachehot: %s: not a compile_commands.json (expected an array)\n", path);
+		json_decref(root);
+		return -1;
+	}
+	json_array_foreach(root, i, e) {
+		const char *file = json_string_value(json_object_get(e, "file"));
+		const char *dir = json_string_value(json_object_get(e, "directory"));
+		json_t *args = json_object_get(e, "arguments");
+		const char *cmd = json_string_value(json_object_get(e, "command"));
+		struct strv av = {0}, flags = {0};
+		if (!file || !dir || (!json_is_array(args) && !cmd)) {
+			fprintf(stderr, "cachehot: %s: entry %zu lacks file, directory or "
+				"arguments/command\n", path, i);
+			json_decref(root);
+			return -1;
+		}
+		if (json_is_array(args)) {
+			size_t k; json_t *a;
+			json_array_foreach(args, k, a)
+				if (json_is_string(a))
+					strv_push(&av, json_string_value(a));
+		} else {
+			wordexp_t we;
+			if (wordexp(cmd, &we, WRDE_NOCMD) != 0) {
+				fprintf(stderr, "cachehot: %s: entry %zu: cannot split command\n", path, i);
+				json_decref(root);
+				return -1;
+			}
+			for (size_t k = 0; k < we.we_wordc; k++)
+				strv_push(&av, we.we_wordv[k]);
+			wordfree(&we);
+		}
+		if (only && only->n) {
+			/* restricted to the files named on the command line */
+			char *full = file[0] == '/' ? xstrdup(file) : xasprintf("%s/%s", dir, file);
+			char *abs = canon_path(full);
+			int want = 0;
+			for (size_t k = 0; k < only->n && !want; k++) {
+				char *o = canon_path(only->v[k]);
+				want = o && abs && !strcmp(o, abs);
+				free(o);
+			}
+			free(full); free(abs);
+			if (!want) { strv_free(&av); continue; }
+		}
+		if (!ends_with(file, ".c")) { strv_free(&av); continue; }
+		keep_flags(av.v, av.n, file, &flags);
+		add_unit(file, dir, &flags);
+		strv_free(&av);
+		strv_free(&flags);
+	}
+	json_decref(root);
+	return 0;
+}
+
+static int load_objlist(const char *path)
+{
+	char *text = read_file(path, NULL);
+	if (!text) {
+		fprintf(stderr, "cachehot: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (char *s = strtok(text, "\n"); s; s = strtok(NULL, "\n")) {
+		s += strspn(s, " \t");
+		s[strcspn(s, "\r")] = 0;
+		if (*s && *s != '#')
+			strv_push(&opt.objects, s);
+	}
+	free(text);
+	return 0;
+}
+
+/* ---- running the engines ------------------------------------------------ */
+
+static struct findings all;
+static unsigned jobs_done, jobs_total;
+
+static void progress(const char *engine, const char *what)
+{
+	if (!opt.progress)
+		return;
+	if (!what) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\r\033[K[%u/%u] %s %s", jobs_done, jobs_total, engine, what);
+	fflush(stderr);
+}
+
+/* Parse an engine's output; returns 1 if it ran fine (status 0, or
+ * nonzero with cachehot findings and no other error), else 0. */
+static int collect(const char *engine, const char *default_check, int status,
+		   const char *out, char *const argv[])
+{
+	int nfind = 0, other_errors = 0;
+	if (opt.verbose) {
+		progress(NULL, NULL);
+		fprintf(stderr, "cachehot: [%s]", engine);
+		for (int i = 0; argv[i]; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fprintf(stderr, " -> %d\n%s", status, out);
+	}
+	for (const char *s = out; *s; ) {
+		const char *e = strchr(s, '\n');
+		char *l = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		struct finding f;
+		if (parse_diag_line(l, engine, default_check, &f)) {
+			findings_add(&all, &f);
+			nfind++;
+		} else if (strstr(l, "error: ") || strstr(l, "Error")) {
+			other_errors++;
+		}
+		free(l);
+		s = e ? e + 1 : s + strlen(s);
+	}
+	if (status == 0 || (status > 0 && status < 128 && nfind > 0 && other_errors == 0))
+		return 1;
+	progress(NULL, NULL);
+	fprintf(stderr, "cachehot: engine %s failed (exit status %d):", engine, status);
+	for (int i = 0; argv[i]; i++)
+		fprintf(stderr, " %s", argv[i]);
+	fprintf(stderr, "\n%s", out);
+	opt.trouble = 1;
+	return 0;
+}
+
+static void push_engine_args(struct strv *av, const char *style)
+{
+	for (size_t i = 0; i < opt.plugin_args.n; i++) {
+		char *a;
+		if (!strcmp(style, "plugin"))
+			a = xasprintf("-fplugin-arg-cachehot-%s", opt.plugin_args.v[i]);
+		else
+			a = xasprintf("--%s", opt.plugin_args.v[i]);
+		strv_push(av, a);
+		free(a);
+	}
+}
+
+static void push_flags(struct strv *av, const struct unit *u)
+{
+	for (size_t i = 0; i < u->flags.n; i++)
+		strv_push(av, u->flags.v[i]);
+	for (size_t i = 0; i < opt.cflags.n; i++)
+		strv_push(av, opt.cflags.v[i]);
+}
+
+static int run_one(const char *engine, const char *default_check, struct strv *av, const char *dir)
+{
+	char *out = NULL;
+	int st = run_capture(av->v, dir, &out);
+	int ok = 0;
+	if (st < 0)
+		opt.trouble = 1;
+	else
+		ok = collect(engine, default_check, st, out, av->v);
+	free(out);
+	return ok;
+}
+
+static char *tmpdir;
+
+static char *tmp_object(void)
+{
+	static unsigned seq;
+	return xasprintf("%s/u%u.o", tmpdir, seq++);
+}
+
+static void run_plugin(const struct unit *u, const char *plugin)
+{
+	struct strv av = {0};
+	char *obj = tmp_object(), *fp = xasprintf("-fplugin=%s", plugin);
+	strv_push(&av, tool_cc());
+	push_flags(&av, u);
+	strv_push(&av, fp);
+	push_engine_args(&av, "plugin");
+	strv_push(&av, "-fdiagnostics-plain-output");
+	strv_push(&av, "-c");
+	strv_push(&av, u->src);
+	strv_push(&av, "-o");
+	strv_push(&av, obj);
+	run_one("plugin", NULL, &av, u->dir);
+	unlink(obj);
+	free(obj); free(fp);
+	strv_free(&av);
+}
+
+static void run_sparse(const struct unit *u, const char *sparse)
+{
+	struct strv av = {0};
+	strv_push(&av, sparse);
+	push_flags(&av, u);
+	push_engine_args(&av, "sparse");
+	strv_push(&av, u->src);
+	run_one("sparse", NULL, &av, u->dir);
+	strv_free(&av);
+}
+
+static void run_cocci(const struct unit *u, const struct strv *rules)
+{
+	for (size_t r = 0; r < rules->n; r++) {
+		struct strv av = {0};
+		const char *base = strrchr(rules->v[r], '/');
+		char *check = xstrdup(base ? base + 1 : rules->v[r]);
+		check[strlen(check) - 6] = 0;  /* drop ".cocci" */
+		strv_push(&av, tool_spatch());
+		strv_push(&av, "-D"); strv_push(&av, "report");
+		strv_push(&av, "--very-quiet"); strv_push(&av, "--no-show-diff");
+		strv_push(&av, "--cocci-file"); strv_push(&av, rules->v[r]);
+		for (size_t i = 0; i < u->flags.n + opt.cflags.n; i++) {
+			const char *f = i < u->flags.n ? u->flags.v[i] : opt.cflags.v[i - u->flags.n];
+			if (!strncmp(f, "-I", 2) && f[2]) {
+				strv_push(&av, "-I");
+				strv_push(&av, f + 2);
+			}
+		}
+		strv_push(&av, u->src);
+		run_one("cocci", check, &av, u->dir);
+		free(check);
+		strv_free(&av);
+	}
+}
+
+static void run_layout_obj(const char *obj, const char *dir, const char *layout)
+{
+	struct strv av = {0};
+	strv_push(&av, layout);
+	push_engine_args(&av, "layout");
+	strv_push(&av, obj);
+	run_one("layout", NULL, &av, dir);
+	strv_free(&av);
+}
+
+static void run_layout_src(const struct unit *u, const char *layout)
+{
+	struct strv av = {0};
+	char *obj = tmp_object();
+	strv_push(&av, tool_cc());
+	push_flags(&av, u);
+	strv_push(&av, "-g");
+	strv_push(&av, "-c");
+	strv_push(&av, u->src);
+	strv_push(&av, "-o");
+	strv_push(&av, obj);
+	if (run_one("compile", NULL, &av, u->dir))
+		run_layout_obj(obj, u->dir, layout);
+	unlink(obj);
+	free(obj);
+	strv_free(&av);
+}
+
+static unsigned long count_lines(const struct unit *u)
+{
+	char *p = u->dir && u->src[0] != '/' ? xasprintf("%s/%s", u->dir, u->src) : xstrdup(u->src);
+	size_t len = 0;
+	char *text = read_file(p, &len);
+	unsigned long n = 0;
+	free(p);
+	if (!text)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	if (len && text[len - 1] != '\n')
+		n++;
+	free(text);
+	return n;
+}
+
+static int parse_engines(const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	unsigned m = 0;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "plugin")) m |= ENG_PLUGIN;
+		else if (!strcmp(t, "sparse")) m |= ENG_SPARSE;
+		else if (!strcmp(t, "cocci")) m |= ENG_COCCI;
+		else if (!strcmp(t, "layout")) m |= ENG_LAYOUT;
+		else { free(copy); die_usage("unknown engine '%s' (plugin, sparse, cocci, layout)", t); }
+	}
+	free(copy);
+	if (!m)
+		die_usage("--engine needs a list%s", "");
+	return m;
+}
+
+static void add_plugin_arg(const char *key, const char *val)
+{
+	char *a = val ? xasprintf("%s=%s", key, val) : xstrdup(key);
+	strv_push(&opt.plugin_args, a);
+	free(a);
+}
+
+static int write_report_cb(FILE *f, void *arg)
+{
+	return report_write(f, ((void **)arg)[0], ((void **)arg)[1]);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "engine", required_argument, 0, 'e' },
+		{ "compile-commands", required_argument, 0, 'p' },
+		{ "objects", required_argument, 0, 'O' },
+		{ "annotations", required_argument, 0, 'a' },
+		{ "line-size", required_argument, 0, 'L' },
+		{ "predict", required_argument, 0, 'P' },
+		{ "severity", required_argument, 0, 'S' },
+		{ "format", required_argument, 0, 'f' },
+		{ "terse", no_argument, 0, 't' },
+		{ "output", required_argument, 0, 'o' },
+		{ "diff", required_argument, 0, 'd' },
+		{ "patch", required_argument, 0, 'x' },
+		{ "baseline", required_argument, 0, 'b' },
+		{ "update-baseline", no_argument, 0, 'u' },
+		{ "no-progress", no_argument, 0, 'n' },
+		{ "verbose", no_argument, 0, 'v' },
+		{ "help", no_argument, 0, 'h' },
+		{ "include", required_argument, 0, 'i' },   /* -include FILE */
+		{ "isystem", required_argument, 0, 's' },   /* -isystem DIR */
+		{ 0, 0, 0, 0 }
+	};
+	struct strv files = {0};
+	struct patch patch = {0};
+	int c, have_patch = 0;
+	const char *engine_list = "plugin";
+
+	opt.progress = isatty(2) && !getenv("CI");
+	/* getopt_long_only so that GCC's single-dash -include/-isystem work. */
+	while ((c = getopt_long_only(argc, argv, "+p:o:A:I:D:U:vh", lo, NULL)) != -1) {
+		char *a;
+		switch (c) {
+		case 'e': engine_list = optarg; break;
+		case 'p': opt.ccdb = optarg; break;
+		case 'O': opt.objlist = optarg; break;
+		case 'a': add_plugin_arg("annotations", optarg); break;
+		case 'L': case 'P': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v <= 0 || v > 65536 || (v & (v - 1)))
+				die_usage("line size must be a power of two up to 65536, not '%s'", optarg);
+			add_plugin_arg(c == 'L' ? "line-size" : "predict", optarg);
+			break;
+		}
+		case 'S':
+			if (strcmp(optarg, "note") && strcmp(optarg, "warning") && strcmp(optarg, "error"))
+				die_usage("--severity must be note, warning or error, not '%s'", optarg);
+			add_plugin_arg("severity", optarg);
+			break;
+		case 'A':
+			if (!strchr(optarg, '=') && !*optarg)
+				die_usage("-A needs KEY=VAL%s", "");
+			strv_push(&opt.plugin_args, optarg);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "gcc")) opt.format = FMT_GCC;
+			else if (!strcmp(optarg, "checkpatch")) opt.format = FMT_CHECKPATCH;
+			else if (!strcmp(optarg, "json")) opt.format = FMT_JSON;
+			else if (!strcmp(optarg, "sarif")) opt.format = FMT_SARIF;
+			else die_usage("unknown format '%s' (gcc, checkpatch, json, sarif)", optarg);
+			break;
+		case 't': opt.terse = 1; break;
+		case 'o': opt.output = optarg; break;
+		case 'd': opt.diff_rev = optarg; break;
+		case 'x': opt.patch_file = optarg; break;
+		case 'b': opt.baseline = optarg; break;
+		case 'u': opt.update_baseline = 1; break;
+		case 'n': opt.progress = 0; break;
+		case 'v': opt.verbose = 1; break;
+		case 'h': usage_check(stdout); exit(0);
+		case 'I': case 'D': case 'U':
+			a = xasprintf("-%c%s", c, optarg);
+			strv_push(&opt.cflags, a);
+			free(a);
+			break;
+		case 'i': strv_push(&opt.cflags, "-include"); strv_push(&opt.cflags, optarg); break;
+		case 's': strv_push(&opt.cflags, "-isystem"); strv_push(&opt.cflags, optarg); break;
+		default: usage_check(stderr); exit(EXIT_TROUBLE);
+		}
+	}
+	opt.engines = parse_engines(engine_list);
+	if (opt.terse && opt.format != FMT_CHECKPATCH)
+		die_usage("--terse goes with --format=checkpatch%s", "");
+	if (opt.update_baseline && !opt.baseline)
+		die_usage("--update-baseline needs --baseline=FILE%s", "");
+	if (opt.diff_rev && opt.patch_file)
+		die_usage("--diff and --patch exclude each other%s", "");
+	for (int i = optind; i < argc; i++) {
+		if (argv[i][0] == '-')
+			die_usage("options go before the files: '%s'", argv[i]);
+		if (!is_file(argv[i]))
+			die_usage("no such file: '%s'", argv[i]);
+		strv_push(&files, argv[i]);
+	}
+
+	/* Patch-only mode: read the change first (it may name the files). */
+	if (opt.diff_rev || opt.patch_file) {
+		if ((opt.diff_rev ? patch_from_git(opt.diff_rev, &patch)
+				  : patch_from_file(opt.patch_file, &patch)) < 0)
+			exit(EXIT_TROUBLE);
+		have_patch = 1;
+		if (!files.n && !opt.ccdb && !opt.objlist)
+			for (size_t i = 0; i < patch.n; i++)
+				if (ends_with(patch.v[i].abspath, ".c") && is_file(patch.v[i].abspath)) {
+					char *d = display_path(patch.v[i].abspath);
+					strv_push(&files, d);
+					free(d);
+				}
+	}
+
+	if (opt.ccdb) {
+		if (load_ccdb(opt.ccdb, &files) < 0)
+			exit(EXIT_TROUBLE);
+	} else {
+		for (size_t i = 0; i < files.n; i++) {
+			if (ends_with(files.v[i], ".o") || ends_with(files.v[i], ".ko"))
+				strv_push(&opt.objects, files.v[i]);
+			else
+				add_unit(files.v[i], NULL, NULL);
+		}
+	}
+	if (opt.objlist && load_objlist(opt.objlist) < 0)
+		exit(EXIT_TROUBLE);
+	if (!opt.nunits && !opt.objects.n && !have_patch)
+		die_usage("nothing to check: name source files, objects, -p compile_commands.json "
+			  "or --objects FILE%s", "");
+	if (opt.objects.n && !(opt.engines & ENG_LAYOUT) && !opt.nunits)
+		die_usage("object files need --engine=layout%s", "");
+
+	/* Locate what the chosen engines need before running anything. */
+	char *plugin = NULL, *sparse = NULL, *layout = NULL, *coccidir = NULL;
+	struct strv rules = {0};
+	if (opt.engines & ENG_PLUGIN) {
+		plugin = tool_plugin();
+		if (!plugin) {
+			fprintf(stderr, "cachehot: the plugin engine needs plugin/cachehot.so "
+				"(run 'make plugin', or set CACHEHOT_PLUGIN)\n");
+			exit(EXIT_TROUBLE);
+		}
+	}
+	if (opt.engines & ENG_SPARSE) {
+		sparse = tool_bin("CACHEHOT_SPARSE", "cachehot-sparse");
+		if (!sparse) {
+			fprintf(stderr, "cachehot: the sparse engine needs bin/cachehot-sparse "
+				"(run 'make sparse', or set CACHEHOT_SPARSE)\n");
+			exit(EXIT_TROUBLE);
+		}
+	}
+	if (opt.engines & ENG_LAYOUT) {
+		layout = tool_bin("CACHEHOT_LAYOUT", "cachehot-layout");
+		if (!layout) {
+			fprintf(stderr, "cachehot: the layout engine needs bin/cachehot-layout "
+				"(run 'make layout', or set CACHEHOT_LAYOUT)\n");
+			exit(EXIT_TROUBLE);
+		}
+	}
+	if (opt.engines & ENG_COCCI) {
+		coccidir = tool_cocci_dir();
+		if (coccidir) {
+			char *cmd[] = { "sh", "-c", "ls \"$0\"/*.cocci 2>/dev/null", coccidir, NULL };
+			char *out = NULL;
+			if (run_capture(cmd, NULL, &out) == 0)
+				for (char *s = strtok(out, "\n"); s; s = strtok(NULL, "\n"))
+					strv_push(&rules, s);
+			free(out);
+		}
+		if (!rules.n) {
+			fprintf(stderr, "cachehot: the cocci engine needs the rules cocci/*.cocci "
+				"(or set CACHEHOT_COCCI_DIR)\n");
+			exit(EXIT_TROUBLE);
+		}
+	}
+
+	char tmpl[] = "/tmp/cachehot.XXXXXX";
+	tmpdir = mkdtemp(tmpl);
+	if (!tmpdir) {
+		fprintf(stderr, "cachehot: mkdtemp: %s\n", strerror(errno));
+		exit(EXIT_TROUBLE);
+	}
+	jobs_total = opt.nunits * (!!(opt.engines & ENG_PLUGIN) + !!(opt.engines & ENG_SPARSE) +
+				   !!(opt.engines & ENG_COCCI) + !!(opt.engines & ENG_LAYOUT));
+	if (opt.engines & ENG_LAYOUT)
+		jobs_total += opt.objects.n;
+	struct report_opts ro = { opt.format, opt.terse, 0 };
+	for (size_t i = 0; i < opt.nunits; i++) {
+		const struct unit *u = &opt.units[i];
+		ro.lines_checked += count_lines(u);
+		if (plugin) { progress("plugin", u->src); run_plugin(u, plugin); jobs_done++; }
+		if (sparse) { progress("sparse", u->src); run_sparse(u, sparse); jobs_done++; }
+		if (rules.n) { progress("cocci", u->src); run_cocci(u, &rules); jobs_done++; }
+		if (layout) { progress("layout", u->src); run_layout_src(u, layout); jobs_done++; }
+	}
+	for (size_t i = 0; layout && i < opt.objects.n; i++) {
+		progress("layout", opt.objects.v[i]);
+		run_layout_obj(opt.objects.v[i], NULL, layout);
+		jobs_done++;
+	}
+	progress(NULL, NULL);
+	rmdir(tmpdir);
+
+	findings_resolve_scopes(&all);
+	findings_sort_dedupe(&all);
+	if (have_patch)
+		patch_filter(&patch, &all);
+	if (opt.update_baseline) {
+		if (baseline_write(opt.baseline, &all) < 0)
+			exit(EXIT_TROUBLE);
+		fprintf(stderr, "cachehot: wrote %zu findings to %s\n", all.n, opt.baseline);
+		findings_free(&all);
+		return opt.trouble ? EXIT_TROUBLE : EXIT_CLEAN;
+	}
+	if (opt.baseline && baseline_apply(opt.baseline, &all) < 0)
+		exit(EXIT_TROUBLE);
+
+	if (opt.output) {
+		void *arg[2] = { &all, &ro };
+		if (write_atomic(opt.output, write_report_cb, arg) < 0)
+			exit(EXIT_TROUBLE);
+	} else if (report_write(stdout, &all, &ro) < 0 || fflush(stdout) != 0) {
+		fprintf(stderr, "cachehot: cannot write the report: %s\n", strerror(errno));
+		exit(EXIT_TROUBLE);
+	}
+	int e, w, n;
+	findings_count(&all, &e, &w, &n);
+	findings_free(&all);
+	patch_free(&patch);
+	strv_free(&rules);
+	strv_free(&files);
+	free(plugin); free(sparse); free(layout); free(coccidir);
+	if (opt.trouble)
+		return EXIT_TROUBLE;
+	return e + w ? EXIT_FINDINGS : EXIT_CLEAN;
+}
+
+/* "cachehot layout|bloat ARGS": run the tool of that name with ARGS. */
+static int cmd_front(const char *name, const char *env, int argc, char **argv)
+{
+	char *bin = xasprintf("cachehot-%s", name);
+	char *tool = tool_bin(env, bin);
+	if (!tool) {
+		fprintf(stderr, "cachehot: %s not found next to cachehot (run 'make %s', or set %s)\n",
+			bin, name, env);
+		return EXIT_TROUBLE;
+	}
+	argv[0] = tool;
+	execv(tool, argv);
+	fprintf(stderr, "cachehot: cannot run %s: %s\n", tool, strerror(errno));
+	(void)argc;
+	return EXIT_TROUBLE;
+}
+
+int main(int argc, char **argv)
+{
+	opt.exedir = exe_dir();
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "check"))
+		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(cmd, "layout"))
+		return cmd_front("layout", "CACHEHOT_LAYOUT", argc - 1, argv + 1);
+	if (!strcmp(cmd, "bloat"))
+		return cmd_front("bloat", "CACHEHOT_BLOAT", argc - 1, argv + 1);
+	if (!strcmp(cmd, "annotate")) {
+		fprintf(stderr, "cachehot: annotate: not yet implemented (see cachehot(1))\n");
+		return EXIT_TROUBLE;
+	}
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+		printf("cachehot %s\n", CH_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "cachehot: unknown command '%s'\n", cmd);
+	usage(stderr);
+	return EXIT_TROUBLE;
+}

@@ -1,0 +1,59 @@
+# driver/rules.mk -- bin/cachehot (the one entry point), its test tools,
+# "make install" and "make kernel-integration".
+DRIVER_SRCS := $(wildcard driver/*.c)
+DRIVER_OBJS := $(patsubst driver/%.c,$(BUILD)/driver/%.o,$(DRIVER_SRCS))
+DRIVER_HDRS := driver/driver.h core/cachehot-core.h
+# SARIF 2.1.0 schema for tests/driver: shipped by an npm package, pinned by
+# driver/npm/package-lock.json and installed into $(BUILD)/driver-npm.
+DRIVER_NPM    := $(BUILD)/driver-npm
+SARIF_SCHEMA  := $(DRIVER_NPM)/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json
+ALL_TARGETS  += bin/cachehot $(SARIF_SCHEMA)
+# python3-jsonschema validates SARIF in tests/driver; git for --diff.
+# npm only when no npm is installed (nodesource's nodejs ships its own).
+DEB_PACKAGES += libjansson-dev python3-jsonschema git patch $(if $(shell command -v npm),,npm)
+
+$(BUILD)/driver/%.o: driver/%.c $(DRIVER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu99 $(CFLAGS) $(WARN) -c -o $@ $<
+
+bin/cachehot: $(DRIVER_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+
+$(SARIF_SCHEMA): driver/npm/package.json driver/npm/package-lock.json
+	@mkdir -p $(DRIVER_NPM)
+	cp driver/npm/package.json driver/npm/package-lock.json $(DRIVER_NPM)/
+	cd $(DRIVER_NPM) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	@test -f $@ && touch $@
+
+.PHONY: driver
+driver: bin/cachehot $(SARIF_SCHEMA)
+
+# ---- make install PREFIX=... DESTDIR=... ----------------------------------
+# Every bin/ tool that exists, the plugin, the header, the Coccinelle rules
+# and the man pages. Layout: PREFIX/bin, PREFIX/lib/cachehot/cachehot.so
+# (where an installed cachehot looks for it), PREFIX/include/cachehot.h,
+# PREFIX/share/cachehot/cocci/, PREFIX/share/man/man{1,7}/.
+INSTALL_DIR = $(DESTDIR)$(PREFIX)
+install: all
+	install -d $(INSTALL_DIR)/bin $(INSTALL_DIR)/share/man/man1 $(INSTALL_DIR)/share/man/man7 \
+		$(INSTALL_DIR)/share/doc/cachehot
+	for t in bin/*; do [ -f "$$t" ] && [ -x "$$t" ] && install -m 755 "$$t" $(INSTALL_DIR)/bin/ || true; done
+	if [ -f plugin/cachehot.so ]; then install -d $(INSTALL_DIR)/lib/cachehot && \
+		install -m 755 plugin/cachehot.so $(INSTALL_DIR)/lib/cachehot/; fi
+	if [ -f include/cachehot.h ]; then install -d $(INSTALL_DIR)/include && \
+		install -m 644 include/cachehot.h $(INSTALL_DIR)/include/; fi
+	if ls cocci/*.cocci >/dev/null 2>&1; then install -d $(INSTALL_DIR)/share/cachehot/cocci && \
+		install -m 644 cocci/*.cocci $(INSTALL_DIR)/share/cachehot/cocci/; fi
+	install -m 644 docs/man/cachehot.1 $(INSTALL_DIR)/share/man/man1/
+	install -m 644 docs/man/cachehot-annotations.7 $(INSTALL_DIR)/share/man/man7/
+	install -m 644 docs/cachehot.rst $(INSTALL_DIR)/share/doc/cachehot/
+
+# ---- make kernel-integration -----------------------------------------------
+# Applies docs/kernel/*.patch to a copy of build/linux-6.1 (only the files it
+# touches are copied, the rest is symlinked... see driver/kernel-integration.sh),
+# copies plugin/ + core/ in as scripts/gcc-plugins/cachehot*, enables
+# CONFIG_GCC_PLUGIN_CACHEHOT and builds mm/. Long: never part of make check.
+.PHONY: kernel-integration
+kernel-integration:
+	driver/kernel-integration.sh

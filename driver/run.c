@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/* run.c -- run an engine and capture what it prints. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "driver.h"
+
+extern char **environ;
+
+int run_capture(char *const argv[], const char *dir, char **out)
+{
+	int pfd[2], status;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int err;
+
+	*out = NULL;
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		fprintf(stderr, "cachehot: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+	if (dir)
+		posix_spawn_file_actions_addchdir_np(&fa, dir);
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	if (err) {
+		fprintf(stderr, "cachehot: cannot run %s: %s\n", argv[0], strerror(err));
+		close(pfd[0]);
+		return -1;
+	}
+	for (;;) {
+		ssize_t r;
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 16384;
+			buf = xrealloc(buf, cap + 1);
+		}
+		r = read(pfd[0], buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	close(pfd[0]);
+	if (!buf)
+		buf = xmalloc(1);
+	buf[n] = 0;
+	*out = buf;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "cachehot: waitpid: %s\n", strerror(errno));
+			return -1;
+		}
+	}
+	/* posix_spawnp reports a failed exec as exit status 127. */
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
