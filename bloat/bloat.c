@@ -141,6 +141,7 @@ struct bl_scan {
 	struct hmap strings;   /* interned strings (val unused) */
 	struct hmap inline_fns;/* name -> struct inl* */
 	struct hmap sources;   /* path -> struct srcfile* */
+	struct hmap realpaths; /* decl file -> interned realpath */
 	struct bl_copy *copies;
 	size_t ncopies, capcopies;
 	const char **names;    /* bl_scan_inline_names() result */
@@ -179,6 +180,7 @@ void bl_scan_free(struct bl_scan *s)
 	hmap_free(&s->strings, NULL);
 	hmap_free(&s->inline_fns, free);
 	hmap_free(&s->sources, free_src);
+	hmap_free(&s->realpaths, NULL);
 	free(s->copies);
 	free(s->names);
 	free(s->census);
@@ -256,7 +258,7 @@ static int is_word(char c)
 }
 
 /* 1 if the declaration text before the function name at path:line:col says
- * inline. The window is the three lines up to the name, cut after the last
+ * inline, 0 if it does not, -1 if the source cannot be read. The window is the three lines up to the name, cut after the last
  * ';', '{', '}', comment end or preprocessor line (kernel style puts
  * "static inline T" on the line before the name). */
 static int source_says_inline(struct bl_scan *s, const char *path,
@@ -269,7 +271,7 @@ static int source_says_inline(struct bl_scan *s, const char *path,
 	unsigned first;
 
 	if (!f->text || line == 0 || line > f->nlines)
-		return 0;
+		return -1;
 	first = line > 3 ? line - 3 : 1;
 	from = f->line_start[first - 1];
 	to = f->line_start[line - 1];
@@ -310,25 +312,50 @@ struct fninfo {            /* concrete local function without DW_AT_inline */
 	unsigned line, col;
 };
 
+/* realpath() of a decl file, cached (interned; the input when unresolvable). */
+static const char *real_path(struct bl_scan *s, const char *file)
+{
+	struct hent *e;
+	if (!file || !*file)
+		return "";
+	e = hmap_put(&s->realpaths, file);
+	if (!e->val) {
+		char *real = realpath(file, NULL);
+		e->val = (void *)intern(s, real ? real : file);
+		free(real);
+	}
+	return e->val;
+}
+
 static struct inl *note_inline(struct bl_scan *s, const char *name, const char *file,
 			       unsigned line, enum bl_how how)
 {
 	struct hent *e = hmap_put(&s->inline_fns, name);
 	struct inl *in = e->val;
 	if (!in) {
-		char *real = file && *file ? realpath(file, NULL) : NULL;
 		in = xcalloc(1, sizeof(*in));
-		in->decl_file = intern(s, real ? real : file);
-		free(real);
+		in->decl_file = real_path(s, file);
 		in->decl_line = line;
 		in->how = how;
 		e->val = in;
 	} else if (how < in->how) {
 		in->how = how;
-		in->decl_file = intern(s, file);
+		in->decl_file = real_path(s, file);
 		in->decl_line = line;
 	}
 	return in;
+}
+
+/* 1 if the DIE itself carries DW_AT_inline DW_INL_declared_inlined or
+ * DW_INL_declared_not_inlined. (dwarf_func_inline() also answers 1 for
+ * DW_INL_inlined: not declared inline, inlined by the optimizer.) */
+static int die_inline_declared_here(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+	if (!dwarf_attr(die, DW_AT_inline, &a) || dwarf_formudata(&a, &v))
+		return 0;
+	return v == DW_INL_declared_inlined || v == DW_INL_declared_not_inlined;
 }
 
 /* Declared inline: DW_AT_inline on the DIE, its abstract origin, or the
@@ -338,7 +365,7 @@ static int die_declared_inline(Dwarf_Die *die)
 	Dwarf_Die cur = *die, next;
 	for (int depth = 0; depth < 4; depth++) {
 		Dwarf_Attribute a;
-		if (dwarf_func_inline(&cur))
+		if (die_inline_declared_here(&cur))
 			return 1;
 		if (dwarf_attr(&cur, DW_AT_abstract_origin, &a) ||
 		    dwarf_attr(&cur, DW_AT_specification, &a)) {
@@ -581,7 +608,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 				continue;
 			if (dwarf_hasattr(&die, DW_AT_inline)) {
 				/* abstract instance: inlined somewhere here */
-				if (dwarf_func_inline(&die)) {
+				if (die_inline_declared_here(&die)) {
 					dwarf_decl_line(&die, &line);
 					hmap_put(&declared, name)->val =
 						note_inline(s, name, decl_path(s, &die, comp_dir, buf, sizeof(buf)),
@@ -629,10 +656,11 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			in = e->val;
 		if (!in && !syms[i].global && (e = hmap_get(&locals, base))) {
 			struct fninfo *fi = e->val;
-			if (ends_with(fi->decl_file, ".h"))
-				in = note_inline(s, base, fi->decl_file, fi->line, BL_HEADER);
-			else if (s->source && source_says_inline(s, fi->decl_file, fi->line, fi->col))
+			int says = s->source ? source_says_inline(s, fi->decl_file, fi->line, fi->col) : -1;
+			if (says > 0)
 				in = note_inline(s, base, fi->decl_file, fi->line, BL_SOURCE);
+			else if (says < 0 && ends_with(fi->decl_file, ".h"))
+				in = note_inline(s, base, fi->decl_file, fi->line, BL_HEADER);
 			else
 				continue;
 			hmap_put(&declared, base)->val = in;

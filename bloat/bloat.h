@@ -25,13 +25,16 @@ enum bl_how {
 	BL_DECLARED = 0, /* DW_AT_inline is DW_INL_declared_inlined or
 			  * DW_INL_declared_not_inlined on the function or its
 			  * abstract origin / specification (DWARF 5, 3.3.8.1) */
-	BL_HEADER,       /* static function defined in a header (decl file *.h):
-			  * GCC writes DW_AT_inline only for abstract instances,
-			  * so a static inline never inlined in this object has
-			  * no DW_AT_inline; each object that emits it has its
-			  * own copy anyway */
-	BL_SOURCE,       /* static function whose declaration text (from the
-			  * DWARF decl file/line) says inline/__always_inline */
+	BL_HEADER,       /* static function defined in a header (decl file *.h)
+			  * whose source text could not be read (or --no-source):
+			  * an assumption, kernel headers define static inline
+			  * functions only */
+	BL_SOURCE,       /* static function whose declaration text (DWARF decl
+			  * file/line) says inline, __inline__ or __always_inline.
+			  * Needed because GCC writes DW_AT_inline only on an
+			  * abstract instance, i.e. when the function was inlined
+			  * at least once in the object: a static inline used only
+			  * through a pointer has no DW_AT_inline at all. */
 };
 
 /* One out-of-line copy: one FUNC symbol with st_size > 0. */
