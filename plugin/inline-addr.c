@@ -1,0 +1,800 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * inline-addr.c -- the [cachehot-inline-addr] check of the cachehot plugin.
+ *
+ * Reports where the address of an inline function (inline, static inline
+ * from a header, __always_inline) is taken other than for a direct call,
+ * but only when that forces an out-of-line copy of the function into this
+ * translation unit. docs/inline-addr.rst describes the check for users.
+ *
+ * How it decides:
+ *  1. Syntax (PLUGIN_PRE_GENERICIZE on every function body, PLUGIN_FINISH_DECL
+ *     on static initializers) records each use of a function's address
+ *     that is not the callee of a direct call, with the use site, the
+ *     context holding it (function or variable) and what the value flows
+ *     into: a local pointer (selector), an initializer or structure field
+ *     (ops table, callback registration), a call argument, ...
+ *  2. The call graph after the IPA passes (PLUGIN_ALL_IPA_PASSES_END) says
+ *     which of those references survived inlining and early folding: the
+ *     function's cgraph node must still be an out-of-line node (not an
+ *     inline clone) and its IPA_REF_ADDR references must still come from
+ *     the context that holds the use.
+ *  3. At PLUGIN_FINISH_UNIT every function has been assembled:
+ *     TREE_ASM_WRITTEN says a body was really emitted. Only then is the
+ *     use reported.
+ *
+ * Byte sizes are not printed: cc1 cannot know them (GCC's size estimates
+ * count inline asm per line); `cachehot-bloat OBJ` reads them from the ELF
+ * symbol table.
+ *
+ * Compiled as C++ (plugin/rules.mk), written C-style.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "c-family/c-common.h"	/* before diagnostic-core.h */
+#include "cgraph.h"
+#include "diagnostic-core.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "tree-iterator.h"
+
+#include "cachehot-plugin.h"
+
+#define IA_ATTR "cachehot_addressable"
+#define IA_TAG "[cachehot-inline-addr]"
+
+/* Where a function's address flows. */
+enum ia_kind {
+	IA_OTHER = 0,    /* anything else: cast, arithmetic, asm operand */
+	IA_LOCAL,        /* assigned to a local function pointer (resolved later) */
+	IA_SELECTOR,     /* local pointer only called through: fixable */
+	IA_LOCAL_ARG,    /* local pointer then passed to a call */
+	IA_LOCAL_ESCAPE, /* local pointer then stored or returned */
+	IA_LOCAL_UNUSED, /* local pointer never called (compared only) */
+	IA_TABLE,        /* element of an initializer (ops table) */
+	IA_FIELD,        /* stored into a structure field / through a pointer */
+	IA_ARG,          /* passed as a call argument */
+	IA_GLOBAL,       /* stored in a static or global variable */
+	IA_RETURN,       /* returned */
+	IA_COMPARE,      /* compared with */
+	IA_ASM,          /* an asm operand ("i" (fn): static calls, alternatives) */
+	/* walk-only slots: never recorded */
+	IA_S_CALLFN,     /* the callee position of an indirect call */
+	IA_S_LHS,        /* the target of an assignment */
+	IA_S_COND,       /* a condition */
+};
+
+/* The position a value is in while walking. */
+struct ia_slot {
+	enum ia_kind kind;
+	tree var;        /* IA_LOCAL/IA_GLOBAL/IA_TABLE: the variable */
+	tree callee;     /* IA_ARG: the called function, or NULL */
+	int argno;       /* IA_ARG: 1-based */
+};
+
+/* One recorded use of a function's address. */
+struct ia_use {
+	tree fn;           /* FUNCTION_DECL */
+	location_t loc;    /* the use site */
+	tree context;      /* FUNCTION_DECL or VAR_DECL that holds the use */
+	struct ia_slot slot;
+	int survives;      /* reference still there after IPA */
+	int reported;
+};
+
+/* A local function pointer seen in the current function body. */
+struct ia_var {
+	tree var;
+	int called;
+	int escaped;       /* 1 arg, 2 stored/returned/address taken */
+	tree callee;       /* first call it is passed to */
+	int argno;
+};
+
+static struct ia_use *uses;
+static size_t nuses, capuses;
+
+static struct ia_var *vars;
+static size_t nvars, capvars;
+
+static hash_set<tree> *visited;
+static tree walk_context;
+static int ia_enabled;
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static int is_inline_fn(tree fn)
+{
+	if (!fn || TREE_CODE(fn) != FUNCTION_DECL)
+		return 0;
+	if (DECL_DECLARED_INLINE_P(fn))
+		return 1;
+	return lookup_attribute("always_inline", DECL_ATTRIBUTES(fn)) != NULL_TREE;
+}
+
+static const char *decl_name(tree d)
+{
+	if (d && DECL_P(d) && DECL_NAME(d))
+		return IDENTIFIER_POINTER(DECL_NAME(d));
+	return "<anonymous>";
+}
+
+static int is_fnptr_type(tree type)
+{
+	return type && TREE_CODE(type) == POINTER_TYPE && TREE_TYPE(type) &&
+	       (TREE_CODE(TREE_TYPE(type)) == FUNCTION_TYPE ||
+		TREE_CODE(TREE_TYPE(type)) == METHOD_TYPE);
+}
+
+/* An automatic variable of the function being walked. */
+static int is_local_var(tree v)
+{
+	return v && TREE_CODE(v) == VAR_DECL && !TREE_STATIC(v) && !DECL_EXTERNAL(v) &&
+	       DECL_CONTEXT(v) && TREE_CODE(DECL_CONTEXT(v)) == FUNCTION_DECL;
+}
+
+static struct ia_var *find_var(tree v, int create)
+{
+	size_t i;
+
+	for (i = 0; i < nvars; i++)
+		if (vars[i].var == v)
+			return &vars[i];
+	if (!create)
+		return NULL;
+	if (nvars == capvars) {
+		capvars = capvars ? 2 * capvars : 16;
+		vars = XRESIZEVEC(struct ia_var, vars, capvars);
+	}
+	memset(&vars[nvars], 0, sizeof(vars[nvars]));
+	vars[nvars].var = v;
+	return &vars[nvars++];
+}
+
+static void record(tree fn, location_t loc, const struct ia_slot *s)
+{
+	size_t i;
+	struct ia_use *u;
+
+	/* the same node reached twice (shared trees) is one use */
+	for (i = 0; i < nuses; i++)
+		if (uses[i].fn == fn && uses[i].loc == loc && uses[i].context == walk_context)
+			return;
+	if (nuses == capuses) {
+		capuses = capuses ? 2 * capuses : 64;
+		uses = XRESIZEVEC(struct ia_use, uses, capuses);
+	}
+	u = &uses[nuses++];
+	memset(u, 0, sizeof(*u));
+	u->fn = fn;
+	u->loc = loc;
+	u->context = walk_context;
+	u->slot = *s;
+}
+
+/* The slot of the value assigned to lhs. */
+static struct ia_slot slot_for_lhs(tree lhs)
+{
+	struct ia_slot s;
+	tree base = lhs;
+
+	memset(&s, 0, sizeof(s));
+	while (base && CONVERT_EXPR_P(base))
+		base = TREE_OPERAND(base, 0);
+	if (!base) {
+		s.kind = IA_OTHER;
+		return s;
+	}
+	switch (TREE_CODE(base)) {
+	case VAR_DECL:
+		s.var = base;
+		if (is_local_var(base))
+			s.kind = is_fnptr_type(TREE_TYPE(base)) ? IA_LOCAL : IA_TABLE;
+		else
+			s.kind = IA_GLOBAL;
+		break;
+	case RESULT_DECL:
+		s.kind = IA_RETURN;
+		break;
+	case COMPONENT_REF:
+	case ARRAY_REF:
+	case ARRAY_RANGE_REF:
+	case INDIRECT_REF:
+	case MEM_REF:
+	case BIT_FIELD_REF:
+		s.kind = IA_FIELD;
+		break;
+	default:
+		s.kind = IA_OTHER;
+		break;
+	}
+	return s;
+}
+
+static void walk(tree t, struct ia_slot s, location_t loc);
+
+static void walk_kind(tree t, enum ia_kind k, location_t loc)
+{
+	struct ia_slot s;
+
+	memset(&s, 0, sizeof(s));
+	s.kind = k;
+	walk(t, s, loc);
+}
+
+/* A use of a variable (not its address). */
+static void var_use(tree v, const struct ia_slot *s)
+{
+	struct ia_var *iv;
+
+	if (!is_local_var(v) || !is_fnptr_type(TREE_TYPE(v)))
+		return;
+	iv = find_var(v, 1);
+	switch (s->kind) {
+	case IA_S_CALLFN:
+		iv->called = 1;
+		break;
+	case IA_S_LHS:
+	case IA_S_COND:
+	case IA_COMPARE:
+		break;
+	case IA_ARG:
+		if (!iv->escaped) {
+			iv->escaped = 1;
+			iv->callee = s->callee;
+			iv->argno = s->argno;
+		}
+		break;
+	default:
+		iv->escaped = 2;
+		break;
+	}
+}
+
+static void walk_call(tree t, location_t loc)
+{
+	tree fn = CALL_EXPR_FN(t); /* NULL for internal functions */
+	tree callee = NULL_TREE;
+	int i, n;
+
+	if (fn) {
+		tree f = fn;
+
+		STRIP_NOPS(f);
+		if (f && TREE_CODE(f) == ADDR_EXPR && TREE_OPERAND(f, 0) &&
+		    TREE_CODE(TREE_OPERAND(f, 0)) == FUNCTION_DECL)
+			callee = TREE_OPERAND(f, 0); /* a direct call: no use */
+		else
+			walk_kind(fn, IA_S_CALLFN, loc);
+	}
+	n = call_expr_nargs(t);
+	for (i = 0; i < n; i++) {
+		struct ia_slot s;
+
+		memset(&s, 0, sizeof(s));
+		s.kind = IA_ARG;
+		s.callee = callee;
+		s.argno = i + 1;
+		walk(CALL_EXPR_ARG(t, i), s, loc);
+	}
+}
+
+static void walk(tree t, struct ia_slot s, location_t loc)
+{
+	enum tree_code code;
+	int i, n;
+
+	if (!t || t == error_mark_node)
+		return;
+	code = TREE_CODE(t);
+	/* decls, types and constants: nothing below them is walked */
+	if (DECL_P(t)) {
+		if (code == VAR_DECL)
+			var_use(t, &s);
+		return;
+	}
+	if (TYPE_P(t) || CONSTANT_CLASS_P(t) || code == IDENTIFIER_NODE)
+		return;
+	if (visited->add(t))
+		return;
+	if (EXPR_P(t) && EXPR_HAS_LOCATION(t))
+		loc = EXPR_LOCATION(t);
+
+	switch (code) {
+	case ADDR_EXPR: {
+		tree op = TREE_OPERAND(t, 0);
+
+		if (op && TREE_CODE(op) == FUNCTION_DECL) {
+			if (s.kind < IA_S_CALLFN)
+				record(op, loc, &s);
+			else if (s.kind != IA_S_CALLFN && s.kind != IA_S_LHS) {
+				struct ia_slot o;
+
+				memset(&o, 0, sizeof(o));
+				o.kind = s.kind == IA_S_COND ? IA_COMPARE : IA_OTHER;
+				record(op, loc, &o);
+			}
+			return;
+		}
+		if (op && TREE_CODE(op) == VAR_DECL) {
+			walk_kind(op, IA_OTHER, loc); /* &fp: the pointer escapes */
+			return;
+		}
+		walk_kind(op, IA_OTHER, loc);
+		return;
+	}
+	case CALL_EXPR:
+		walk_call(t, loc);
+		return;
+	case MODIFY_EXPR:
+	case INIT_EXPR: {
+		tree lhs = TREE_OPERAND(t, 0);
+
+		walk_kind(lhs, IA_S_LHS, loc);
+		walk(TREE_OPERAND(t, 1), slot_for_lhs(lhs), loc);
+		return;
+	}
+	case DECL_EXPR: {
+		tree d = DECL_EXPR_DECL(t);
+
+		/* static locals are seen by PLUGIN_FINISH_DECL */
+		if (d && is_local_var(d) && DECL_INITIAL(d))
+			walk(DECL_INITIAL(d), slot_for_lhs(d), loc);
+		return;
+	}
+	case COMPOUND_LITERAL_EXPR: {
+		tree d = COMPOUND_LITERAL_EXPR_DECL(t);
+
+		if (d && TREE_CODE(d) == VAR_DECL && DECL_INITIAL(d)) {
+			tree saved = walk_context;
+
+			if (TREE_STATIC(d))
+				walk_context = d;
+			walk(DECL_INITIAL(d), s, loc);
+			walk_context = saved;
+		}
+		return;
+	}
+	case CONSTRUCTOR: {
+		unsigned HOST_WIDE_INT ix;
+		tree val;
+		struct ia_slot e;
+
+		memset(&e, 0, sizeof(e));
+		e.kind = IA_TABLE;
+		e.var = s.var;
+		FOR_EACH_CONSTRUCTOR_VALUE(CONSTRUCTOR_ELTS(t), ix, val)
+			walk(val, e, loc);
+		return;
+	}
+	case COND_EXPR:
+		walk_kind(TREE_OPERAND(t, 0), IA_S_COND, loc);
+		walk(TREE_OPERAND(t, 1), s, loc);
+		walk(TREE_OPERAND(t, 2), s, loc);
+		return;
+	case NOP_EXPR:
+	case CONVERT_EXPR:
+	case NON_LVALUE_EXPR:
+	case VIEW_CONVERT_EXPR:
+	case SAVE_EXPR:
+	case PAREN_EXPR:
+		walk(TREE_OPERAND(t, 0), s, loc);
+		return;
+	case COMPOUND_EXPR:
+		walk_kind(TREE_OPERAND(t, 0), IA_OTHER, loc);
+		walk(TREE_OPERAND(t, 1), s, loc);
+		return;
+	case C_MAYBE_CONST_EXPR:
+		walk_kind(C_MAYBE_CONST_EXPR_PRE(t), IA_OTHER, loc);
+		walk(C_MAYBE_CONST_EXPR_EXPR(t), s, loc);
+		return;
+	case EQ_EXPR:
+	case NE_EXPR:
+	case LT_EXPR:
+	case LE_EXPR:
+	case GT_EXPR:
+	case GE_EXPR:
+	case TRUTH_NOT_EXPR:
+	case TRUTH_ANDIF_EXPR:
+	case TRUTH_ORIF_EXPR:
+	case TRUTH_AND_EXPR:
+	case TRUTH_OR_EXPR:
+		for (i = 0; i < TREE_OPERAND_LENGTH(t); i++)
+			walk_kind(TREE_OPERAND(t, i), IA_S_COND, loc);
+		return;
+	case STATEMENT_LIST: {
+		tree_stmt_iterator it;
+
+		for (it = tsi_start(t); !tsi_end_p(it); tsi_next(&it))
+			walk_kind(tsi_stmt(it), IA_OTHER, loc);
+		return;
+	}
+	case BIND_EXPR:
+		walk_kind(BIND_EXPR_BODY(t), IA_OTHER, loc);
+		return;
+	case TREE_LIST:
+		for (; t && TREE_CODE(t) == TREE_LIST; t = TREE_CHAIN(t))
+			walk(TREE_VALUE(t), s, loc);
+		return;
+	case ASM_EXPR:
+		walk_kind(ASM_OUTPUTS(t), IA_ASM, loc);
+		walk_kind(ASM_INPUTS(t), IA_ASM, loc);
+		return;
+	default:
+		break;
+	}
+	if (!EXPR_P(t))
+		return;
+	n = TREE_OPERAND_LENGTH(t);
+	for (i = 0; i < n; i++)
+		walk_kind(TREE_OPERAND(t, i), IA_OTHER, loc);
+}
+
+/* ---- syntax: recording -------------------------------------------------- */
+
+static void finish_function_body(tree fndecl)
+{
+	size_t first = nuses, i;
+	location_t loc;
+
+	if (!fndecl || TREE_CODE(fndecl) != FUNCTION_DECL || !DECL_SAVED_TREE(fndecl))
+		return;
+	loc = DECL_SOURCE_LOCATION(fndecl);
+	nvars = 0;
+	visited = new hash_set<tree>;
+	walk_context = fndecl;
+	walk_kind(DECL_SAVED_TREE(fndecl), IA_OTHER, loc);
+	walk_context = NULL_TREE;
+	delete visited;
+	visited = NULL;
+
+	/* a value assigned to a local pointer: what the pointer then does */
+	for (i = first; i < nuses; i++) {
+		struct ia_use *u = &uses[i];
+		struct ia_var *iv;
+
+		if (u->slot.kind != IA_LOCAL)
+			continue;
+		iv = find_var(u->slot.var, 0);
+		if (!iv)
+			u->slot.kind = IA_LOCAL_UNUSED;
+		else if (iv->escaped == 1) {
+			u->slot.kind = IA_LOCAL_ARG;
+			u->slot.callee = iv->callee;
+			u->slot.argno = iv->argno;
+		} else if (iv->escaped)
+			u->slot.kind = IA_LOCAL_ESCAPE;
+		else if (iv->called)
+			u->slot.kind = IA_SELECTOR;
+		else
+			u->slot.kind = IA_LOCAL_UNUSED;
+	}
+}
+
+static void pre_genericize_cb(void *event_data, void *data)
+{
+	finish_function_body((tree)event_data);
+}
+
+/* Initializers of static storage (file scope and static locals). */
+static void finish_decl_cb(void *event_data, void *data)
+{
+	tree d = (tree)event_data;
+	struct ia_slot s;
+
+	if (!d || TREE_CODE(d) != VAR_DECL || !TREE_STATIC(d) || DECL_EXTERNAL(d))
+		return;
+	if (!DECL_INITIAL(d) || DECL_INITIAL(d) == error_mark_node)
+		return;
+	memset(&s, 0, sizeof(s));
+	s.kind = IA_GLOBAL;
+	s.var = d;
+	visited = new hash_set<tree>;
+	walk_context = d;
+	walk(DECL_INITIAL(d), s, DECL_SOURCE_LOCATION(d));
+	walk_context = NULL_TREE;
+	delete visited;
+	visited = NULL;
+}
+
+/* ---- the call graph after IPA ------------------------------------------- */
+
+/* The name of a function without a clone suffix: "f.part.0" -> "f". */
+static int same_base_name(tree a, tree b)
+{
+	const char *x, *y;
+	size_t n;
+
+	if (!a || !b || !DECL_NAME(a) || !DECL_NAME(b))
+		return 0;
+	x = IDENTIFIER_POINTER(DECL_NAME(a));
+	y = IDENTIFIER_POINTER(DECL_NAME(b));
+	n = strlen(y);
+	return strncmp(x, y, n) == 0 && (x[n] == 0 || x[n] == '.');
+}
+
+/* Does a reference from 'referring' belong to the use context 'ctx'? */
+static int referrer_is(symtab_node *referring, tree ctx)
+{
+	cgraph_node *cn;
+	tree d;
+
+	if (!referring || !ctx)
+		return 0;
+	if (referring->decl == ctx)
+		return 1;
+	cn = dyn_cast<cgraph_node *>(referring);
+	if (!cn || TREE_CODE(ctx) != FUNCTION_DECL)
+		return 0;
+	/* clones (constprop, isra, part) come from the context function */
+	for (; cn; cn = cn->clone_of) {
+		if (cn->decl == ctx || cn->former_clone_of == ctx)
+			return 1;
+		for (d = cn->decl; d && TREE_CODE(d) == FUNCTION_DECL; d = DECL_ABSTRACT_ORIGIN(d)) {
+			if (d == ctx)
+				return 1;
+			if (DECL_ABSTRACT_ORIGIN(d) == d)
+				break;
+		}
+		if (same_base_name(cn->decl, ctx) && DECL_CONTEXT(cn->decl) == DECL_CONTEXT(ctx))
+			return 1;
+	}
+	return 0;
+}
+
+static void all_ipa_passes_end_cb(void *event_data, void *data)
+{
+	size_t i;
+
+	for (i = 0; i < nuses; i++) {
+		struct ia_use *u = &uses[i];
+		cgraph_node *node;
+		ipa_ref *ref = NULL;
+		unsigned r;
+
+		u->survives = 0;
+		if (!is_inline_fn(u->fn))
+			continue;
+		node = cgraph_node::get(u->fn);
+		if (!node || node->inlined_to || !node->definition || DECL_EXTERNAL(u->fn))
+			continue;
+		for (r = 0; node->iterate_referring(r, ref); r++) {
+			if (!ref || ref->use != IPA_REF_ADDR)
+				continue;
+			if (referrer_is(ref->referring, u->context)) {
+				u->survives = 1;
+				break;
+			}
+		}
+	}
+}
+
+/* ---- reporting ---------------------------------------------------------- */
+
+static int addressable(tree fn)
+{
+	if (lookup_attribute(IA_ATTR, DECL_ATTRIBUTES(fn)))
+		return 1;
+	return cachehot_ctx && DECL_NAME(fn) &&
+	       ch_sidecar_addressable(cachehot_ctx, IDENTIFIER_POINTER(DECL_NAME(fn)));
+}
+
+/* "f (defined at FILE:LINE)" into buf */
+static void describe(char *buf, size_t size, tree fn)
+{
+	expanded_location x = expand_location(DECL_SOURCE_LOCATION(fn));
+
+	if (x.file && x.line)
+		snprintf(buf, size, "inline function '%s' (defined at %s:%d)",
+			 decl_name(fn), x.file, x.line);
+	else
+		snprintf(buf, size, "inline function '%s'", decl_name(fn));
+}
+
+/* "f/g/h": every function assigned to the selector variable, in order. */
+static void selector_names(char *buf, size_t size, const struct ia_use *u)
+{
+	size_t i, len = 0;
+	tree seen[16];
+	size_t nseen = 0, k;
+
+	buf[0] = 0;
+	for (i = 0; i < nuses; i++) {
+		const struct ia_use *o = &uses[i];
+
+		if (o->context != u->context || o->slot.var != u->slot.var ||
+		    o->slot.kind != u->slot.kind)
+			continue;
+		for (k = 0; k < nseen; k++)
+			if (seen[k] == o->fn)
+				break;
+		if (k < nseen || nseen == 16)
+			continue;
+		seen[nseen++] = o->fn;
+		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+				len ? "/" : "", decl_name(o->fn));
+		if (len >= size)
+			break;
+	}
+}
+
+static const char *bloat_hint =
+	"`cachehot-bloat OBJ` gives its size in bytes from the symbol table";
+
+static void report(struct ia_use *u)
+{
+	char what[512], names[512], how[768], msg[2048];
+	int warn = 0;
+
+	describe(what, sizeof(what), u->fn);
+	switch (u->slot.kind) {
+	case IA_SELECTOR:
+		selector_names(names, sizeof(names), u);
+		snprintf(how, sizeof(how),
+			 "is chosen through the local function pointer '%s', so an out-of-line copy is emitted; call %s directly",
+			 decl_name(u->slot.var), names);
+		warn = 1;
+		break;
+	case IA_LOCAL_ARG:
+		snprintf(how, sizeof(how),
+			 "is assigned to the local function pointer '%s', which is passed to '%s' (argument %d), so an out-of-line copy is emitted",
+			 decl_name(u->slot.var),
+			 u->slot.callee ? decl_name(u->slot.callee) : "an indirect call",
+			 u->slot.argno);
+		break;
+	case IA_LOCAL_ESCAPE:
+	case IA_LOCAL_UNUSED:
+		snprintf(how, sizeof(how),
+			 "is assigned to the local function pointer '%s', so an out-of-line copy is emitted",
+			 decl_name(u->slot.var));
+		break;
+	case IA_TABLE:
+		if (u->slot.var)
+			snprintf(how, sizeof(how),
+				 "is stored in the initializer of '%s' (ops table), so an out-of-line copy is emitted",
+				 decl_name(u->slot.var));
+		else
+			snprintf(how, sizeof(how),
+				 "is stored in an initializer (ops table), so an out-of-line copy is emitted");
+		break;
+	case IA_FIELD:
+		snprintf(how, sizeof(how),
+			 "is stored through a pointer or structure field (callback registration), so an out-of-line copy is emitted");
+		break;
+	case IA_ARG:
+		snprintf(how, sizeof(how),
+			 "is passed to '%s' (argument %d), so an out-of-line copy is emitted",
+			 u->slot.callee ? decl_name(u->slot.callee) : "an indirect call",
+			 u->slot.argno);
+		break;
+	case IA_GLOBAL:
+		snprintf(how, sizeof(how),
+			 "is stored in '%s', so an out-of-line copy is emitted",
+			 decl_name(u->slot.var));
+		break;
+	case IA_RETURN:
+		snprintf(how, sizeof(how),
+			 "is returned as a function pointer, so an out-of-line copy is emitted");
+		break;
+	case IA_COMPARE:
+		snprintf(how, sizeof(how),
+			 "has its address compared, so an out-of-line copy is emitted");
+		break;
+	case IA_ASM:
+		snprintf(how, sizeof(how),
+			 "is an asm operand, so an out-of-line copy is emitted");
+		break;
+	default:
+		snprintf(how, sizeof(how),
+			 "has its address taken, so an out-of-line copy is emitted");
+		break;
+	}
+	snprintf(msg, sizeof(msg), "%s %s; %s %s", what, how, bloat_hint, IA_TAG);
+
+	if (!warn && !cachehot_opts.inline_notes)
+		warn = 1;
+	if (!warn) {
+		inform(u->loc, "%s", msg);
+		return;
+	}
+	switch (cachehot_opts.severity) {
+	case CH_SEV_NOTE:
+		inform(u->loc, "%s", msg);
+		break;
+	case CH_SEV_ERROR:
+		error_at(u->loc, "%s", msg);
+		break;
+	default:
+		warning_at(u->loc, 0, "%s", msg);
+		break;
+	}
+}
+
+/* CACHEHOT_INLINE_DEBUG=1: every recorded use and why it is (not) reported */
+static void debug_dump(void)
+{
+	size_t i;
+
+	for (i = 0; i < nuses; i++) {
+		const struct ia_use *u = &uses[i];
+		expanded_location x = expand_location(u->loc);
+
+		fprintf(stderr, "cachehot-inline-debug: %s:%d:%d: %s in %s kind=%d inline=%d survives=%d written=%d addressable=%d\n",
+			x.file ? x.file : "?", x.line, x.column, decl_name(u->fn),
+			decl_name(u->context), (int)u->slot.kind, is_inline_fn(u->fn),
+			u->survives, (int)TREE_ASM_WRITTEN(u->fn), addressable(u->fn));
+	}
+}
+
+static void finish_unit_cb(void *event_data, void *data)
+{
+	size_t i, j;
+
+	if (getenv("CACHEHOT_INLINE_DEBUG"))
+		debug_dump();
+	for (i = 0; i < nuses; i++) {
+		struct ia_use *u = &uses[i];
+
+		if (!u->survives || u->reported || !is_inline_fn(u->fn))
+			continue;
+		if (!TREE_ASM_WRITTEN(u->fn) || addressable(u->fn))
+			continue;
+		/* one diagnostic per use site */
+		for (j = 0; j < i; j++)
+			if (uses[j].reported && uses[j].fn == u->fn && uses[j].loc == u->loc)
+				break;
+		if (j < i)
+			continue;
+		u->reported = 1;
+		report(u);
+	}
+	XDELETEVEC(uses);
+	uses = NULL;
+	nuses = capuses = 0;
+	XDELETEVEC(vars);
+	vars = NULL;
+	nvars = capvars = 0;
+}
+
+/* ---- the attribute ------------------------------------------------------ */
+
+static tree handle_addressable(tree *node, tree name, tree args, int flags,
+			       bool *no_add_attrs)
+{
+	tree d = *node;
+
+	if (!d || TREE_CODE(d) != FUNCTION_DECL) {
+		error_at(d && DECL_P(d) ? DECL_SOURCE_LOCATION(d) : input_location,
+			 "attribute '%s' applies only to functions, not to '%s' " IA_TAG,
+			 IA_ATTR, d && DECL_P(d) ? decl_name(d) : "a type");
+		*no_add_attrs = true;
+		return NULL_TREE;
+	}
+	if (args) {
+		error_at(DECL_SOURCE_LOCATION(d),
+			 "attribute '%s' takes no arguments " IA_TAG, IA_ATTR);
+		*no_add_attrs = true;
+		return NULL_TREE;
+	}
+	return NULL_TREE;
+}
+
+static struct attribute_spec addressable_attr = {
+	IA_ATTR, 0, -1, true, false, false, false, handle_addressable, NULL
+};
+
+void cachehot_inline_attributes(void)
+{
+	register_attribute(&addressable_attr);
+}
+
+void cachehot_inline_init(const char *plugin_name)
+{
+	if (!cachehot_opts.inline_addr || ia_enabled)
+		return;
+	ia_enabled = 1;
+	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, pre_genericize_cb, NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_DECL, finish_decl_cb, NULL);
+	register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_END, all_ipa_passes_end_cb, NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_UNIT, finish_unit_cb, NULL);
+}

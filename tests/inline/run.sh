@@ -1,0 +1,109 @@
+#!/bin/bash
+# tests/inline/run.sh -- the [cachehot-inline-addr] check of the GCC plugin.
+#
+# Every tests/inline/*.c fixture is compiled at -O2 with the plugin, from
+# inside tests/inline (so file names in messages are bare), and its
+# diagnostics must equal the fixture's trailing "expect:" block exactly
+# (docs/development.md, "Fixture expectations"). Then the object is checked
+# with nm: each function named in an expected diagnostic really has an
+# out-of-line copy, and the symbols listed below are present/absent as
+# stated, so that "no report" means "no copy" and not "check did nothing".
+# CACHEHOT_PLUGIN overrides the plugin path (development).
+. "$(dirname "$0")/../lib.sh"
+DIR=$TOP/tests/inline
+PLUGIN=${CACHEHOT_PLUGIN:-$TOP/plugin/cachehot.so}
+CC=${CC:-gcc}
+export LC_ALL=C
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+if [ ! -f "$PLUGIN" ]; then
+	fail inline-plugin "no plugin at $PLUGIN (make plugin)"
+	exit 0
+fi
+
+# Symbols that must (+) or must not (-) be defined in a fixture's object.
+declare -A NM_CHECK=(
+	[seed-fixed.c]="-lruvec_page_state -lruvec_page_state_local"
+	[addressable-attr.c]="+sock_wake +sock_bad +udplite_getfrag"
+	[addressable-sidecar.c]="+sock_wake +sock_bad +udplite_getfrag"
+	[folded.c]="-double_it -triple_it -inc -dec"
+	[macro-arg.c]="-square -cube"
+	[always-inline-callee.c]="-twice -thrice"
+	[shadow.c]="+scale"
+	[not-inline.c]="+plain_a +plain_b"
+	[mixed.c]="+hook -sel_only"
+)
+
+# fixture_expect FILE: the expected "L:C: KIND: MSG" lines, sorted
+fixture_expect() {
+	sed -n '/cachehot-args:/,/\*\//p' "$1" |
+		sed -n 's/^ \* \([0-9][0-9]*:[0-9][0-9]*: [a-z]*: .*\)$/\1/p' | sort
+}
+# fixture_args FILE: -fplugin-arg-cachehot-K[=V] for each cachehot-args entry
+fixture_args() {
+	local a
+	for a in $(sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1"); do
+		printf -- '-fplugin-arg-cachehot-%s\n' "$a"
+	done
+}
+
+for src in "$DIR"/*.c; do
+	name=$(basename "$src")
+	case=inline-${name%.c}
+	obj=$TMP/${name%.c}.o
+	fixture_expect "$src" >"$TMP/expect"
+	if ! grep -q 'expect-none\|expect:' "$src"; then
+		fail "$case" "fixture has no expect block"; continue
+	fi
+	mapfile -t args < <(fixture_args "$src")
+	(cd "$DIR" && $CC -O2 -c -fno-diagnostics-show-caret -fdiagnostics-color=never \
+		-fplugin="$PLUGIN" "${args[@]}" "$name" -o "$obj") >"$TMP/out" 2>&1
+	rc=$?
+	if grep -q 'internal compiler error' "$TMP/out"; then
+		fail "$case" "internal compiler error: $(grep -m1 'internal compiler error' "$TMP/out")"
+		continue
+	fi
+	# this file's diagnostics, without macro-expansion trace notes
+	grep -E "^$name:[0-9]+:[0-9]+: (warning|note|error): " "$TMP/out" |
+		grep -vE ': note: (in expansion of|in definition of|expanded from) macro' |
+		sed "s/^$name://" | sort >"$TMP/got"
+	expect_file_eq "$case" "$TMP/expect" "$TMP/got"
+	if grep -q ': error: ' "$TMP/expect"; then
+		[ $rc -ne 0 ] && ok "$case-fails" || fail "$case-fails" "compiled although errors are expected"
+		continue
+	fi
+	if [ $rc -ne 0 ]; then
+		fail "$case-compiles" "exit $rc: $(head -3 "$TMP/out")"; continue
+	fi
+	# every reported function has a copy in the object
+	defined=$(nm "$obj" | awk '$2 ~ /^[tT]$/ {print $3}')
+	missing=
+	for f in $(sed -n "s/^.*inline function '\([A-Za-z0-9_]*\)'.*$/\1/p" "$TMP/expect" | sort -u); do
+		grep -qx "$f" <<<"$defined" || missing="$missing $f"
+	done
+	for want in ${NM_CHECK[$name]:-}; do
+		f=${want#?}
+		if [ "${want:0:1}" = + ]; then
+			grep -qx "$f" <<<"$defined" || missing="$missing $f"
+		else
+			grep -qx "$f" <<<"$defined" && missing="$missing (unexpected copy of $f)"
+		fi
+	done
+	if [ -z "$missing" ]; then ok "$case-nm"; else fail "$case-nm" "nm:$missing"; fi
+done
+
+# The seed: the reported functions' copies are what makes the pointer form
+# bigger than the fixed form.
+if [ -f "$TMP/seed.o" ] && [ -f "$TMP/seed-fixed.o" ]; then
+	t1=$(size -A "$TMP/seed.o" | awk '$1==".text"{print $2}')
+	t2=$(size -A "$TMP/seed-fixed.o" | awk '$1==".text"{print $2}')
+	if [ -n "$t1" ] && [ -n "$t2" ] && [ "$t1" -gt "$t2" ]; then ok inline-seed-text-shrinks
+	else fail inline-seed-text-shrinks "text seed=$t1 fixed=$t2"; fi
+fi
+
+# inline-addr=0 turns the check off (the attribute stays known)
+(cd "$DIR" && $CC -O2 -c -fno-diagnostics-show-caret -fplugin="$PLUGIN" \
+	-fplugin-arg-cachehot-inline-addr=0 seed.c -o "$TMP/off.o") >"$TMP/out" 2>&1
+expect_eq inline-off "0" "$(grep -c 'cachehot-inline-addr' "$TMP/out")"
+exit 0
