@@ -393,6 +393,11 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 	if (first->top == second->top) {
 		const struct ch_member *m = &t->members[first->top];
 		(void)f;
+		if (m->nelems > 1 && m->type)
+			return ch_printf(ctx, "give each element of '%s' its own cache line "
+					 "(mark 'struct %s' ____cacheline_aligned_in_smp)",
+					 m->name ? m->name : "<anonymous>",
+					 m->type->name ? m->type->name : "<anonymous>");
 		return ch_printf(ctx, "align '%s' to the cache line (____cacheline_aligned_in_smp) "
 				 "so that the layout of its own type holds here",
 				 m->name ? m->name : "<anonymous>");
@@ -422,6 +427,26 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 	}
 }
 
+/* 1 if a member that aligns to the line (CACHELINE_PADDING, a private
+ * padding type, a ____cacheline_aligned member) lies between a and b: on an
+ * architecture with larger lines it aligns to those, so a prediction made
+ * with this build's offsets would be wrong there. */
+static int line_padding_between(const struct flat *f, const struct leafx *a,
+				const struct leafx *b, unsigned base_L)
+{
+	uint64_t lo = a->l.offset < b->l.offset ? a->l.offset + a->l.size : b->l.offset + b->l.size;
+	uint64_t hi = a->l.offset < b->l.offset ? b->l.offset : a->l.offset;
+	size_t k;
+	for (k = 0; k < f->nleaves; k++) {
+		const struct leafx *x = &f->leaves[k];
+		int follows = x->l.pad == CH_PAD_UNIFIED || x->l.pad == CH_PAD_PRIVATE ||
+			      (x->l.pad == CH_PAD_ALIGNED && x->l.member->align >= base_L);
+		if (follows && x->l.offset >= lo && x->l.offset <= hi)
+			return 1;
+	}
+	return 0;
+}
+
 static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type *t, unsigned L,
 			unsigned base_L, const struct ch_config *cfg, struct finding_list *fl)
 {
@@ -446,9 +471,11 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 			line = shared_line(a->l.offset, a->l.size, b->l.offset, b->l.size, 0, L);
 			if (line < 0)
 				continue;
-			if (predicted && shared_line(a->l.offset, a->l.size, b->l.offset,
-						     b->l.size, 0, base_L) >= 0)
-				continue;   /* already reported at the base line size */
+			if (predicted && (shared_line(a->l.offset, a->l.size, b->l.offset,
+						      b->l.size, 0, base_L) >= 0 ||
+					  line_padding_between(f, a, b, base_L)))
+				continue;   /* reported at the base size, or padding that
+					     * follows the architecture's line size */
 			c = common_inst(f, a->inst, b->inst);
 			if (f->insts[c].is_union)
 				continue;   /* alternatives of one union never live together */
@@ -475,7 +502,9 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 			x->size_b = first->l.size;
 			x->line_index = (uint64_t)line;
 			x->line_size = L;
-			x->loc = second->l.member->loc;
+			/* a nested field: point at the container's own member */
+			x->loc = second->l.depth > 0 ? t->members[second->top].loc
+						     : second->l.member->loc;
 			x->message = ch_printf(ctx,
 				"%s '%s' (%s) shares cache line %lld %s of %s with %s '%s' (%s); %s [%s]",
 				class_phrase(ctx, &second->l), second->l.path,
@@ -532,6 +561,11 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 				m->name ? m->name : "_pad_");
 		iso = ch_printf(ctx, "%s '%s' (%s)", class_phrase(ctx, &ann->l), ann->l.path,
 				where_phrase(ctx, &ann->l));
+		if (prev && next) {
+			const struct leafx *o = ann == prev ? next : prev;
+			iso = ch_printf(ctx, "%s from '%s' (offset %llu)", iso, o->l.path,
+					(unsigned long long)o->l.offset);
+		}
 		if (p->l.pad == CH_PAD_PRIVATE) {
 			what = ch_printf(ctx, "'%s' (private padding type 'struct %s', offset %llu, "
 					 "cache line %llu) isolates %s",
@@ -546,18 +580,13 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 				int isolated = !prev || !next ||
 					(prev->l.offset + prev->l.size - 1) / s < next->l.offset / s;
 				char *dst = isolated ? ok : bad;
-				snprintf(dst + strlen(dst), 64 - strlen(dst), "%s%u", *dst ? ", " : "", s);
+				snprintf(dst + strlen(dst), 64 - strlen(dst), "%s%u", *dst ? " and " : "", s);
 			}
 			what = ch_printf(ctx, "hand-sized padding '%s' (%s, offset %llu, cache line %llu) "
-					 "isolates %s%s; %s",
+					 "isolates %s; %s",
 					 p->l.path, m->type_name ? m->type_name : "bytes",
 					 (unsigned long long)p->l.offset,
 					 (unsigned long long)(p->l.offset / L), iso,
-					 next && prev ? ch_printf(ctx, " from '%s' (offset %llu)",
-								  ann == prev ? next->l.path : prev->l.path,
-								  (unsigned long long)(ann == prev ? next->l.offset
-										       : prev->l.offset))
-						      : "",
 					 *bad ? ch_printf(ctx, "it isolates at %s%s-byte lines but breaks at %s-byte lines",
 							  ok, *ok ? "" : "no", bad)
 					      : ch_printf(ctx, "it is sized by hand for %s-byte lines", ok));

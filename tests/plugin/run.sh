@@ -1,0 +1,76 @@
+#!/bin/bash
+# Plugin suite: compile every layout fixture (tests/fixtures/*.c) with the
+# plugin and compare the diagnostics it prints for the fixture itself with
+# the fixture's expect: block, exactly (line, column, kind, message). Any
+# internal compiler error fails the case.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP"
+PLUGIN=$TOP/plugin/cachehot.so
+[ -f "$PLUGIN" ] || { fail plugin-build "$PLUGIN missing"; exit 0; }
+CC=${CC:-gcc}
+export LC_ALL=C
+
+# fixture_args FILE -> -fplugin-arg-cachehot-KEY=VAL words
+fixture_args() {
+	sed -n 's/^.*cachehot-args:\([^*]*\).*$/\1/p' "$1" | head -1 | tr ' ' '\n' | sed '/^$/d; s/^/-fplugin-arg-cachehot-/'
+}
+# fixture_expect FILE -> expected lines "L:C: kind: message" (or "cc1: kind: ...")
+fixture_expect() {
+	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
+}
+# run_plugin FILE EXTRA... -> actual lines, sorted
+run_plugin() {
+	local f=$1; shift
+	local out; out=$(mktemp)
+	$CC -fplugin="$PLUGIN" $(fixture_args "$f") "$@" -Iinclude -O2 -c "$f" -o /dev/null \
+		-fdiagnostics-plain-output >"$out" 2>&1
+	if grep -q "internal compiler error" "$out"; then echo "ICE"; cat "$out"; fi
+	sed -n "s#^$f:\([0-9]*:[0-9]*: \(warning\|note\|error\): .*\)\$#\1#p; s#^\(cc1: \(warning\|note\|error\): .*\)\$#\1#p" "$out" | sort
+	rm -f "$out"
+}
+
+for f in tests/fixtures/*.c; do
+	name=plugin/$(basename "$f" .c)
+	exp=$(mktemp); act=$(mktemp)
+	fixture_expect "$f" >"$exp"
+	if ! grep -q 'expect-none\|expect:' "$f"; then fail "$name" "fixture has no expect: block"; continue; fi
+	run_plugin "$f" >"$act"
+	expect_file_eq "$name" "$exp" "$act"
+	rm -f "$exp" "$act"
+done
+
+# --- cases that are not a single fixture ---------------------------------
+t=$(mktemp -d)
+# unknown argument: an error naming it, not a crash
+out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-lines=64 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
+expect_eq plugin/unknown-argument \
+	"cc1: error: cachehot: unknown plugin argument '-fplugin-arg-cachehot-lines' (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr)" \
+	"$(echo "$out" | grep 'unknown plugin argument' | sed "s/[‘’]/'/g")"
+out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-line-size=100 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
+expect_eq plugin/bad-line-size \
+	"cc1: error: cachehot: '-fplugin-arg-cachehot-line-size=100': expected a power of two from 8 to 4096 bytes" \
+	"$(echo "$out" | grep 'line-size' | sed "s/[‘’]/'/g")"
+# severity=error turns findings into errors; severity=note into notes
+n=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-severity=error -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1 | grep -c ': error: .*cachehot-false-sharing')
+expect_eq plugin/severity-error 5 "$n"
+n=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-severity=note -Werror -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1; echo "rc=$?")
+expect_eq plugin/severity-note-passes-Werror "rc=0" "$(echo "$n" | tail -1)"
+# manifest: valid JSON with the real offsets, merged across two compiles
+rm -f "$t/m.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$t/m.json" -Iinclude -c tests/fixtures/page_counter_v5_10.c -o /dev/null 2>/dev/null
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$t/m.json" -Iinclude -c tests/fixtures/page_counter_v6_0.c -o /dev/null 2>/dev/null
+expect_eq plugin/manifest-fields \
+	"usage:0:8:hot min:8:8:read_mostly parent:40:8:read_mostly" \
+	"$(jq -r '.structs.page_counter.fields[] | select(.name=="usage" or .name=="min" or .name=="parent") | "\(.name):\(.offset):\(.size):\(.class)"' "$t/m.json" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
+expect_eq plugin/manifest-merged "page_counter page_counter_v60" \
+	"$(jq -r '.structs | keys | join(" ")' "$t/m.json" 2>&1)"
+expect_eq plugin/manifest-findings 5 \
+	"$(jq '[.structs.page_counter.findings[] | select(.check=="cachehot-false-sharing" and .severity=="warning")] | length' "$t/m.json" 2>&1)"
+ls "$t" | grep -q tmp && fail plugin/manifest-no-temp "temporary file left" || ok plugin/manifest-no-temp
+# header: without the plugin the macros vanish and the file compiles warning-free
+if $CC -Wall -Wextra -Werror -Iinclude -c tests/fixtures/page_counter_v6_0.c -o /dev/null 2>"$t/err"; then
+	ok plugin/header-without-plugin; else fail plugin/header-without-plugin "$(cat "$t/err")"; fi
+if clang_bin=$(command -v clang) && [ -n "$clang_bin" ]; then
+	$clang_bin -Werror -Iinclude -c tests/fixtures/page_counter_v6_0.c -o /dev/null 2>"$t/err" && ok plugin/header-clang || fail plugin/header-clang "$(cat "$t/err")"
+fi
+rm -rf "$t"
