@@ -1,0 +1,9 @@
+# kernel/rules.mk -- real-kernel targets (long; never part of make check).
+.PHONY: kernel-prepare kernel-check
+kernel-prepare:
+	kernel/prepare.sh $(abspath $(BUILD))/kernel-plugin >/dev/null
+
+# Builds 6.1 mm/ with the plugin and examples/linux-6.1.annotations;
+# findings, manifest and the pahole cross-check land in build/kernel-plugin/.
+kernel-check: deps $(PLUGIN_SO)
+	kernel/check.sh
