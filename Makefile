@@ -41,3 +41,8 @@ test: check
 
 clean:
 	rm -rf $(BUILD) $(CLEAN_FILES)
+
+# The README's main job: build everything, run the plugin over examples/.
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh

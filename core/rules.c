@@ -407,9 +407,12 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 		return ch_printf(ctx, "insert %s before '%s'", pad, top_name(t, second->top));
 	}
 	{
-		/* separate right after the first field's top-level member */
-		const char *fix = ch_printf(ctx, "insert %s before '%s'", pad,
-					    top_name(t, first->top + 1));
+		/* separate right after the first field's top-level member; a
+		 * hand-sized pad there is replaced rather than padded again */
+		const struct ch_member *nx = &t->members[first->top + 1];
+		const char *fix = ch_member_pad_kind(nx) == CH_PAD_BYTES && nx->name
+			? ch_printf(ctx, "replace '%s' with CACHELINE_PADDING(%s)", nx->name, nx->name)
+			: ch_printf(ctx, "insert %s before '%s'", pad, top_name(t, first->top + 1));
 		/* moving the later, read-mostly field to the end also works when
 		 * the tail of the struct is on another line than 'first' */
 		if (second->l.cls == CH_CLASS_READ_MOSTLY && second->l.depth == 0 &&

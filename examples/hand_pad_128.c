@@ -1,0 +1,15 @@
+/* A hand-sized 56-byte pad isolates 'head' at 64-byte lines only: on a 128-byte-line machine 'tail_limit' joins it. */
+/* cachehot-args: line-size=128 */
+#include "cachehot.h"
+
+struct ring_head {
+	unsigned long head __cacheline_hot;
+	char pad[56];
+	unsigned long tail_limit __cacheline_read_mostly;
+} __attribute__((aligned(128)));
+
+struct ring_head rh;
+/* expect:
+ * 7:14: warning: hand-sized padding 'pad' (char[56], offset 8, cache line 0) isolates hot field 'head' (offset 0, size 8) from 'tail_limit' (offset 64); it isolates at 32 and 64-byte lines but breaks at 128 and 256-byte lines; use CACHELINE_PADDING(pad) from <linux/cache.h> instead [cachehot-padding-macro]
+ * 8:23: warning: read-mostly field 'tail_limit' (offset 64, size 8) shares cache line 0 (128-byte lines) of 'struct ring_head' with hot field 'head' (offset 0, size 8); replace 'pad' with CACHELINE_PADDING(pad) [cachehot-false-sharing]
+ */
