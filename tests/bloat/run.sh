@@ -1,0 +1,194 @@
+#!/bin/bash
+# tests/bloat/run.sh -- bin/cachehot-bloat and cocci/inline_fnptr.cocci.
+# Fixtures (this folder) are compiled with gcc -O2 -g; byte counts are those
+# of gcc 12.2 (Debian 12) and are checked against nm -S as well.
+. "$(dirname "$0")/../lib.sh"
+BLOAT=$TOP/bin/cachehot-bloat
+RULE=$TOP/cocci/inline_fnptr.cocci
+FIX=$TOP/tests/bloat
+TOPR=$(realpath "$TOP")
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+CFLAGS_FIX="-O2 -g -Wall -Wextra -Werror"
+FIXTURES="seed stmt escape changed neg_direct neg_macro neg_always neg_shadow"
+SPATCH="spatch --very-quiet --no-includes --include-headers --sp-file $RULE"
+
+if [ ! -x "$BLOAT" ]; then fail build "bin/cachehot-bloat missing (make bloat)"; exit 0; fi
+case "$(gcc -dumpfullversion)" in
+12.2*) ;;
+*) echo "  note: gcc $(gcc -dumpfullversion): byte counts were measured with 12.2" ;;
+esac
+
+# Fixture sources are copied: the cocci rule patches them in place.
+mkdir -p "$T/src" "$T/obj"
+cp "$FIX"/*.c "$FIX"/*.h "$T/src/"
+ok_build=1
+for f in $FIXTURES; do
+	(cd "$T/src" && gcc $CFLAGS_FIX -c "$f.c" -o "$T/obj/$f.o") || ok_build=0
+done
+expect_eq fixtures-compile 1 "$ok_build"
+cd "$T/obj" || exit 1
+norm() { sed "s|$TOPR/||g; s|$(realpath "$T")/||g"; }
+
+# ---- listing ----------------------------------------------------------------
+expect_eq seed-lines "$(printf '%s\n' \
+	"seed.o	lruvec_page_state	lruvec_page_state	17	src/memcg.h:8	declared" \
+	"seed.o	lruvec_page_state_local	lruvec_page_state_local	18	src/memcg.h:15	source")" \
+	"$("$BLOAT" --format=lines seed.o | norm)"
+
+expect_eq seed-text "$(printf '%s\n' \
+	"seed.o: lruvec_page_state: 17 bytes: out-of-line copy of inline lruvec_page_state (src/memcg.h:8, declared inline)" \
+	"seed.o: lruvec_page_state_local: 18 bytes: out-of-line copy of inline lruvec_page_state_local (src/memcg.h:15, inline in source)" \
+	"Total: 2 copies, 35 bytes, in 1 of 1 objects")" \
+	"$("$BLOAT" seed.o | norm)"
+
+# every listed size is the symbol's size in nm -S (hex), for every fixture
+mism=""
+for f in $FIXTURES; do
+	while IFS=$'\t' read -r obj sym fn bytes decl how; do
+		nmsz=$(nm -S "$obj" | awk -v s="$sym" '$4 == s { print $2 }')
+		[ -n "$nmsz" ] && nmsz=$((16#$nmsz))
+		[ "$nmsz" = "$bytes" ] || mism="$mism $obj:$sym($bytes vs nm ${nmsz:-none})"
+	done < <("$BLOAT" --format=lines "$f.o")
+done
+expect_eq sizes-match-nm "" "$mism"
+
+expect_eq udp-shape-lines \
+	"escape.o	udplite_getfrag	udplite_getfrag	47	src/udp.h:3	source" \
+	"$("$BLOAT" --format=lines escape.o | norm)"
+
+for f in neg_direct neg_macro neg_always neg_shadow; do
+	expect_eq "tool-none-$f" "" "$("$BLOAT" --format=lines "$f.o")"
+done
+
+# ---- census -------------------------------------------------------------------
+expect_eq census "$(printf '%s\n' \
+	"function                                  copies objects   bytes" \
+	"show_long                                      1       1      63" \
+	"show_short                                     1       1      48" \
+	"udplite_getfrag                                1       1      47" \
+	"lruvec_page_state_local                        1       1      18" \
+	"lruvec_page_state                              1       1      17" \
+	"step_down                                      1       1       4" \
+	"step_up                                        1       1       4" \
+	"Total: 7 functions, 7 copies, 201 bytes, in 4 of 8 objects")" \
+	"$("$BLOAT" --census "$T/obj")"
+
+expect_eq census-top-lines "$(printf '%s\n' "show_long	1	1	63" "show_short	1	1	48")" \
+	"$("$BLOAT" --census --top 2 --format=lines .)"
+
+# the same copies twice (two objects) count as 2 copies in 2 objects
+cp seed.o seed2.o
+expect_eq census-two-objects "lruvec_page_state_local	2	2	36" \
+	"$("$BLOAT" --census --top 1 --format=lines seed.o seed2.o)"
+rm -f seed2.o
+
+# ---- inline list (read by the cocci rule) --------------------------------------
+expect_eq inline-list "$(printf '%s\n' apply fast lruvec_page_state lruvec_page_state_local \
+	show_long show_short slow step_down step_up twice udplite_getfrag)" \
+	"$("$BLOAT" --inline-list .)"
+"$BLOAT" --inline-list -o "$T/inline.list" . 2>/dev/null
+expect_eq inline-list-file "$("$BLOAT" --inline-list .)" "$(cat "$T/inline.list" 2>&1)"
+
+# ---- bad input ----------------------------------------------------------------
+echo "not an object" > "$T/text.o"
+: > "$T/empty.o"
+head -c 500 seed.o > "$T/trunc.o"
+(cd "$T/src" && gcc -O2 -c seed.c -o "$T/nodwarf.o")
+cp seed.o "$T/stripped.o" && strip "$T/stripped.o"
+(cd "$T" && ar rc lib.a obj/seed.o)
+bad() {  # NAME EXPECTED-STDERR FILE...
+	local name=$1 want=$2; shift 2
+	local out err rc
+	out=$("$BLOAT" "$@" 2>"$T/err"); rc=$?
+	err=$(sed "s|$T/||g" "$T/err")
+	if [ "$rc" = 1 ] && [ -z "$out" ] && [ "$err" = "$want" ]; then ok "$name"
+	else fail "$name" "rc=$rc out=[$out] err=[$err] want [$want]"; fi
+}
+bad bad-not-elf "cachehot-bloat: text.o: not an ELF file" "$T/text.o"
+bad bad-empty "cachehot-bloat: empty.o: not an ELF file" "$T/empty.o"
+bad bad-truncated "cachehot-bloat: trunc.o: truncated: section headers end at byte $(( $(readelf -h seed.o | awk '/Start of section headers/ {print $5}') + $(readelf -h seed.o | awk '/Number of section headers/ {print $5}') * 64 )), file has 500" "$T/trunc.o"
+bad bad-no-dwarf "cachehot-bloat: nodwarf.o: no DWARF debug info (.debug_info); compile with -g" "$T/nodwarf.o"
+bad bad-stripped "cachehot-bloat: stripped.o: no symbol table (stripped?)" "$T/stripped.o"
+bad bad-archive "cachehot-bloat: lib.a: an ar archive, not an ELF object: give its members (ar x)" "$T/lib.a"
+bad bad-missing "cachehot-bloat: nosuch.o: No such file or directory" "$T/nosuch.o"
+
+# bad input never leaves an output file behind
+rm -f "$T/out.txt"
+"$BLOAT" -o "$T/out.txt" "$T/text.o" 2>/dev/null
+expect_eq bad-no-output-file "absent" "$([ -e "$T/out.txt" ] && echo present || echo absent)"
+expect_eq bad-no-temp-file "" "$(ls "$T" | grep '\.tmp\.' || true)"
+
+# one bad object among good ones: the good ones are still listed, exit 1
+out=$("$BLOAT" --format=lines seed.o "$T/text.o" 2>/dev/null); rc=$?
+expect_eq bad-mixed "1:2" "$rc:$(printf '%s\n' "$out" | wc -l)"
+
+"$BLOAT" --bogus seed.o >/dev/null 2>&1; rc1=$?
+"$BLOAT" >/dev/null 2>&1; rc2=$?
+"$BLOAT" --top 3 seed.o >/dev/null 2>&1; rc3=$?
+expect_eq usage-errors "2 2 2" "$rc1 $rc2 $rc3"
+
+# damaged copies of an object: an error or a result, never a crash
+crash=""
+size=$(stat -c %s seed.o)
+for i in $(seq 0 39); do
+	cp seed.o "$T/dmg.o"
+	off=$(( (i * 7919 + i * i * 131) % size ))
+	printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$T/dmg.o" bs=1 seek=$off conv=notrunc status=none
+	"$BLOAT" --census "$T/dmg.o" >/dev/null 2>&1; rc=$?
+	[ $rc -le 2 ] || crash="$crash off=$off:rc=$rc"
+done
+expect_eq damaged-no-crash "" "$crash"
+
+# ---- cocci rule -------------------------------------------------------------------
+if ! command -v spatch >/dev/null; then fail cocci "spatch missing (make deps)"; exit 0; fi
+cd "$T/src" || exit 1
+expect_eq cocci-report "$(printf '%s\n' \
+	"./changed.c:19:1-5: inline step_up/step_down selected through pointer step keeps an out-of-line copy; not fixable here: up changes after the selection" \
+	"./escape.c:14:1-8: inline udplite_getfrag selected through pointer getfrag keeps an out-of-line copy; not fixable here: getfrag escapes or is reassigned (line 15)" \
+	"./seed.c:13:1-11: inline lruvec_page_state/lruvec_page_state_local selected through local pointer page_state: call lruvec_page_state/lruvec_page_state_local directly (out-of-line copies)" \
+	"./stmt.c:20:8-12: inline show_long/show_short selected through local pointer show: call show_long/show_short directly (out-of-line copies)")" \
+	"$($SPATCH -D report -D inline_list="$T/inline.list" --dir . 2>&1 | sort)"
+
+# the list can also come from the environment
+expect_eq cocci-report-env 4 \
+	"$(CACHEHOT_INLINE_LIST="$T/inline.list" $SPATCH -D report --dir . 2>&1 | grep -c ': inline ')"
+
+# without a list only functions defined inline in the file itself are known:
+# seed.c's accessors live in memcg.h and escape.c's in udp.h: not reported
+expect_eq cocci-report-nolist "$(printf '%s\n' changed.c stmt.c)" \
+	"$($SPATCH -D report --dir . 2>&1 | sed 's|^\./||; s|:.*||' | sort)"
+
+expect_eq cocci-context-lines "$(printf '%s\n' changed.c escape.c seed.c stmt.c)" \
+	"$($SPATCH -D context -D inline_list="$T/inline.list" --dir . 2>&1 | sed -n 's|^--- \./||p' | sort)"
+
+for f in neg_direct neg_macro neg_always neg_shadow; do
+	expect_eq "cocci-none-$f" "" "$($SPATCH -D report -D inline_list="$T/inline.list" "$f.c" 2>&1)"
+done
+
+# patch mode, in place
+$SPATCH -D patch -D inline_list="$T/inline.list" --in-place --dir . >/dev/null 2>&1
+expect_file_eq cocci-patch-seed "$FIX/expected/seed.c" "$T/src/seed.c"
+expect_file_eq cocci-patch-stmt "$FIX/expected/stmt.c" "$T/src/stmt.c"
+unchanged=""
+for f in escape changed neg_direct neg_macro neg_always neg_shadow; do
+	cmp -s "$FIX/$f.c" "$T/src/$f.c" || unchanged="$unchanged $f.c"
+done
+expect_eq cocci-patch-leaves-others "" "$unchanged"
+
+mkdir -p "$T/new"
+ok_build=1
+for f in seed stmt; do
+	gcc $CFLAGS_FIX -c "$f.c" -o "$T/new/$f.o" || ok_build=0
+done
+expect_eq cocci-patched-compile 1 "$ok_build"
+cd "$T/new" || exit 1
+expect_eq patched-no-copies "" "$("$BLOAT" --format=lines seed.o stmt.o)"
+expect_eq patched-nm-seed "node_stat numa_stat_sum" "$(nm seed.o | awk '$2 ~ /[Tt]/ {print $3}' | sort | xargs)"
+expect_eq patched-nm-stmt "show_all" "$(nm stmt.o | awk '$2 ~ /[Tt]/ {print $3}' | sort | xargs)"
+textsz() { size "$1" | awk 'NR == 2 {print $1}'; }
+expect_eq text-seed "353 -> 193" "$(textsz "$T/obj/seed.o") -> $(textsz seed.o)"
+expect_eq text-stmt "314 -> 264" "$(textsz "$T/obj/stmt.o") -> $(textsz stmt.o)"
+fnsize() { echo $((16#$(nm -S "$1" | awk -v s="$2" '$4 == s {print $2}'))); }
+expect_eq patched-function-size "numa_stat_sum 102 -> 102" \
+	"numa_stat_sum $(fnsize "$T/obj/seed.o" numa_stat_sum) -> $(fnsize seed.o numa_stat_sum)"
