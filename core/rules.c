@@ -28,6 +28,7 @@ struct inst {
 	int parent;                 /* instance index, -1 for the root */
 	int depth;
 	uint64_t base;              /* bytes from the outermost struct */
+	int elem;                   /* array element: its index, else -1 */
 };
 
 struct leafx {
@@ -58,6 +59,7 @@ static int add_inst(struct flat *f, const struct ch_type *t, int is_union, int p
 	in->parent = parent;
 	in->depth = parent < 0 ? 0 : f->insts[parent].depth + 1;
 	in->base = base;
+	in->elem = -1;
 	return (int)f->ninsts++;
 }
 
@@ -187,6 +189,7 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 			}
 			for (i = 0; i < n; i++) {
 				int ei = add_inst(f, mt, mt->is_union, ai, off + i * m->elem_size);
+				f->insts[ei].elem = (int)i;
 				const char *ep = ch_printf(ctx, "%s[%llu]", path ? path : "",
 							   (unsigned long long)i);
 				flatten_type(f, mt, inner, ei, ep, top, depth + 1);
@@ -297,6 +300,28 @@ static int64_t shared_line(uint64_t ao, uint64_t as, uint64_t bo, uint64_t bs, u
 	uint64_t b0 = (bo - base) / L, b1 = (bo - base + bs - 1) / L;
 	uint64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
 	return lo <= hi ? (int64_t)lo : -1;
+}
+
+/* Index of the element of array instance arr that instance x lies in. */
+static int elem_under(const struct flat *f, int x, int arr)
+{
+	while (x >= 0 && f->insts[x].parent != arr)
+		x = f->insts[x].parent;
+	return x >= 0 ? f->insts[x].elem : -1;
+}
+
+/* Arrays repeat one pattern: judge pairs inside element 0 and between
+ * elements 0 and 1 only, not every pair of N elements. */
+static int repeats_array_pattern(const struct flat *f, int a_inst, int c)
+{
+	int x;
+	if (!f->insts[c].type && f->insts[c].elem < 0)   /* c is an array */
+		return 0;  /* handled by the caller with both element indexes */
+	for (x = c; x > 0; x = f->insts[x].parent)
+		if (f->insts[x].elem > 0)
+			return 1;
+	(void)a_inst;
+	return 0;
 }
 
 /* Deepest common instance of two leaves. */
@@ -482,6 +507,12 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 			c = common_inst(f, a->inst, b->inst);
 			if (f->insts[c].is_union)
 				continue;   /* alternatives of one union never live together */
+			if (!f->insts[c].type && c != 0 &&
+			    (elem_under(f, a->inst, c) + elem_under(f, b->inst, c) > 1 ||
+			     repeats_array_pattern(f, a->inst, f->insts[c].parent)))
+				continue;   /* the same pattern between later elements */
+			if (f->insts[c].type && repeats_array_pattern(f, a->inst, c))
+				continue;   /* inside a later element: same as element 0 */
 			if (c != 0 && f->insts[c].type && f->insts[c].type->name &&
 			    shared_line(a->l.offset, a->l.size, b->l.offset, b->l.size,
 					f->insts[c].base, L) >= 0)

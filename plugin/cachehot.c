@@ -184,6 +184,26 @@ static const char *elem_type_name(tree t)
 
 static struct ch_type *convert_type(tree type);
 
+/* A type GCC has really laid out: constant size, every field at a constant
+ * offset. A C++ template pattern or a struct with a variable-length member
+ * is not (bit_position() on its fields would crash cc1). */
+static bool laid_out(tree type)
+{
+	tree f;
+	if (!is_aggregate(type) || !COMPLETE_TYPE_P(type) || !TYPE_SIZE_UNIT(type) ||
+	    TREE_CODE(TYPE_SIZE_UNIT(type)) != INTEGER_CST)
+		return false;
+	for (f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
+		if (TREE_CODE(f) != FIELD_DECL)
+			continue;
+		if (!DECL_FIELD_OFFSET(f) || TREE_CODE(DECL_FIELD_OFFSET(f)) != INTEGER_CST ||
+		    !DECL_FIELD_BIT_OFFSET(f) || TREE_CODE(DECL_FIELD_BIT_OFFSET(f)) != INTEGER_CST ||
+		    !TREE_TYPE(f) || TREE_TYPE(f) == error_mark_node)
+			return false;
+	}
+	return true;
+}
+
 static void convert_field(struct ch_type *t, tree field)
 {
 	struct ch_member *m;
@@ -233,7 +253,7 @@ static void convert_field(struct ch_type *t, tree field)
 						 elem_type_name(elem));
 	}
 	m->is_integer = elem && INTEGRAL_TYPE_P(elem);
-	if (is_aggregate(elem) && COMPLETE_TYPE_P(elem))
+	if (is_aggregate(elem) && laid_out(TYPE_MAIN_VARIANT(elem)))
 		m->type = convert_type(elem);
 
 	if ((a = lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)))) {
@@ -284,7 +304,7 @@ static bool relevant(tree type, int depth)
 	const char *name;
 
 	type = TYPE_MAIN_VARIANT(type);
-	if (!is_aggregate(type) || !COMPLETE_TYPE_P(type) || depth > 32)
+	if (!is_aggregate(type) || depth > 32 || !laid_out(type))
 		return false;
 	if ((memo = relevance->get(type)))
 		return *memo == 1;
@@ -438,7 +458,7 @@ static void finish_decl(void *gcc_data, void *)
 	if (!type || !is_aggregate(type))
 		return;
 	main = TYPE_MAIN_VARIANT(type);
-	if (!COMPLETE_TYPE_P(main) || type_tag(main) || judged->contains(main))
+	if (!laid_out(main) || type_tag(main) || judged->contains(main))
 		return;
 	if (!relevant(main, 0)) {
 		/* a sidecar may name the typedef */

@@ -74,3 +74,12 @@ if clang_bin=$(command -v clang) && [ -n "$clang_bin" ]; then
 	$clang_bin -Werror -Iinclude -c tests/fixtures/page_counter_v6_0.c -o /dev/null 2>"$t/err" && ok plugin/header-clang || fail plugin/header-clang "$(cat "$t/err")"
 fi
 rm -rf "$t"
+
+# robustness: broken and C++ inputs may fail to compile, but never crash cc1
+for f in tests/plugin/robust/*; do
+	case "$f" in *.cc) c=g++ ;; *) c=$CC ;; esac
+	out=$($c -fplugin="$PLUGIN" -Iinclude -c "$f" -o /dev/null 2>&1)
+	if echo "$out" | grep -q "internal compiler error\|Segmentation"; then
+		fail "plugin/robust-$(basename "$f")" "$(echo "$out" | grep -m3 'internal compiler error\|Segmentation')"
+	else ok "plugin/robust-$(basename "$f")"; fi
+done
