@@ -81,9 +81,11 @@ void findings_free(struct findings *fs);
 void finding_free(struct finding *f);
 /* Parse one engine output line; fills *f (owned strings) and returns 1 if
  * it is a cachehot diagnostic. spatch lines ("f:l:c-c: msg") get check
- * "cachehot-<default_check>" unless the message ends in "[cachehot-...]". */
+ * "cachehot-<default_check>" unless the message ends in "[cachehot-...]".
+ * A relative file name is taken relative to dir (the engine's working
+ * directory; NULL: the cwd). */
 int parse_diag_line(const char *line, const char *engine, const char *default_check,
-		    struct finding *f);
+		    const char *dir, struct finding *f);
 /* Fill scope and field of every finding from its source file. */
 void findings_resolve_scopes(struct findings *fs);
 /* Sort in the stable order (file, line, col, check, message) and merge

@@ -46,7 +46,7 @@ static long parse_num(const char **p)
 }
 
 int parse_diag_line(const char *line, const char *engine, const char *default_check,
-		    struct finding *f)
+		    const char *dir, struct finding *f)
 {
 	const char *p, *msg, *end, *tag;
 	long ln = -1, col = -1;
@@ -117,6 +117,11 @@ int parse_diag_line(const char *line, const char *engine, const char *default_ch
 	}
 	{
 		char *raw = xstrndup(line, flen);
+		if (dir && raw[0] != '/') {
+			char *full = xasprintf("%s/%s", dir, raw);
+			free(raw);
+			raw = full;
+		}
 		f->file = display_path(raw);
 		f->abspath = canon_path(raw);
 		if (!f->abspath)
@@ -228,6 +233,16 @@ void findings_resolve_scopes(struct findings *fs)
 	free(cur); free(text); scopes_free(&sc);
 }
 
+/* Which engine's copy of a duplicate is kept (its column is shown). */
+static int engine_rank(const char *e)
+{
+	static const char *const order[] = { "plugin", "sparse", "layout", "cocci" };
+	for (int i = 0; i < 4; i++)
+		if (!strncmp(e, order[i], strlen(order[i])))
+			return i;
+	return 4;
+}
+
 static int cmp_finding(const void *a, const void *b)
 {
 	const struct finding *x = a, *y = b;
@@ -236,6 +251,7 @@ static int cmp_finding(const void *a, const void *b)
 	if (x->line != y->line) return x->line < y->line ? -1 : 1;
 	if ((c = strcmp(x->check, y->check))) return c;
 	if ((c = strcmp(x->message, y->message))) return c;
+	if ((c = engine_rank(x->engines) - engine_rank(y->engines))) return c;
 	if (x->col != y->col) return x->col < y->col ? -1 : 1;
 	if (x->sev != y->sev) return x->sev > y->sev ? -1 : 1;
 	return cmp_str(x->engines, y->engines);

@@ -272,14 +272,14 @@ static void progress(const char *engine, const char *what)
 		fputs("\r\033[K", stderr);
 		return;
 	}
-	fprintf(stderr, "\r\033[K[%u/%u] %s %s", jobs_done, jobs_total, engine, what);
+	fprintf(stderr, "\r\033[K[%u/%u] %s %s", jobs_done + 1, jobs_total, engine, what);
 	fflush(stderr);
 }
 
 /* Parse an engine's output; returns 1 if it ran fine (status 0, or
  * nonzero with cachehot findings and no other error), else 0. */
 static int collect(const char *engine, const char *default_check, int status,
-		   const char *out, char *const argv[])
+		   const char *out, char *const argv[], const char *dir)
 {
 	int nfind = 0, other_errors = 0;
 	if (opt.verbose) {
@@ -293,7 +293,7 @@ static int collect(const char *engine, const char *default_check, int status,
 		const char *e = strchr(s, '\n');
 		char *l = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
 		struct finding f;
-		if (parse_diag_line(l, engine, default_check, &f)) {
+		if (parse_diag_line(l, engine, default_check, dir, &f)) {
 			findings_add(&all, &f);
 			nfind++;
 		} else if (strstr(l, "error: ") || strstr(l, "Error")) {
@@ -342,7 +342,7 @@ static int run_one(const char *engine, const char *default_check, struct strv *a
 	if (st < 0)
 		opt.trouble = 1;
 	else
-		ok = collect(engine, default_check, st, out, av->v);
+		ok = collect(engine, default_check, st, out, av->v, dir);
 	free(out);
 	return ok;
 }
@@ -410,31 +410,67 @@ static void run_cocci(const struct unit *u, const struct strv *rules)
 	}
 }
 
-static void run_layout_obj(const char *obj, const char *dir, const char *layout)
+static void run_layout_obj(const char *obj, const char *dir, const char *layout,
+			   const char *manifest)
 {
 	struct strv av = {0};
 	strv_push(&av, layout);
+	strv_push(&av, "-q");
 	push_engine_args(&av, "layout");
+	if (manifest) {
+		strv_push(&av, "--manifest");
+		strv_push(&av, manifest);
+	}
 	strv_push(&av, obj);
 	run_one("layout", NULL, &av, dir);
 	strv_free(&av);
 }
 
-static void run_layout_src(const struct unit *u, const char *layout)
+/* The layout engine on a source: compile it with -g (and, when the plugin
+ * is there, with its manifest, which carries the annotations into the
+ * DWARF reader), then read the object. The compile step's own output is
+ * only shown when it fails. */
+static void run_layout_src(const struct unit *u, const char *layout, const char *plugin)
 {
 	struct strv av = {0};
-	char *obj = tmp_object();
+	char *obj = tmp_object(), *manifest = NULL, *out = NULL;
+	int st;
 	strv_push(&av, tool_cc());
 	push_flags(&av, u);
+	if (plugin) {
+		char *a = xasprintf("-fplugin=%s", plugin);
+		manifest = xasprintf("%s.json", obj);
+		strv_push(&av, a);
+		free(a);
+		push_engine_args(&av, "plugin");
+		a = xasprintf("-fplugin-arg-cachehot-manifest=%s", manifest);
+		strv_push(&av, a);
+		free(a);
+	}
 	strv_push(&av, "-g");
 	strv_push(&av, "-c");
 	strv_push(&av, u->src);
 	strv_push(&av, "-o");
 	strv_push(&av, obj);
-	if (run_one("compile", NULL, &av, u->dir))
-		run_layout_obj(obj, u->dir, layout);
+	st = run_capture(av.v, u->dir, &out);
+	if (opt.verbose && st >= 0)
+		collect("layout-compile", NULL, st, "", av.v, u->dir);
+	if (st == 0) {
+		run_layout_obj(obj, u->dir, layout, manifest && is_file(manifest) ? manifest : NULL);
+	} else if (st > 0) {
+		progress(NULL, NULL);
+		fprintf(stderr, "cachehot: compiling %s for the layout engine failed (exit status %d):\n%s",
+			u->src, st, out);
+		opt.trouble = 1;
+	} else {
+		opt.trouble = 1;
+	}
 	unlink(obj);
+	if (manifest)
+		unlink(manifest);
 	free(obj);
+	free(manifest);
+	free(out);
 	strv_free(&av);
 }
 
@@ -464,7 +500,7 @@ static int parse_engines(const char *list)
 		else if (!strcmp(t, "sparse")) m |= ENG_SPARSE;
 		else if (!strcmp(t, "cocci")) m |= ENG_COCCI;
 		else if (!strcmp(t, "layout")) m |= ENG_LAYOUT;
-		else { free(copy); die_usage("unknown engine '%s' (plugin, sparse, cocci, layout)", t); }
+		else die_usage("unknown engine '%s' (plugin, sparse, cocci, layout)", t);
 	}
 	free(copy);
 	if (!m)
@@ -676,11 +712,15 @@ static int cmd_check(int argc, char **argv)
 		if (plugin) { progress("plugin", u->src); run_plugin(u, plugin); jobs_done++; }
 		if (sparse) { progress("sparse", u->src); run_sparse(u, sparse); jobs_done++; }
 		if (rules.n) { progress("cocci", u->src); run_cocci(u, &rules); jobs_done++; }
-		if (layout) { progress("layout", u->src); run_layout_src(u, layout); jobs_done++; }
+		if (layout) {
+			progress("layout", u->src);
+			run_layout_src(u, layout, (opt.engines & ENG_PLUGIN) ? plugin : tool_plugin());
+			jobs_done++;
+		}
 	}
 	for (size_t i = 0; layout && i < opt.objects.n; i++) {
 		progress("layout", opt.objects.v[i]);
-		run_layout_obj(opt.objects.v[i], NULL, layout);
+		run_layout_obj(opt.objects.v[i], NULL, layout, NULL);
 		jobs_done++;
 	}
 	progress(NULL, NULL);

@@ -1,0 +1,239 @@
+#!/bin/bash
+# tests/driver/run.sh -- bin/cachehot: exit statuses, the four output formats
+# (SARIF validated against the SARIF 2.1.0 schema), engine merging, patch-only
+# mode, baselines, progress, compile_commands.json, make install.
+# Uses the real plugin (plugin/cachehot.so) and, for sparse and spatch, fake
+# engines that print fixed lines (tests/driver/fake-*.sh).
+. "$(dirname "$0")/../lib.sh"
+set -u
+unset CACHEHOT_PLUGIN CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR CACHEHOT_LAYOUT CACHEHOT_CC
+export CI=true   # no progress line, whatever the runner's stderr is
+CH=$TOP/bin/cachehot
+FX=$TOP/tests/driver/fixtures
+HERE=$TOP/tests/driver
+SCHEMA=$BUILD/driver-npm/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cp "$FX"/*.c "$T"/
+cd "$T"
+INC="-I $TOP/include"
+
+MSG="read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct stats' with hot field 'hits' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit'"
+LINE="hot.c:7:23: warning: $MSG [cachehot-false-sharing]"
+
+# ---- version, usage -------------------------------------------------------
+out=$("$CH" version); expect_eq version-prints "cachehot 0.1.0" "$out"
+"$CH" check >/dev/null 2>"$T/err"; expect_eq usage-no-input-exit 2 $?
+expect_eq usage-no-input-message "cachehot: nothing to check: name source files, objects, -p compile_commands.json or --objects FILE" "$(head -1 "$T/err")"
+"$CH" check --format=xml hot.c >/dev/null 2>"$T/err"; rc=$?
+expect_eq usage-bad-format "2|cachehot: unknown format 'xml' (gcc, checkpatch, json, sarif)" "$rc|$(head -1 "$T/err")"
+"$CH" check nosuch.c >/dev/null 2>"$T/err"; rc=$?
+expect_eq usage-missing-file "2|cachehot: no such file: 'nosuch.c'" "$rc|$(head -1 "$T/err")"
+"$CH" check --engine=plugin,magic hot.c >/dev/null 2>"$T/err"; rc=$?
+expect_eq usage-bad-engine "2|cachehot: unknown engine 'magic' (plugin, sparse, cocci, layout)" "$rc|$(head -1 "$T/err")"
+"$CH" frobnicate >/dev/null 2>&1; expect_eq usage-unknown-command 2 $?
+"$CH" annotate hot.c >/dev/null 2>"$T/err"; rc=$?
+expect_eq annotate-not-yet "2|cachehot: annotate: not yet implemented (see cachehot(1))" "$rc|$(cat "$T/err")"
+
+# ---- default format, exit statuses ------------------------------------------
+out=$("$CH" check $INC hot.c); rc=$?
+expect_eq gcc-hot-exit 1 $rc
+expect_eq gcc-hot-line "$LINE" "$out"
+out=$("$CH" check $INC clean.c); rc=$?
+expect_eq gcc-clean "0|" "$rc|$out"
+out=$("$CH" check $INC --severity=note hot.c); rc=$?
+expect_eq severity-note-exit-0 "0|hot.c:7:23: note: $MSG [cachehot-false-sharing]" "$rc|$out"
+
+# ---- checkpatch -------------------------------------------------------------
+"$CH" check $INC --format=checkpatch hot.c clean.c >"$T/cp"; rc=$?
+printf '%s\n' "WARNING:CACHEHOT_FALSE_SHARING: $MSG" "#7: FILE: hot.c:7:" \
+	"+	unsigned long limit __cacheline_read_mostly;" "" \
+	"total: 0 errors, 1 warnings, 26 lines checked" >"$T/cp.want"
+expect_eq checkpatch-exit 1 $rc
+expect_file_eq checkpatch-output "$T/cp.want" "$T/cp"
+out=$("$CH" check $INC --format=checkpatch --terse hot.c)
+expect_eq checkpatch-terse "hot.c:7: WARNING:CACHEHOT_FALSE_SHARING: $MSG
+total: 0 errors, 1 warnings, 10 lines checked" "$out"
+out=$("$CH" check $INC --format=checkpatch clean.c); rc=$?
+expect_eq checkpatch-clean "0|total: 0 errors, 0 warnings, 16 lines checked" "$rc|$out"
+
+# ---- json -------------------------------------------------------------------
+"$CH" check $INC --format=json hot.c >"$T/j.json"; rc=$?
+expect_eq json-exit 1 $rc
+out=$(jq -r '.findings[] | [.file, .line, .column, .severity, .check, .struct, .field, (.engines|join(","))] | join("|")' "$T/j.json")
+expect_eq json-finding "hot.c|7|23|warning|cachehot-false-sharing|stats|limit|plugin" "$out"
+expect_eq json-message "$MSG" "$(jq -r '.findings[0].message' "$T/j.json")"
+expect_eq json-summary "0 1 0" "$(jq -r '.summary | "\(.errors) \(.warnings) \(.notes)"' "$T/j.json")"
+out=$("$CH" check $INC --format=json clean.c | jq -c '[.findings, .summary.warnings]')
+expect_eq json-clean '[[],0]' "$out"
+
+# ---- sarif ------------------------------------------------------------------
+validate() { /usr/bin/python3 -m jsonschema -i "$1" "$SCHEMA" 2>&1; }
+"$CH" check $INC --format=sarif hot.c >"$T/r.sarif"; rc=$?
+expect_eq sarif-exit 1 $rc
+if [ ! -f "$SCHEMA" ]; then fail sarif-validates "no schema at $SCHEMA (make driver)"
+elif v=$(validate "$T/r.sarif"); then ok sarif-validates
+else fail sarif-validates "$v"; fi
+out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v1"]] | join("|")' "$T/r.sarif")
+expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|cachehot-false-sharing:stats:limit" "$out"
+out=$(jq -r '[.version, (.runs[0].tool.driver.rules | map(.id) | join(",")), (.runs[0].tool.driver.rules[0].help.text | length > 100)] | join("|")' "$T/r.sarif")
+expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-inline-addr|true" "$out"
+# the validator really rejects a broken log (a result without a message)
+jq 'del(.runs[0].results[0].message)' "$T/r.sarif" >"$T/bad.sarif"
+if validate "$T/bad.sarif" >/dev/null; then fail sarif-validator-rejects "a result without message validated"
+else ok sarif-validator-rejects; fi
+"$CH" check $INC --format=sarif clean.c >"$T/c.sarif"
+if v=$(validate "$T/c.sarif"); then
+	expect_eq sarif-clean 0 "$(jq '.runs[0].results | length' "$T/c.sarif")"
+else fail sarif-clean "$v"; fi
+
+# ---- -o: report written whole, or not at all --------------------------------
+"$CH" check $INC --format=json -o "$T/out.json" hot.c; rc=$?
+expect_eq output-file "1|1" "$rc|$(jq '.findings | length' "$T/out.json")"
+mkdir "$T/ro"; chmod 555 "$T/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	"$CH" check $INC -o "$T/ro/r.txt" hot.c 2>/dev/null; rc=$?
+	expect_eq output-unwritable "2|" "$rc|$(ls "$T/ro")"
+fi
+
+# ---- merging engines ----------------------------------------------------------
+export CACHEHOT_SPARSE=$HERE/fake-sparse.sh CACHEHOT_SPATCH=$HERE/fake-spatch.sh
+mkdir -p "$T/rules"; echo "// fake rule" >"$T/rules/counter_batch.cocci"
+export CACHEHOT_COCCI_DIR=$T/rules
+out=$("$CH" check $INC --engine=plugin,sparse,cocci hot.c); rc=$?
+expect_eq merge-exit 1 $rc
+expect_eq merge-lines "hot.c:6:17: warning: counter 'hits' updated in a loop [cachehot-counter_batch]
+hot.c:6:23: note: sparse-only note on 'hits' [cachehot-false-sharing]
+$LINE" "$out"
+out=$("$CH" check $INC --engine=sparse,plugin --format=json hot.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"' | tr '\n' ' ')
+expect_eq merge-engines "6:23:sparse 7:23:plugin,sparse " "$out"
+unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
+
+# ---- tool errors ----------------------------------------------------------------
+printf 'struct broken {\n\tint x;\n};\nint y = ;\n' >broken.c
+"$CH" check $INC hot.c broken.c >"$T/o" 2>"$T/err"; rc=$?
+expect_eq tool-error-exit 2 $rc
+expect_eq tool-error-still-reports "$LINE" "$(cat "$T/o")"
+if grep -q "^cachehot: engine plugin failed (exit status 1)" "$T/err" && grep -q "broken.c:4:9: error: expected expression before" "$T/err"
+then ok tool-error-message; else fail tool-error-message "$(head -3 "$T/err")"; fi
+CACHEHOT_PLUGIN=$T/nosuch.so "$CH" check $INC hot.c >/dev/null 2>"$T/err"; expect_eq plugin-missing 2 $?
+
+# ---- compile_commands.json ----------------------------------------------------------
+mkdir -p "$T/proj/src"; cp "$FX/hot.c" "$FX/clean.c" "$T/proj/src/"
+cat >"$T/proj/compile_commands.json" <<EOF
+[ { "directory": "$T/proj", "file": "src/hot.c",
+    "command": "gcc -O2 -I$TOP/include -Wp,-MMD,src/.hot.o.d -c -o src/hot.o src/hot.c" },
+  { "directory": "$T/proj", "file": "src/clean.c",
+    "arguments": ["gcc", "-I", "$TOP/include", "-c", "src/clean.c", "-o", "src/clean.o"] } ]
+EOF
+out=$("$CH" check -p "$T/proj/compile_commands.json"); rc=$?
+expect_eq ccdb-finding "1|proj/src/hot.c:7:23: warning: $MSG [cachehot-false-sharing]" "$rc|$out"
+expect_eq ccdb-no-side-files "" "$(ls "$T/proj/src" | grep -v '\.c$')"
+echo '{"not": "an array"}' >"$T/bad.json"
+"$CH" check -p "$T/bad.json" 2>"$T/err"; rc=$?
+expect_eq ccdb-bad "2|cachehot: $T/bad.json: not a compile_commands.json (expected an array)" "$rc|$(cat "$T/err")"
+
+# ---- patch-only mode: --diff and --patch ------------------------------------------
+mkdir "$T/repo"; cd "$T/repo"
+git init -q . && git config user.email t@example.org && git config user.name test
+cat >mod.c <<'EOF'
+#include "cachehot.h"
+
+struct old_stats {
+	unsigned long hits __cacheline_hot;
+	unsigned long limit __cacheline_read_mostly;
+} __attribute__((aligned(64)));
+
+struct old_stats a;
+EOF
+git add mod.c && git commit -qm old
+cat >>mod.c <<'EOF'
+
+struct new_stats {
+	unsigned long misses __cacheline_hot;
+	unsigned long max __cacheline_read_mostly;
+} __attribute__((aligned(64)));
+
+struct new_stats b;
+EOF
+git commit -qam new
+OLDL="mod.c:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct old_stats' with hot field 'hits' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit' [cachehot-false-sharing]"
+NEWL="mod.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'max' [cachehot-false-sharing]"
+out=$("$CH" check $INC mod.c); expect_eq diff-full-run "$OLDL
+$NEWL" "$out"
+out=$("$CH" check $INC --diff HEAD~1 mod.c); rc=$?
+expect_eq diff-new-only "1|$NEWL" "$rc|$out"
+out=$("$CH" check $INC --diff HEAD~1); rc=$?
+expect_eq diff-files-from-change "1|$NEWL" "$rc|$out"
+out=$("$CH" check $INC --diff HEAD mod.c); rc=$?
+expect_eq diff-nothing-changed "0|" "$rc|$out"
+git format-patch -q -1 -o "$T/patches"
+out=$("$CH" check $INC --patch "$T"/patches/0001-new.patch mod.c); rc=$?
+expect_eq patch-new-only "1|$NEWL" "$rc|$out"
+# touching a field of the old struct brings its finding into scope
+sed -i 's/unsigned long hits __cacheline_hot;/unsigned long hits __cacheline_hot; \/* edited *\//' mod.c
+out=$("$CH" check $INC --diff HEAD mod.c); expect_eq diff-touched-struct "$OLDL" "$out"
+git checkout -q mod.c
+"$CH" check $INC --diff no-such-rev mod.c >/dev/null 2>&1; expect_eq diff-bad-rev 2 $?
+
+# ---- baselines ------------------------------------------------------------------------
+git checkout -q HEAD~1
+"$CH" check $INC --baseline "$T/base" --update-baseline mod.c 2>"$T/err"; rc=$?
+expect_eq baseline-update "0|cachehot: wrote 1 findings to $T/base" "$rc|$(cat "$T/err")"
+expect_eq baseline-content "cachehot-false-sharing old_stats limit" "$(grep -v '^#' "$T/base")"
+git checkout -q -
+out=$("$CH" check $INC --baseline "$T/base" mod.c); rc=$?
+expect_eq baseline-suppresses-old "1|$NEWL" "$rc|$out"
+# unrelated edits move the old finding down: still suppressed (no line numbers)
+{ printf '/* a comment\n * that moves\n * everything */\n'; cat mod.c; } >mod2.c && mv mod2.c mod.c
+out=$("$CH" check $INC --baseline "$T/base" mod.c)
+expect_eq baseline-survives-edits "${NEWL/mod.c:12:/mod.c:15:}" "$out"
+git checkout -q mod.c
+git checkout -q HEAD~1
+out=$("$CH" check $INC --baseline "$T/base" mod.c); rc=$?
+expect_eq baseline-all-known "0|" "$rc|$out"
+git checkout -q -
+printf 'false-sharing old_stats\n' >"$T/badbase"
+"$CH" check $INC --baseline "$T/badbase" mod.c >/dev/null 2>"$T/err"; rc=$?
+expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT FIELD' (e.g. 'cachehot-false-sharing page_counter usage')" "$rc|$(cat "$T/err")"
+cd "$T"
+
+# ---- progress: on a terminal only, and not under CI ----------------------------------
+if command -v script >/dev/null; then
+	env -u CI script -qec "$CH check $INC hot.c clean.c" /dev/null >"$T/tty" 2>&1
+	if grep -q '\[1/2\] plugin hot.c' "$T/tty" && grep -q '\[2/2\] plugin clean.c' "$T/tty"
+	then ok progress-on-tty; else fail progress-on-tty "$(cat -v "$T/tty" | head -3)"; fi
+	CI=true script -qec "$CH check $INC hot.c clean.c" /dev/null >"$T/tty" 2>&1
+	if grep -q '\[1/2\]' "$T/tty"; then fail progress-off-under-ci "$(cat -v "$T/tty" | head -3)"
+	else ok progress-off-under-ci; fi
+	env -u CI "$CH" check $INC hot.c clean.c >/dev/null 2>"$T/err"
+	expect_eq progress-off-when-not-tty "" "$(cat "$T/err")"
+else
+	fail progress-on-tty "no 'script' (bsdutils)"
+fi
+
+# ---- make install into a DESTDIR ------------------------------------------------------
+D=$(mktemp -d)
+if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr >"$T/inst" 2>&1; then
+	ok install-runs
+	(cd "$D" && find . -type f | sort) >"$T/files"
+	want="./usr/bin/cachehot ./usr/include/cachehot.h ./usr/lib/cachehot/cachehot.so ./usr/share/doc/cachehot/cachehot.rst ./usr/share/man/man1/cachehot.1 ./usr/share/man/man7/cachehot-annotations.7"
+	missing=""
+	for f in $want; do grep -qx "$f" "$T/files" || missing="$missing $f"; done
+	for b in "$TOP"/bin/*; do grep -qx "./usr/bin/$(basename "$b")" "$T/files" || missing="$missing bin/$(basename "$b")"; done
+	for c in "$TOP"/cocci/*.cocci; do [ -f "$c" ] || continue
+		grep -qx "./usr/share/cachehot/cocci/$(basename "$c")" "$T/files" || missing="$missing $c"; done
+	expect_eq install-file-list "" "$missing"
+	expect_eq install-nothing-else "" "$(grep -v -e '^./usr/bin/' -e '^./usr/share/cachehot/cocci/' -e '^./usr/share/man/' -e '^./usr/share/doc/cachehot/' -e '^./usr/include/cachehot.h$' -e '^./usr/lib/cachehot/cachehot.so$' "$T/files")"
+	expect_eq install-version "cachehot 0.1.0" "$("$D/usr/bin/cachehot" version 2>&1)"
+	# the installed command finds the installed plugin and header
+	out=$(cd "$T" && "$D/usr/bin/cachehot" check -I "$D/usr/include" hot.c); rc=$?
+	expect_eq install-check-works "1|$LINE" "$rc|$out"
+	if command -v man >/dev/null; then
+		out=$(MANWIDTH=80 man -l "$D/usr/share/man/man1/cachehot.1" 2>/dev/null | grep -c 'baseline')
+		[ "$out" -gt 0 ] && ok install-man-renders || fail install-man-renders "no 'baseline' in man output"
+	fi
+else
+	fail install-runs "$(tail -5 "$T/inst")"
+fi
+rm -rf "$D"
