@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attrs.c -- the ONE place where cachehot-sparse relies on private details
+ * of libsparse 0.6.4. Keep every such trick here.
+ *
+ * Why this file exists: sparse silently drops attributes it does not know,
+ * and its attribute callback (struct symbol_op.attribute) only receives the
+ * parser's struct decl_state, never the member symbol being declared. To tag
+ * struct members with cacheline_hot / cacheline_exclusive /
+ * cacheline_read_mostly we rely on two private facts of parse.c
+ * (declaration_list()):
+ *
+ *  1. Before parsing each declarator, sparse sets decl_state.ident to
+ *     &decl->ident of the new member symbol. An attribute written after the
+ *     declarator's name (the kernel style, "T name __attr;") therefore sees
+ *     ctx->ident == &member->ident, and container_of() gives the member.
+ *     The pointer is only used as a lookup key, never dereferenced, so an
+ *     attribute on something that is not a struct member is harmless.
+ *  2. Attributes written before the declarator (in the specifiers) run with
+ *     ctx->ident == NULL. We record them with their source position and
+ *     attach them to the member that follows in the same stream (see
+ *     ch_attr_lookup()); with several declarators in one declaration only
+ *     the first one is tagged (documented in docs/sparse.rst).
+ *
+ * We also wrap the op of sparse's own "aligned" attribute so that we know
+ * whether a member's alignment came from an attribute (GCC's DECL_USER_ALIGN,
+ * which the padding-macro rule needs): after examine_symbol_type() the
+ * member's alignment no longer says where it came from.
+ *
+ * Keywords registered with create_symbol(.., SYM_KEYWORD, NS_KEYWORD) and an
+ * op with .attribute make __has_attribute(cacheline_hot) true
+ * (pre-process.c: expand_has_attribute()).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include <stdint.h>
+
+#include "lib.h"
+#include "token.h"
+#include "symbol.h"
+#include "expression.h"
+#include "parse.h"
+#include "options.h"
+
+#include "cachehot-sparse.h"
+
+/* ---- member -> tag map (open addressing on the symbol pointer) ---------- */
+struct tag {
+	const void *key;          /* struct symbol * of the member (maybe bogus) */
+	enum ch_class cls;
+	const char *group;        /* malloc'd, or NULL */
+	int user_align;
+};
+static struct tag *tags;
+static size_t ntags, captags;
+
+/* Tags written in declaration specifiers (ctx->ident == NULL), per stream in
+ * parse order (positions only grow within one stream). */
+struct pending {
+	struct position pos;
+	enum ch_class cls;
+	const char *group;
+	int user_align;
+};
+struct pending_vec {
+	struct pending *v;
+	size_t n, cap;
+};
+static struct pending_vec *pend;   /* indexed by stream */
+static size_t npendstreams;
+
+static size_t hash_ptr(const void *p)
+{
+	uintptr_t x = (uintptr_t)p;
+	x ^= x >> 17;
+	x *= 0x9E3779B97F4A7C15ull;
+	return (size_t)(x >> 13);
+}
+
+static struct tag *tag_slot(const void *key, int create)
+{
+	size_t i;
+	if (create && (ntags + 1) * 2 > captags) {
+		struct tag *old = tags;
+		size_t oldcap = captags, j;
+		captags = captags ? captags * 2 : 256;
+		tags = calloc(captags, sizeof(*tags));
+		if (!tags)
+			die("cachehot-sparse: out of memory");
+		for (j = 0; j < oldcap; j++)
+			if (old[j].key) {
+				for (i = hash_ptr(old[j].key) & (captags - 1); tags[i].key;
+				     i = (i + 1) & (captags - 1))
+					;
+				tags[i] = old[j];
+			}
+		free(old);
+	}
+	if (!captags)
+		return NULL;
+	for (i = hash_ptr(key) & (captags - 1); tags[i].key; i = (i + 1) & (captags - 1))
+		if (tags[i].key == key)
+			return &tags[i];
+	if (!create)
+		return NULL;
+	tags[i].key = key;
+	ntags++;
+	return &tags[i];
+}
+
+/* Where ctx->ident points decides the context (parse.c):
+ *  - NULL: declaration specifiers, before any declarator;
+ *  - into the stack: external_declaration()'s local 'ident' (a variable,
+ *    function or typedef at file or block scope): not a struct member;
+ *  - elsewhere: &symbol->ident of a struct member (declaration_list()) or a
+ *    parameter (parameter_declaration()); container_of gives the symbol. */
+enum attr_ctx { ATTR_SPECIFIER, ATTR_NOT_MEMBER, ATTR_MEMBER };
+
+static enum attr_ctx context_of(struct decl_state *ctx)
+{
+	char here;
+	uintptr_t p, sp = (uintptr_t)&here;
+	if (!ctx || !ctx->ident)
+		return ATTR_SPECIFIER;
+	p = (uintptr_t)ctx->ident;
+	/* our callers' frames lie above this one, well within 8 MB */
+	if (p > sp && p - sp < (8u << 20))
+		return ATTR_NOT_MEMBER;
+	return ATTR_MEMBER;
+}
+
+static struct symbol *member_of(struct decl_state *ctx)
+{
+	if (context_of(ctx) != ATTR_MEMBER)
+		return NULL;
+	return (struct symbol *)((char *)ctx->ident - offsetof(struct symbol, ident));
+}
+
+static const char *class_attr_name(enum ch_class c)
+{
+	return c == CH_CLASS_HOT ? "cacheline_hot" : c == CH_CLASS_EXCLUSIVE ?
+		"cacheline_exclusive" : "cacheline_read_mostly";
+}
+
+/* Position of the declared name, as GCC's DECL_SOURCE_LOCATION. */
+static struct position name_pos(struct position p, const struct ident *id)
+{
+	if (id)
+		p.pos = ch_name_column(stream_name(p.stream), p.line, p.pos, show_ident(id));
+	return p;
+}
+
+/* First non-blank column of a line (GCC's location for its own attribute
+ * argument-count errors, the start of the declaration). */
+static struct position line_start(struct position p)
+{
+	size_t len, i;
+	unsigned c = 1;
+	const char *t = ch_source_line(stream_name(p.stream), p.line, &len);
+	if (!t)
+		return p;
+	for (i = 0; i < len && (t[i] == ' ' || t[i] == '\t'); i++)
+		c = t[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+	p.pos = c;
+	return p;
+}
+
+static void record(struct decl_state *ctx, struct position pos, enum ch_class cls,
+		   const char *group, int user_align)
+{
+	struct symbol *m = member_of(ctx);
+	if (m) {
+		struct tag *t = tag_slot(m, 1);
+		if (cls != CH_CLASS_NONE) {
+			if (t->cls != CH_CLASS_NONE) {
+				sparse_error(name_pos(m->pos, m->ident),
+					     "'%s' conflicts with '%s' on the same member: one class per "
+					     "field [cachehot]", class_attr_name(cls),
+					     class_attr_name(t->cls));
+				return;
+			}
+			t->cls = cls;
+			t->group = group ? strdup(group) : NULL;
+		}
+		t->user_align |= user_align;
+		return;
+	}
+	if (context_of(ctx) == ATTR_NOT_MEMBER) {
+		if (cls != CH_CLASS_NONE) {
+			/* GCC: at the declared name, which precedes the attribute */
+			struct position p = pos;
+			const struct ident *id = *ctx->ident;
+			size_t len, i;
+			const char *t = id ? ch_source_line(stream_name(p.stream), p.line, &len) : NULL;
+			if (t) {
+				/* the last whole-word occurrence of the name before the attribute */
+				size_t nl = id->len;
+				unsigned c = 1, found = 0;
+				for (i = 0; i < len && c < pos.pos; i++) {
+					if (i + nl <= len && !memcmp(t + i, id->name, nl) &&
+					    (i == 0 || !(t[i - 1] == '_' || isalnum((unsigned char)t[i - 1]))) &&
+					    (i + nl == len || !(t[i + nl] == '_' || isalnum((unsigned char)t[i + nl]))))
+						found = c;
+					c = t[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+				}
+				if (found)
+					p.pos = found;
+			}
+			sparse_error(p, "'%s' attribute applies only to struct or union members [cachehot]",
+				     class_attr_name(cls));
+		}
+		return;
+	}
+	if ((size_t)pos.stream >= npendstreams) {
+		size_t n = (size_t)pos.stream + 64, i;
+		pend = realloc(pend, n * sizeof(*pend));
+		if (!pend)
+			die("cachehot-sparse: out of memory");
+		for (i = npendstreams; i < n; i++)
+			pend[i].v = NULL, pend[i].n = pend[i].cap = 0;
+		npendstreams = n;
+	}
+	{
+		struct pending_vec *pv = &pend[pos.stream];
+		if (pv->n == pv->cap) {
+			pv->cap = pv->cap ? pv->cap * 2 : 16;
+			pv->v = realloc(pv->v, pv->cap * sizeof(*pv->v));
+			if (!pv->v)
+				die("cachehot-sparse: out of memory");
+		}
+		pv->v[pv->n].pos = pos;
+		pv->v[pv->n].cls = cls;
+		pv->v[pv->n].group = group ? strdup(group) : NULL;
+		pv->v[pv->n].user_align = user_align;
+		pv->n++;
+	}
+}
+
+static int pos_before(struct position a, struct position b)
+{
+	if (a.line != b.line)
+		return a.line < b.line;
+	return a.pos < b.pos;
+}
+
+int ch_attr_lookup(const struct symbol *member, struct position after,
+		   enum ch_class *cls, const char **group, int *user_align)
+{
+	struct tag *t = tag_slot(member, 0);
+	size_t i;
+	*cls = CH_CLASS_NONE;
+	*group = NULL;
+	*user_align = 0;
+	if (t) {
+		*cls = t->cls;
+		*group = t->group;
+		*user_align = t->user_align;
+	}
+	/* specifier-position attributes: after 'after' (the previous member or
+	 * the struct's tag) and before this member, in the same stream */
+	if (after.stream == member->pos.stream && (size_t)after.stream < npendstreams) {
+		const struct pending_vec *pv = &pend[after.stream];
+		size_t lo = 0, hi = pv->n;
+		while (lo < hi) {   /* first entry not before-or-at 'after' */
+			size_t mid = (lo + hi) / 2;
+			if (pos_before(after, pv->v[mid].pos))
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		for (i = lo; i < pv->n && pos_before(pv->v[i].pos, member->pos); i++) {
+			if (pv->v[i].cls != CH_CLASS_NONE && *cls == CH_CLASS_NONE) {
+				*cls = pv->v[i].cls;
+				*group = pv->v[i].group;
+			}
+			*user_align |= pv->v[i].user_align;
+		}
+	}
+	return *cls != CH_CLASS_NONE || *user_align;
+}
+
+void ch_attr_reset(void)
+{
+	/* Member tags stay: structs from "-include" files outlive one input
+	 * file. Specifier-position tags are per stream and streams are per file. */
+	size_t i, j;
+	for (i = 0; i < npendstreams; i++) {
+		for (j = 0; j < pend[i].n; j++)
+			free((void *)pend[i].v[j].group);
+		pend[i].n = 0;
+	}
+}
+
+/* ---- the attribute callbacks --------------------------------------------- */
+/* Texts of these errors are the GCC plugin's (plugin/cachehot.c) so that
+ * both engines say the same. */
+static int count_args(const struct expression *e)
+{
+	return e && e->type == EXPR_COMMA ? count_args(e->left) + count_args(e->right) : 1;
+}
+
+static struct token *class_attr(struct token *token, enum ch_class cls, const char *name,
+				struct decl_state *ctx, int takes_group)
+{
+	struct position pos = token->pos;
+	struct symbol *m = member_of(ctx);
+	struct position at = m ? name_pos(m->pos, m->ident) : pos;
+	const char *group = NULL;
+
+	if (match_op(token, '(')) {
+		struct expression *expr = NULL;
+		int n;
+		token = parens_expression(token, &expr, "in attribute");
+		n = count_args(expr);
+		if (n > takes_group) {
+			struct position ls = m ? line_start(m->pos) : pos;
+			sparse_error(ls, "wrong number of arguments specified for '%s' attribute", name);
+			info(ls, "note: expected between 0 and %d, found %d",
+			     takes_group, n);
+			return token;
+		}
+		if (!expr || expr->type != EXPR_STRING || !expr->string) {
+			sparse_error(at, "'%s' attribute takes a string literal group name, as in "
+				     "'__cacheline_hot_group(name)' [cachehot]", name);
+			return token;
+		}
+		group = expr->string->data;
+		if (!group[0]) {
+			sparse_error(at, "'%s' attribute: the group name is empty [cachehot]", name);
+			return token;
+		}
+	}
+	record(ctx, pos, cls, group, 0);
+	return token;
+}
+
+static struct token *hot_attr(struct token *token, struct symbol *attr, struct decl_state *ctx)
+{
+	return class_attr(token, CH_CLASS_HOT, "cacheline_hot", ctx, 1);
+}
+
+static struct token *excl_attr(struct token *token, struct symbol *attr, struct decl_state *ctx)
+{
+	return class_attr(token, CH_CLASS_EXCLUSIVE, "cacheline_exclusive", ctx, 0);
+}
+
+static struct token *rm_attr(struct token *token, struct symbol *attr, struct decl_state *ctx)
+{
+	return class_attr(token, CH_CLASS_READ_MOSTLY, "cacheline_read_mostly", ctx, 0);
+}
+
+static struct symbol_op hot_op = { .type = KW_ATTRIBUTE, .attribute = hot_attr };
+static struct symbol_op excl_op = { .type = KW_ATTRIBUTE, .attribute = excl_attr };
+static struct symbol_op rm_op = { .type = KW_ATTRIBUTE, .attribute = rm_attr };
+
+/* sparse's own "aligned" op, wrapped to note user alignment on members. */
+static struct symbol_op aligned_op;
+static struct token *(*sparse_aligned)(struct token *, struct symbol *, struct decl_state *);
+
+static struct token *aligned_attr(struct token *token, struct symbol *attr, struct decl_state *ctx)
+{
+	struct position pos = token->pos;
+	token = sparse_aligned(token, attr, ctx);
+	record(ctx, pos, CH_CLASS_NONE, NULL, 1);
+	return token;
+}
+
+static void add_keyword(const char *name, struct symbol_op *op)
+{
+	struct symbol *sym = create_symbol(0, name, SYM_KEYWORD, NS_KEYWORD);
+	sym->ident->keyword = 1;
+	sym->op = op;
+}
+
+void ch_attr_register(void)
+{
+	static const char *aligned_names[] = { "aligned", "__aligned__" };
+	size_t i;
+
+	add_keyword("cacheline_hot", &hot_op);
+	add_keyword("__cacheline_hot__", &hot_op);
+	add_keyword("cacheline_exclusive", &excl_op);
+	add_keyword("__cacheline_exclusive__", &excl_op);
+	add_keyword("cacheline_read_mostly", &rm_op);
+	add_keyword("__cacheline_read_mostly__", &rm_op);
+
+	for (i = 0; i < sizeof(aligned_names) / sizeof(aligned_names[0]); i++) {
+		struct symbol *sym = lookup_keyword(built_in_ident(aligned_names[i]), NS_KEYWORD);
+		if (!sym || !sym->op || !sym->op->attribute)
+			continue;
+		if (!sparse_aligned) {
+			sparse_aligned = sym->op->attribute;
+			aligned_op = *sym->op;
+			aligned_op.attribute = aligned_attr;
+		}
+		if (sym->op->attribute == sparse_aligned)
+			sym->op = &aligned_op;
+	}
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cachehot-sparse.h -- what the parts of bin/cachehot-sparse share.
+ *
+ * The checker is sparse's own unmodified main() (sparse.c of the Debian
+ * source package) linked with the link-time wraps in main.c: every sparse
+ * argument and every sparse warning stays exactly as in stock sparse; the
+ * wraps add the cachehot attributes, the -fcachehot-* options, and, after
+ * each file is parsed, hand each struct to core/ (model.c) and look for
+ * inline functions used as values (inline.c).
+ *
+ * Units: bytes unless a name says bits. Strings handed to core are copied by
+ * core. Errors in our options end the run with exit status 1 and a message
+ * "cachehot-sparse: ..." (never a crash).
+ */
+#ifndef CACHEHOT_SPARSE_H
+#define CACHEHOT_SPARSE_H
+
+#include "../core/cachehot-core.h"
+
+struct symbol;
+#include "lib.h"   /* struct position (sparse) */
+
+/* ---- attrs.c (the one file that relies on private sparse details) ------- */
+/* Register the attribute keywords cacheline_hot[("group")],
+ * cacheline_exclusive, cacheline_read_mostly (and __x__ spellings), and wrap
+ * sparse's "aligned" op to note user alignment. Call once, after
+ * init_symbols() and before any input is parsed. */
+void ch_attr_register(void);
+/* Tag of a struct member: class, group (owned by attrs.c, valid until
+ * ch_attr_reset) and whether an aligned attribute applies to it. 'after' is
+ * the position of the previous member (or of the struct's tag): attributes in
+ * declaration-specifier position are only attached when they lie between
+ * 'after' and the member. Returns 1 if anything was found. */
+int ch_attr_lookup(const struct symbol *member, struct position after,
+		   enum ch_class *cls, const char **group, int *user_align);
+/* Forget all tags (after each input file has been checked). */
+void ch_attr_reset(void);
+
+/* ---- main.c: options and shared state ----------------------------------- */
+struct ch_sparse_opts {
+	unsigned line_size;        /* bytes; 0 = from SMP_CACHE_BYTES, else 64 */
+	unsigned predict;          /* bytes; 0 = off */
+	int smp;                   /* -1 = from CONFIG_SMP/__KERNEL__, else 0/1 */
+	enum ch_severity severity; /* severity of warnings */
+	const char *manifest;      /* JSON manifest path or NULL */
+	int inline_addr;           /* 1 = run the inline-addr check */
+	int inline_notes;          /* 1 = inline-addr findings are notes */
+	int unmatched;             /* 1 = note unmatched sidecar entries per file */
+	int layout;                /* 1 = run the layout checks */
+};
+extern struct ch_sparse_opts ch_opts;
+extern ch_ctx *ch_sparse_ctx;
+
+/* ---- model.c ------------------------------------------------------------- */
+/* Check every struct/union defined in the current file scope (or, with
+ * builtin=1, in sparse's builtin scope: "-include" files), each once, in
+ * source order; print findings through sparse's diagnostics. */
+void ch_check_scope(int builtin, const struct ch_config *cfg);
+/* Print one finding at its position (sparse's warning()/sparse_error()
+ * format "file:line:col: warning: message"); the column is moved onto the
+ * member's name (GCC's convention) when sparse's points at the declarator. */
+void ch_print_finding(const struct ch_finding *f, void *arg);
+/* Text of line 'line' (1-based) of file 'path', without the newline, and its
+ * length; NULL if unreadable. Valid until the next call for another file. */
+const char *ch_source_line(const char *path, unsigned line, size_t *len);
+/* GCC's column for a member or function: the first whole-word occurrence of
+ * the last component of 'field' ("a.b[2]" -> "b") at or after display column
+ * 'col' on that line (tabs to multiples of 8); 'col' if not found. */
+unsigned ch_name_column(const char *path, unsigned line, unsigned col, const char *field);
+/* A sparse position as a core location (file interned per stream, so that
+ * ch_print_finding can map it back). */
+struct ch_loc ch_sparse_loc(struct position pos);
+/* Resolve the effective config for the current file. Must run while the
+ * file's tokens exist: macro bodies are freed with them (clear_token_alloc). */
+void ch_file_config(struct ch_config *cfg);
+
+/* ---- inline.c ------------------------------------------------------------ */
+/* Report static inline functions of the current file that are used as a
+ * value (MOD_INLINE|MOD_ADDRESSABLE). */
+void ch_check_inline_addr(const struct ch_config *cfg);
+
+#endif

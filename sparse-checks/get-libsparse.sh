@@ -1,0 +1,78 @@
+#!/bin/bash
+# sparse-checks/get-libsparse.sh DESTDIR
+#
+# Build libsparse.a from Debian's own source package of the installed sparse
+# version, with Debian's patches applied, into DESTDIR (e.g. build/sparse-src).
+# Why Debian's source and not the upstream tarball: Debian 0.6.4-3 carries
+# fix-unreplaced-warnings-caused-by-using-typeof-on-in; without it a libsparse
+# checker prints ~300 bogus "unreplaced symbol" warnings on kernel files.
+#
+# Steps (each says clearly what failed):
+#   1. the binary package 'sparse' and 'dpkg-dev' must be installed (make deps);
+#   2. if apt knows no source record for sparse, add a deb-src entry for
+#      bookworm (deb822 file /etc/apt/sources.list.d/cachehot-deb-src.sources)
+#      and update that source only; needs root or sudo;
+#   3. 'apt-get source sparse=VERSION' (no root needed) into DESTDIR;
+#   4. 'make libsparse.a' there.
+# Output: DESTDIR/sparse/libsparse.a and headers in DESTDIR/sparse/.
+# Exit status 0 on success, 1 with a message "get-libsparse: ..." otherwise.
+set -u
+DEST=${1:?usage: get-libsparse.sh DESTDIR}
+die() { echo "get-libsparse: $*" >&2; exit 1; }
+
+if [ "$(id -u)" -eq 0 ]; then SUDO=""; else
+	command -v sudo >/dev/null || die "not root and no sudo: cannot add a deb-src entry"
+	SUDO="sudo"
+fi
+
+ver=$(dpkg-query -W -f='${Version}' sparse 2>/dev/null) || ver=""
+[ -n "$ver" ] || die "Debian package 'sparse' is not installed (run: make deps)"
+command -v dpkg-source >/dev/null || die "dpkg-dev is not installed (run: make deps)"
+
+DEST=$(realpath -m "$DEST")
+if [ -f "$DEST/sparse/libsparse.a" ] && [ "$(cat "$DEST/version" 2>/dev/null)" = "$ver" ]; then
+	exit 0
+fi
+
+# 2. a source record for sparse
+has_src() { apt-cache showsrc sparse 2>/dev/null | grep -qx "Version: $ver"; }
+if ! has_src; then
+	list=/etc/apt/sources.list.d/cachehot-deb-src.sources
+	codename=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-bookworm}")
+	echo "get-libsparse: adding deb-src entry for $codename ($list)" >&2
+	if [ ! -f "$list" ]; then
+		printf '%s\n' \
+			"# added by cachehot sparse-checks/get-libsparse.sh: source packages" \
+			"Types: deb-src" \
+			"URIs: http://deb.debian.org/debian" \
+			"Suites: $codename $codename-updates" \
+			"Components: main" \
+			"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+			$SUDO tee "$list" >/dev/null || die "cannot write $list"
+	fi
+	# Update only this source list (fast, leaves the others alone).
+	$SUDO apt-get update -q -o DPkg::Lock::Timeout=300 \
+		-o Dir::Etc::sourcelist="$list" -o Dir::Etc::sourceparts=- \
+		-o APT::Get::List-Cleanup=0 >"$DEST.apt.log" 2>&1 ||
+		{ tail -5 "$DEST.apt.log" >&2; die "apt-get update of $list failed (network to deb.debian.org?)"; }
+	has_src ||
+		die "no source package sparse=$ver in the archive after adding $list"
+fi
+
+# 3. fetch and unpack (dpkg-source applies Debian's quilt patches)
+rm -rf "$DEST.tmp"; mkdir -p "$DEST.tmp" || die "cannot create $DEST.tmp"
+( cd "$DEST.tmp" && apt-get source -q "sparse=$ver" ) >"$DEST.tmp/log" 2>&1 ||
+	{ tail -5 "$DEST.tmp/log" >&2; die "apt-get source sparse=$ver failed"; }
+src=$(find "$DEST.tmp" -mindepth 1 -maxdepth 1 -type d -name 'sparse-*' | head -1)
+[ -n "$src" ] || die "apt-get source left no sparse-* directory in $DEST.tmp"
+[ -d "$src/.pc" ] || [ ! -d "$src/debian/patches" ] ||
+	die "Debian patches were not applied in $src (no .pc)"
+
+# 4. build the library only
+make -s -C "$src" libsparse.a >"$DEST.tmp/build.log" 2>&1 ||
+	{ tail -10 "$DEST.tmp/build.log" >&2; die "make libsparse.a failed in $src"; }
+rm -rf "$DEST"; mkdir -p "$DEST"
+mv "$src" "$DEST/sparse" && mv "$DEST.tmp"/*.log "$DEST.tmp/log" "$DEST/" 2>/dev/null
+echo "$ver" >"$DEST/version"
+rm -rf "$DEST.tmp" "$DEST.apt.log"
+echo "get-libsparse: built $DEST/sparse/libsparse.a from Debian sparse $ver" >&2

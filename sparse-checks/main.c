@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c -- bin/cachehot-sparse: stock sparse plus the cachehot checks.
+ *
+ * There is no main() here: the binary links sparse.o, built unmodified from
+ * Debian's sparse source package, so every argument sparse accepts is
+ * accepted with the same meaning and every sparse warning is printed as
+ * stock sparse prints it. The linker option --wrap (see rules.mk) routes
+ * three libsparse entry points through the functions below:
+ *
+ *   sparse_initialize()  strips and parses our own -fcachehot-* options,
+ *                        creates the core context, loads sidecar files;
+ *   init_builtins()      registers the cachehot attributes before any input
+ *                        (also "-include" files) is read, so that
+ *                        __has_attribute(cacheline_hot) is true everywhere;
+ *   clear_token_alloc()  called by sparse() between parsing a file and
+ *                        freeing its tokens: read SMP_CACHE_BYTES etc. now;
+ *   sparse()             after each input file is evaluated: judge its
+ *                        structs (core/), then the inline-addr check.
+ *
+ * Our options, in sparse's -fNAME=VALUE style (docs/sparse.rst):
+ *   -fcachehot-annotations=FILE  sidecar "STRUCT.FIELD CLASS[:GROUP]" lines
+ *                                (repeatable; parsed by core ch_sidecar_load)
+ *   -fcachehot-line-size=BYTES   cache line size (default SMP_CACHE_BYTES
+ *                                of the file, else 64)
+ *   -fcachehot-predict=BYTES     also check at this larger line size
+ *   -fcachehot-severity=note|warning|error
+ *   -fcachehot-smp=0|1           default: from CONFIG_SMP in kernel builds
+ *   -fcachehot-inline-addr=0|1   the inline-addr check (default 1)
+ *   -fcachehot-inline-notes=0|1  inline-addr findings are notes (default 1:
+ *                                sparse only sees a possible copy)
+ *   -fcachehot-unmatched=note|ignore  sidecar entries that matched no struct
+ *                                in the file (default note)
+ *   -fcachehot-layout=0|1        the layout checks (default 1)
+ *   -fcachehot-manifest=PATH     merge a JSON manifest of checked structs
+ * The same keys as the GCC plugin's -fplugin-arg-cachehot-KEY=VAL.
+ * A bad option or sidecar: "cachehot-sparse: ..." on stderr, exit status 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include "lib.h"
+#include "symbol.h"
+
+#include "cachehot-sparse.h"
+
+struct ch_sparse_opts ch_opts = {
+	.line_size = 0, .predict = 0, .smp = -1, .severity = CH_SEV_WARNING,
+	.manifest = NULL, .inline_addr = 1, .inline_notes = 1, .unmatched = 1, .layout = 1,
+};
+ch_ctx *ch_sparse_ctx;
+
+struct symbol_list *__real_sparse_initialize(int argc, char **argv, struct string_list **filelist);
+struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct string_list **filelist);
+void __real_init_builtins(int stream);
+void __wrap_init_builtins(int stream);
+struct symbol_list *__real_sparse(char *filename);
+void __real_clear_token_alloc(void);
+void __wrap_clear_token_alloc(void);
+struct symbol_list *__wrap_sparse(char *filename);
+
+static void opt_die(const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "cachehot-sparse: error: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static unsigned parse_bytes(const char *key, const char *val)
+{
+	char *end;
+	unsigned long v;
+	if (!val || !*val)
+		opt_die("-fcachehot-%s needs a value in bytes%s", key, "");
+	errno = 0;
+	v = strtoul(val, &end, 0);
+	if (errno || *end || v < 8 || v > 4096 || (v & (v - 1)))
+		opt_die("'-fcachehot-%s=%s': expected a power of two from 8 to 4096 bytes", key, val);
+	return (unsigned)v;
+}
+
+static int parse_bool(const char *key, const char *val)
+{
+	if (!val || !strcmp(val, "1") || !strcmp(val, "yes") || !strcmp(val, "on"))
+		return 1;
+	if (!strcmp(val, "0") || !strcmp(val, "no") || !strcmp(val, "off"))
+		return 0;
+	opt_die("-fcachehot-%s=%s: expected 0 or 1", key, val);
+	return 0;
+}
+
+/* One -fcachehot-KEY[=VAL] option (arg points after "-fcachehot-"). */
+static void parse_opt(const char *arg)
+{
+	char key[64];
+	const char *eq = strchr(arg, '=');
+	const char *val = eq ? eq + 1 : NULL;
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+
+	if (n == 0 || n >= sizeof(key))
+		opt_die("bad option -fcachehot-%s%s", arg, "");
+	memcpy(key, arg, n);
+	key[n] = 0;
+	if (!strcmp(key, "annotations") || !strcmp(key, "sidecar")) {
+		if (!val || !*val)
+			opt_die("-fcachehot-%s needs a file name%s", key, "");
+		if (ch_sidecar_load(ch_sparse_ctx, val))
+			opt_die("%s%s", ch_ctx_error(ch_sparse_ctx), "");
+	} else if (!strcmp(key, "line-size")) {
+		ch_opts.line_size = parse_bytes(key, val);
+	} else if (!strcmp(key, "predict")) {
+		ch_opts.predict = parse_bytes(key, val);
+	} else if (!strcmp(key, "severity")) {
+		if (val && !strcmp(val, "note"))
+			ch_opts.severity = CH_SEV_NOTE;
+		else if (val && !strcmp(val, "warning"))
+			ch_opts.severity = CH_SEV_WARNING;
+		else if (val && !strcmp(val, "error"))
+			ch_opts.severity = CH_SEV_ERROR;
+		else
+			opt_die("-fcachehot-severity=%s: expected note, warning or error%s",
+				val ? val : "", "");
+	} else if (!strcmp(key, "smp")) {
+		ch_opts.smp = parse_bool(key, val);
+	} else if (!strcmp(key, "inline-addr")) {
+		ch_opts.inline_addr = parse_bool(key, val);
+	} else if (!strcmp(key, "inline-notes")) {
+		ch_opts.inline_notes = parse_bool(key, val);
+	} else if (!strcmp(key, "unmatched")) {
+		if (val && !strcmp(val, "note"))
+			ch_opts.unmatched = 1;
+		else if (val && !strcmp(val, "ignore"))
+			ch_opts.unmatched = 0;
+		else
+			opt_die("-fcachehot-unmatched takes note or ignore%s%s", "", "");
+	} else if (!strcmp(key, "layout")) {
+		ch_opts.layout = parse_bool(key, val);
+	} else if (!strcmp(key, "manifest")) {
+		if (!val || !*val)
+			opt_die("-fcachehot-%s needs a file name%s", key, "");
+		ch_opts.manifest = val;
+	} else {
+		opt_die("unknown option -fcachehot-%s (known: annotations, line-size, predict, "
+			"severity, manifest, unmatched, inline-addr, inline-notes, smp, layout)%s",
+			arg, "");
+	}
+}
+
+struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct string_list **filelist)
+{
+	char **nargv = calloc((size_t)argc + 1, sizeof(char *));
+	struct symbol_list *list;
+	int i, n = 0;
+
+	if (!nargv)
+		die("cachehot-sparse: out of memory");
+	ch_sparse_ctx = ch_ctx_new();
+	for (i = 0; i < argc; i++) {
+		if (i > 0 && !strncmp(argv[i], "-fcachehot-", 11)) {
+			parse_opt(argv[i] + 11);
+			continue;
+		}
+		nargv[n++] = argv[i];
+	}
+	nargv[n] = NULL;
+	list = __real_sparse_initialize(n, nargv, filelist);
+	/* structs from "-include" files live in the builtin scope */
+	if (*filelist) {
+		struct ch_config cfg;
+		ch_file_config(&cfg);
+		if (ch_opts.layout)
+			ch_check_scope(1, &cfg);
+	}
+	return list;
+}
+
+void __wrap_init_builtins(int stream)
+{
+	__real_init_builtins(stream);
+	ch_attr_register();
+}
+
+static void list_unmatched(const char *file, unsigned line, const char *entry, void *arg)
+{
+	fprintf(stderr, "cachehot-sparse: note: sidecar entry '%s' (%s:%u) matched no struct "
+		"in this translation unit [cachehot]\n", entry, file, line);
+}
+
+/* The config of the file being checked, taken just before sparse frees the
+ * file's tokens (macro bodies among them). */
+static struct ch_config file_cfg;
+
+void __wrap_clear_token_alloc(void)
+{
+	ch_file_config(&file_cfg);
+	__real_clear_token_alloc();
+}
+
+struct symbol_list *__wrap_sparse(char *filename)
+{
+	struct symbol_list *list = __real_sparse(filename);
+
+	if (ch_opts.layout)
+		ch_check_scope(0, &file_cfg);
+	if (ch_opts.inline_addr)
+		ch_check_inline_addr(&file_cfg);
+	if (ch_opts.unmatched && !has_error)
+		ch_sidecar_unmatched(ch_sparse_ctx, list_unmatched, NULL);
+	ch_attr_reset();
+	if (ch_opts.manifest && ch_manifest_write(ch_sparse_ctx, ch_opts.manifest))
+		fprintf(stderr, "cachehot-sparse: %s\n", ch_ctx_error(ch_sparse_ctx));
+	return list;
+}

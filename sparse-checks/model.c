@@ -1,0 +1,590 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c -- sparse's view of a struct turned into core's ch_type model.
+ *
+ * Sparse lays structs out itself (symbol.c, examine_struct_union_type):
+ * member->offset is in bytes, member->bit_offset/bit_size in bits,
+ * ctype.alignment in bytes. FIELD-NOTES: these equal gcc's offsets for
+ * page_counter, mem_cgroup, zone, lruvec. Direct members only; a member that
+ * is a struct/union (or array of them) points at that type's own ch_type
+ * (built first, memoised in core under the sparse symbol as key).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib.h"
+#include "token.h"
+#include "symbol.h"
+#include "scope.h"
+#include "expression.h"
+#include "options.h"
+
+#include "cachehot-sparse.h"
+
+static int is_idch(int c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* ---- file names: one ctx-owned string per sparse stream ----------------- */
+static const char **stream_files;
+static size_t nstream_files;
+
+static const char *file_of(int stream)
+{
+	if (stream < 0)
+		return NULL;
+	if ((size_t)stream >= nstream_files) {
+		size_t n = (size_t)stream + 256, i;
+		stream_files = realloc(stream_files, n * sizeof(*stream_files));
+		if (!stream_files)
+			die("cachehot-sparse: out of memory");
+		for (i = nstream_files; i < n; i++)
+			stream_files[i] = NULL;
+		nstream_files = n;
+	}
+	if (!stream_files[stream])
+		stream_files[stream] = ch_strdup(ch_sparse_ctx, stream_name(stream));
+	return stream_files[stream];
+}
+
+static int stream_of(const char *file)
+{
+	size_t i;
+	for (i = 0; i < nstream_files; i++)
+		if (stream_files[i] == file)
+			return (int)i;
+	return -1;
+}
+
+struct ch_loc ch_sparse_loc(struct position pos)
+{
+	struct ch_loc l = { file_of(pos.stream), pos.line, pos.pos, 0 };
+	return l;
+}
+
+/* ---- typedefs of anonymous structs ------------------------------------- */
+/* Sparse names an anonymous struct after its first typedef (parse.c,
+ * external_declaration: base_type->ident = ident) but does not bind it as a
+ * tag. As the plugin does, such a struct is judged under the typedef name,
+ * with the alignment written on the typedef ("} foo_t __aligned(64);"). */
+struct tdinfo { const struct symbol *s; unsigned long align; };
+static struct tdinfo *tdn;
+static size_t ntdn, captdn;
+
+static void note_typedef(struct symbol *td)
+{
+	struct symbol *b = td->ctype.base_type;
+	size_t i;
+	if (!b || (b->type != SYM_STRUCT && b->type != SYM_UNION) || b->namespace == NS_STRUCT)
+		return;
+	for (i = 0; i < ntdn; i++)
+		if (tdn[i].s == b)
+			return;   /* the first typedef names it */
+	if (ntdn == captdn) {
+		captdn = captdn ? 2 * captdn : 64;
+		tdn = realloc(tdn, captdn * sizeof(*tdn));
+		if (!tdn)
+			die("cachehot-sparse: out of memory");
+	}
+	tdn[ntdn].s = b;
+	tdn[ntdn].align = td->ctype.alignment;
+	ntdn++;
+}
+
+static unsigned long typedef_align(const struct symbol *s)
+{
+	size_t i;
+	for (i = 0; i < ntdn; i++)
+		if (tdn[i].s == s)
+			return tdn[i].align;
+	return 0;
+}
+
+/* A struct with a tag of its own (bound in sparse's tag namespace). */
+static int is_tagged(const struct symbol *s)
+{
+	return s->namespace == NS_STRUCT && s->ident;
+}
+
+/* ---- building ------------------------------------------------------------ */
+static int is_aggregate(const struct symbol *s)
+{
+	return s && (s->type == SYM_STRUCT || s->type == SYM_UNION);
+}
+
+/* Strip nodes (typedefs, qualifiers) to the underlying type. */
+static struct symbol *base_of(struct symbol *s)
+{
+	while (s && s->type == SYM_NODE)
+		s = s->ctype.base_type;
+	return s;
+}
+
+static struct ch_type *build_type(struct symbol *s, int depth);
+
+static int c_type_word(const char *w, size_t n)
+{
+	static const char *const kw[] = { "char", "short", "int", "long", "signed",
+		"unsigned", "_Bool", "bool", "const", "volatile", "__signed__", NULL };
+	int i;
+	for (i = 0; kw[i]; i++)
+		if (strlen(kw[i]) == n && !memcmp(kw[i], w, n))
+			return 1;
+	return 0;
+}
+
+
+/* Name of a scalar array element type as GCC spells it: sparse resolves
+ * typedefs while parsing, so "u8 pad[56]" would read "unsigned char". When
+ * the word just before the member's name in the source is a typedef name
+ * (not a C type keyword), use it. */
+static const char *elem_name(struct symbol *mem, struct symbol *elem)
+{
+	const char *text, *name;
+	size_t len, nl, i;
+
+	name = mem->ident ? show_ident(mem->ident) : NULL;
+	text = name ? ch_source_line(stream_name(mem->pos.stream), mem->pos.line, &len) : NULL;
+	if (text) {
+		nl = strlen(name);
+		for (i = 0; i + nl <= len; i++) {
+			size_t e, b;
+			if (memcmp(text + i, name, nl) || (i && is_idch((unsigned char)text[i - 1])) ||
+			    (i + nl < len && is_idch((unsigned char)text[i + nl])))
+				continue;
+			e = i;
+			while (e > 0 && (text[e - 1] == ' ' || text[e - 1] == '\t'))
+				e--;
+			b = e;
+			while (b > 0 && is_idch((unsigned char)text[b - 1]))
+				b--;
+			if (b < e && !c_type_word(text + b, e - b) && !(text[b] >= '0' && text[b] <= '9'))
+				return ch_printf(ch_sparse_ctx, "%.*s", (int)(e - b), text + b);
+			break;
+		}
+	}
+	return show_typename(elem);
+}
+
+/* Fill m from the sparse member node 'mem'. */
+static void fill_member(struct ch_member *m, struct symbol *mem, struct position after, int depth)
+{
+	struct symbol *t = base_of(mem->ctype.base_type);
+	struct symbol *elem = t;
+	const char *group;
+	enum ch_class cls;
+	int user_align;
+	long long bits = mem->bit_size;
+
+	m->offset = mem->offset;
+	m->align = (unsigned)mem->ctype.alignment;
+	m->loc = ch_sparse_loc(mem->pos);
+	m->nelems = 1;
+
+	if (t && t->type == SYM_BITFIELD) {
+		struct symbol *bt = base_of(t->ctype.base_type);
+		m->bit_offset = mem->bit_offset;
+		m->bit_size = bits > 0 ? (unsigned)bits : 0;
+		m->size = m->bit_size ? (m->bit_offset + m->bit_size + 7) / 8 : 0;
+		m->elem_size = m->size;
+		m->is_integer = 1;
+		m->type_name = bt ? ch_strdup(ch_sparse_ctx, show_typename(bt)) : NULL;
+		if (!m->bit_size && !m->name)
+			m->size = 0;
+	} else {
+		if (t && t->type == SYM_ARRAY) {
+			elem = base_of(t->ctype.base_type);
+			while (elem && elem->type == SYM_ARRAY)   /* int a[2][3]: element int */
+				elem = base_of(elem->ctype.base_type);
+		}
+		if (bits < 0) {                                     /* flexible array */
+			m->flexible = 1;
+			m->size = 0;
+			m->nelems = 0;
+		} else {
+			m->size = (uint64_t)bits / 8;
+		}
+		m->elem_size = elem && elem->bit_size > 0 ? (uint64_t)elem->bit_size / 8 : 0;
+		if (t && t->type == SYM_ARRAY && !m->flexible)
+			m->nelems = m->elem_size ? m->size / m->elem_size : 0;
+		else if (!m->flexible)
+			m->elem_size = m->size;
+		if (elem && (elem->type == SYM_ENUM ||
+			     (elem->type == SYM_BASETYPE && elem->ctype.base_type == &int_type) ||
+			     elem->type == SYM_RESTRICT || elem->type == SYM_FOULED))
+			m->is_integer = 1;
+		if (is_aggregate(elem))
+			m->type = build_type(elem, depth + 1);
+		if (t && t->type == SYM_ARRAY) {
+			/* the plugin's "ELEM[N]" (N = 0 for a flexible array) */
+			const char *en = is_aggregate(elem)
+				? (elem->ident ? show_ident(elem->ident) : "<anonymous>")
+				: elem_name(mem, elem);
+			m->type_name = ch_printf(ch_sparse_ctx, "%s[%llu]", en,
+						 (unsigned long long)m->nelems);
+		} else if (is_aggregate(t)) {
+			m->type_name = ch_printf(ch_sparse_ctx, "%s %s",
+				t->type == SYM_UNION ? "union" : "struct",
+				t->ident ? show_ident(t->ident) : "<anonymous>");
+		}
+	}
+	ch_attr_lookup(mem, after, &cls, &group, &user_align);
+	m->cls = cls;
+	m->group = group;
+	/* user_align: an aligned attribute on the member (GCC DECL_USER_ALIGN);
+	 * also when the member's alignment differs from its type's. */
+	m->user_align = user_align ||
+		(t && t->type != SYM_BITFIELD && t->ctype.alignment &&
+		 mem->ctype.alignment != t->ctype.alignment);
+}
+
+/* Build (or find) the ch_type of struct/union s. NULL for an incomplete or
+ * broken type (sparse already said why). */
+static struct ch_type *build_type(struct symbol *s, int depth)
+{
+	struct ch_type *ct = ch_type_lookup(ch_sparse_ctx, s);
+	struct symbol *mem;
+	struct position after;
+	const char *name;
+
+	if (ct)
+		return ct;
+	if (depth > 64 || !s->symbol_list)
+		return NULL;
+	examine_symbol_type(s);
+	if (s->bit_size < 0)
+		return NULL;
+	name = s->ident ? show_ident(s->ident) : NULL;
+	ct = ch_type_new(ch_sparse_ctx, s, name, s->type == SYM_UNION,
+			 (uint64_t)s->bit_size / 8, (unsigned)s->ctype.alignment);
+	ct->name_is_typedef = name && !is_tagged(s);
+	ct->packed = s->packed;
+	ct->loc = ch_sparse_loc(s->pos);
+	after = s->pos;
+	FOR_EACH_PTR(s->symbol_list, mem) {
+		struct ch_member *m;
+		if (mem->type != SYM_NODE)
+			continue;
+		m = ch_type_add_member(ch_sparse_ctx, ct,
+				       mem->ident ? show_ident(mem->ident) : NULL);
+		fill_member(m, mem, after, depth);
+		after = mem->pos;
+	} END_FOR_EACH_PTR(mem);
+	return ct;
+}
+
+/* ---- config -------------------------------------------------------------- */
+static const char *macro_body(const char *name, void *arg)
+{
+	char buf[512];
+	struct symbol *sym = lookup_symbol(built_in_ident(name), NS_MACRO);
+	struct token *t;
+	size_t n = 0;
+
+	if (!sym || sym->arglist || !sym->expansion)
+		return NULL;
+	buf[0] = 0;
+	for (t = sym->expansion; t && !eof_token(t); t = t->next) {
+		const char *s;
+		if (token_type(t) > TOKEN_SPECIAL)
+			continue;   /* preprocessor markers such as <untaint> */
+		s = show_token(t);
+		size_t l = strlen(s);
+		if (n + l + 2 >= sizeof(buf))
+			return NULL;
+		memcpy(buf + n, s, l);
+		n += l;
+		buf[n++] = ' ';
+		buf[n] = 0;
+	}
+	/* a copy: ch_eval_macro resolves nested names while holding this one */
+	return ch_strdup(ch_sparse_ctx, buf);
+}
+
+static int macro_defined(const char *name)
+{
+	return lookup_symbol(built_in_ident(name), NS_MACRO) != NULL;
+}
+
+void ch_file_config(struct ch_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->line_size = ch_opts.line_size;
+	if (!cfg->line_size) {
+		/* as the plugin: SMP_CACHE_BYTES, else L1_CACHE_BYTES, else 64 */
+		static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
+		unsigned i;
+		for (i = 0; i < 2 && !cfg->line_size; i++) {
+			long long v;
+			const char *body = macro_body(names[i], NULL);
+			if (body && !ch_eval_macro(body, macro_body, NULL, &v) && v >= 8 &&
+			    v <= 4096 && !(v & (v - 1)))
+				cfg->line_size = (unsigned)v;
+		}
+		if (!cfg->line_size)
+			cfg->line_size = CH_DEFAULT_LINE_SIZE;
+	}
+	cfg->predict = ch_opts.predict;
+	cfg->severity = ch_opts.severity;
+	if (ch_opts.smp >= 0)
+		cfg->smp = ch_opts.smp;
+	else    /* a kernel build without CONFIG_SMP has no false sharing */
+		cfg->smp = !(macro_defined("__KERNEL__") && !macro_defined("CONFIG_SMP"));
+}
+
+/* ---- checking ------------------------------------------------------------ */
+static int cmp_pos(const void *a, const void *b)
+{
+	const struct symbol *x = *(struct symbol * const *)a, *y = *(struct symbol * const *)b;
+	if (x->pos.stream != y->pos.stream)
+		return x->pos.stream < y->pos.stream ? -1 : 1;
+	if (x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	if (x->pos.pos != y->pos.pos)
+		return x->pos.pos < y->pos.pos ? -1 : 1;
+	return 0;
+}
+
+/* The plugin's cheap pre-check (plugin/cachehot.c relevant()): any cachehot
+ * attribute or sidecar entry in this type or a nested one. Types that are
+ * not relevant are not judged, exactly as in the plugin. */
+static int relevant(struct symbol *s, const char *name, int depth)
+{
+	struct symbol *mem;
+	int r = 0;
+
+	if (!is_aggregate(s) || !s->symbol_list || depth > 32)
+		return 0;
+	FOR_EACH_PTR(s->symbol_list, mem) {
+		enum ch_class cls;
+		const char *g;
+		int ua;
+		struct symbol *ft;
+		if (r)
+			break;
+		if (mem->type != SYM_NODE)
+			continue;
+		if (ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
+			r = 1;
+		if (!r && name && mem->ident && ch_sidecar_count(ch_sparse_ctx) &&
+		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
+			r = 1;
+		ft = base_of(mem->ctype.base_type);
+		while (!r && ft && ft->type == SYM_ARRAY)
+			ft = base_of(ft->ctype.base_type);
+		if (!r && is_aggregate(ft) &&
+		    relevant(ft, is_tagged(ft) ? show_ident(ft->ident) : NULL, depth + 1))
+			r = 1;
+	} END_FOR_EACH_PTR(mem);
+	return r;
+}
+
+static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
+{
+	const struct ch_type *t = arg;
+	struct ch_finding f;
+	memset(&f, 0, sizeof(f));
+	f.severity = CH_SEV_WARNING;
+	f.loc = t->loc;
+	f.message = ch_printf(ch_sparse_ctx,
+			      "sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]",
+			      entry, file, line, t->name);
+	ch_print_finding(&f, NULL);
+}
+
+void ch_check_scope(int builtin, const struct ch_config *cfgp)
+{
+	/* during sparse_initialize() file_scope is sparse's builtin scope */
+	struct scope *sc = file_scope;
+	struct symbol **v = NULL, *sym;
+	size_t n = 0, cap = 0, i;
+	struct ch_config cfg = *cfgp;
+
+	if (!sc)
+		return;
+	/* typedefs first: they carry the alignment of anonymous structs */
+	FOR_EACH_PTR(sc->symbols, sym) {
+		if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE)
+			note_typedef(sym);
+	} END_FOR_EACH_PTR(sym);
+	FOR_EACH_PTR(sc->symbols, sym) {
+		struct symbol *t = NULL;
+		if (sym->namespace == NS_STRUCT && is_aggregate(sym))
+			t = sym;
+		else if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE &&
+			 is_aggregate(sym->ctype.base_type) && !is_tagged(sym->ctype.base_type))
+			t = sym->ctype.base_type;
+		if (!t || !t->symbol_list)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v)
+				die("cachehot-sparse: out of memory");
+		}
+		v[n++] = t;
+	} END_FOR_EACH_PTR(sym);
+	qsort(v, n, sizeof(*v), cmp_pos);
+	for (i = 0; i < n; i++) {
+		struct symbol *s = v[i];
+		struct ch_type *ct;
+		const char *name = s->ident ? show_ident(s->ident) : NULL;
+		int tagged = is_tagged(s);
+
+		if (i && s == v[i - 1])
+			continue;
+		if (!relevant(s, tagged ? name : NULL, 0)) {
+			/* a sidecar may name the typedef of an anonymous struct */
+			struct symbol *mem;
+			int hit = 0;
+			const char *g;
+			if (tagged || !name || !ch_sidecar_count(ch_sparse_ctx))
+				continue;
+			FOR_EACH_PTR(s->symbol_list, mem) {
+				if (!hit && mem->ident &&
+				    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) !=
+					    CH_CLASS_NONE)
+					hit = 1;
+			} END_FOR_EACH_PTR(mem);
+			if (!hit)
+				continue;
+		}
+		ct = build_type(s, 0);
+		if (!ct)
+			continue;
+		if (!tagged && typedef_align(s) > ct->align)
+			ct->align = (unsigned)typedef_align(s);
+		ch_check_type(ch_sparse_ctx, ct, &cfg, ch_print_finding, NULL);
+		if (ch_opts.manifest && cfg.smp)
+			ch_manifest_add(ch_sparse_ctx, ct, &cfg, "sparse");
+		if (tagged && ct->name)
+			ch_sidecar_missing_fields(ch_sparse_ctx, ct->name, report_missing_field, ct);
+	}
+	free(v);
+}
+
+/* ---- printing ------------------------------------------------------------ */
+/* Source line cache, for moving a column onto a member's name. */
+static char *cached_path, *cached_text;
+static size_t cached_len;
+
+const char *ch_source_line(const char *path, unsigned line, size_t *len)
+{
+	const char *p, *end;
+	unsigned l = 1;
+
+	if (!path)
+		return NULL;
+	if (!cached_path || strcmp(cached_path, path)) {
+		FILE *f = fopen(path, "r");
+		free(cached_path);
+		free(cached_text);
+		cached_path = strdup(path);
+		cached_text = NULL;
+		cached_len = 0;
+		if (f) {
+			size_t cap = 0, r;
+			char buf[65536];
+			while ((r = fread(buf, 1, sizeof(buf), f)) > 0) {
+				if (cached_len + r + 1 > cap) {
+					cap = (cached_len + r + 1) * 2;
+					cached_text = realloc(cached_text, cap);
+					if (!cached_text)
+						die("cachehot-sparse: out of memory");
+				}
+				memcpy(cached_text + cached_len, buf, r);
+				cached_len += r;
+			}
+			fclose(f);
+		}
+	}
+	if (!cached_text)
+		return NULL;
+	p = cached_text;
+	end = cached_text + cached_len;
+	while (l < line && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+		l++;
+	}
+	if (p >= end)
+		return NULL;
+	{
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		*len = (size_t)((nl ? nl : end) - p);
+	}
+	return p;
+}
+
+
+/* sparse and GCC count columns the same way (1-based, a tab advances to the
+ * next multiple of 8) but sparse puts a member at the start of its
+ * declarator ("*p", "(*fn)") while GCC puts it at the name. */
+unsigned ch_name_column(const char *path, unsigned line, unsigned col, const char *field)
+{
+	const char *text, *name;
+	size_t len, i, nl;
+	unsigned c = 1, found = 0;
+
+	if (!field || !line || !col)
+		return col;
+	name = strrchr(field, '.');
+	name = name ? name + 1 : field;
+	nl = strcspn(name, "[");
+	if (!nl)
+		return col;
+	text = ch_source_line(path, line, &len);
+	if (!text)
+		return col;
+	for (i = 0; i < len; i++) {
+		if (c >= col && !found && i + nl <= len && !memcmp(text + i, name, nl) &&
+		    (i == 0 || !is_idch((unsigned char)text[i - 1])) &&
+		    (i + nl == len || !is_idch((unsigned char)text[i + nl]))) {
+			found = c;
+			break;
+		}
+		if (text[i] == '\t')
+			c += tabstop - (c - 1) % tabstop;
+		else
+			c++;
+	}
+	return found ? found : col;
+}
+
+void ch_print_finding(const struct ch_finding *f, void *arg)
+{
+	struct position pos;
+	int stream = stream_of(f->loc.file);
+	unsigned col = f->loc.col;
+
+	memset(&pos, 0, sizeof(pos));
+	if (stream >= 0 && f->loc.line) {
+		col = ch_name_column(f->loc.file, f->loc.line, f->loc.col, f->field_a);
+		pos.stream = stream;
+		pos.line = f->loc.line;
+		pos.pos = col;
+	}
+	if (f->severity == CH_SEV_ERROR) {
+		if (strlen(f->message) < 400) {
+			sparse_error(pos, "%s", f->message);
+			return;
+		}
+		has_error |= 1;
+	} else if (f->severity == CH_SEV_WARNING && strlen(f->message) < 400) {
+		/* sparse's own path: honours -Wsparse-error, -fmax-warnings */
+		warning(pos, "%s", f->message);
+		return;
+	}
+	/* notes, and messages too long for sparse's 512-byte buffer */
+	if (f->severity == CH_SEV_WARNING && (!fmax_warnings || has_error))
+		return;
+	fflush(stdout);
+	fprintf(stderr, "%s:%d:%d: %s%s%s\n", stream >= 0 ? stream_name(stream) : "<unknown>",
+		pos.line, pos.pos, diag_prefix,
+		f->severity == CH_SEV_ERROR ? "error: " :
+		f->severity == CH_SEV_WARNING ? "warning: " : "note: ", f->message);
+}

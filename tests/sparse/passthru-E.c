@@ -1,0 +1,1 @@
+int v = __CHK_DEFINED;

@@ -1,0 +1,165 @@
+#!/bin/bash
+# Sparse suite: bin/cachehot-sparse against every layout fixture
+# (tests/fixtures/*.c), two ways:
+#   sparse/expect/NAME  its diagnostics for the fixture file equal the
+#                       fixture's expect: block (line, column, kind, message);
+#   sparse/agree/NAME   engine agreement: its findings equal the GCC plugin's
+#                       on the same fixture with the same arguments, line for
+#                       line (struct, fields, offsets, line index and check id
+#                       are all in the message text; the line:col must match).
+# Then cases of its own (tests/sparse/*.c): argument pass-through, sidecar
+# option, bad input, inline-addr, attributes, kernel-style -include.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP"
+CK=$TOP/bin/cachehot-sparse
+PLUGIN=$TOP/plugin/cachehot.so
+CC=${CC:-gcc}
+[ -x "$CK" ] || { fail sparse/build "$CK missing (make sparse)"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# fixture_keys FILE -> KEY[=VAL] words of its cachehot-args: line
+fixture_keys() {
+	sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1" | head -1 | sed 's|\*/||g' | tr ' ' '\n' | sed '/^$/d'
+}
+# fixture_expect FILE -> expected lines "L:C: kind: message", sorted
+fixture_expect() {
+	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
+}
+# normalise FILE: the fixture's own diagnostics as "L:C: kind: message" and
+# tool-level ones (no position) as the fixtures write them, "cc1: kind: ...",
+# with the plugin's "cachehot: " prefix on errors; GCC's quotes ‘’ as '.
+normalise() {
+	local f=$1
+	sed "s/[‘’]/'/g" | sed -n \
+		-e "s#^$f:\([0-9]*:[0-9]*: \(warning\|note\|error\): .*\)\$#\1#p" \
+		-e "s#^\(cc1: \(warning\|note\|error\): .*\)\$#\1#p" \
+		-e "s#^cachehot-sparse: error: \(.*\)\$#cc1: error: cachehot: \1#p" \
+		-e "s#^cachehot-sparse: \(warning\|note\): \(.*\)\$#cc1: \1: \2#p" | sort
+}
+# GCC adds "note: in definition of macro 'X'" / "in expansion of macro" to a
+# diagnostic at a macro-expanded token: presentation, not a finding; sparse
+# keeps no expansion history. Dropped before comparing.
+no_macro_ctx() { grep -v ": note: in \(definition\|expansion\) of macro "; }
+# run_sparse FILE EXTRA... -> normalised diagnostics. -Wno-decl: fixtures
+# define globals without a header, which stock sparse would remark on.
+run_sparse() {
+	local f=$1; shift
+	"$CK" -Wno-decl $(fixture_keys "$f" | sed 's/^/-fcachehot-/') "$@" -Iinclude "$f" 2>&1 | normalise "$f"
+	[ "${PIPESTATUS[0]}" -ge 128 ] && echo "CRASH: signal $((PIPESTATUS[0] - 128))"
+}
+run_plugin() {
+	local f=$1; shift
+	$CC -fplugin="$PLUGIN" $(fixture_keys "$f" | sed 's/^/-fplugin-arg-cachehot-/') "$@" \
+		-Iinclude -O2 -c "$f" -o /dev/null -fdiagnostics-plain-output 2>&1 | normalise "$f"
+}
+
+nfix=0
+for f in tests/fixtures/*.c; do
+	name=$(basename "$f" .c)
+	nfix=$((nfix + 1))
+	run_sparse "$f" >"$T/sparse"
+	if grep -q '^CRASH' "$T/sparse"; then fail "sparse/expect/$name" "$(cat "$T/sparse")"; continue; fi
+	if grep -q 'expect-none\|expect:' "$f"; then
+		fixture_expect "$f" | no_macro_ctx >"$T/exp"
+		expect_file_eq "sparse/expect/$name" "$T/exp" "$T/sparse"
+	fi
+	if [ -f "$PLUGIN" ]; then
+		run_plugin "$f" | no_macro_ctx >"$T/plugin"
+		expect_file_eq "sparse/agree/$name" "$T/plugin" "$T/sparse"
+	else
+		fail "sparse/agree/$name" "$PLUGIN missing (make plugin): engines not compared"
+	fi
+done
+[ "$nfix" -gt 0 ] || fail sparse/fixtures "no tests/fixtures/*.c"
+
+# --- cases of the sparse checker itself -------------------------------------
+S=tests/sparse
+
+# sparse's own checks and arguments pass through unchanged: same output as
+# stock sparse (built from the same source) on a file with no cachehot content
+# but stock warnings (-Wshadow, -D, -I, -include, -m64, -std, -o ignored).
+args=(-Wshadow -D__CHK_DEFINED=3 -I"$S" -include "$S/passthru-inc.h" -m64 -std=gnu11 -O2 -fno-strict-aliasing -Wno-unknown-attribute)
+stock=$(sparse "${args[@]}" "$S/passthru.c" 2>&1)
+ours=$("$CK" "${args[@]}" "$S/passthru.c" 2>&1)
+expect_eq sparse/passthru-same-as-stock "$stock" "$ours"
+expect_eq sparse/passthru-real-warnings \
+	"$S/passthru.c:7:19: warning: symbol 'x' shadows an earlier one|$S/passthru.c:5:12: originally declared here|$S/passthru.c:12:22: error: undefined identifier 'not_defined'" \
+	"$(echo "$ours" | tr '\n' '|' | sed 's/|$//')"
+# -E still preprocesses
+expect_eq sparse/passthru-E "int v = 3;" \
+	"$("$CK" -E -D__CHK_DEFINED=3 "$S/passthru-E.c" 2>&1 | grep -v '^$' | sed 's/^[ \t]*//; s/[ \t]*$//' | tr -s ' \n' ' ' | sed 's/ $//')"
+
+# __has_attribute sees the attributes; an -include'd header defining an
+# annotated struct is judged once (builtin scope), in header coordinates
+out=$("$CK" -Wno-decl -include "$S/hdr-struct.h" -Iinclude "$S/has_attr.c" 2>&1)
+expect_eq sparse/has-attribute \
+	"$S/has_attr.c:4:2: warning: \"cachehot attributes registered\"|$S/hdr-struct.h:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct incl' with hot field 'count' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit' [cachehot-false-sharing]" \
+	"$(echo "$out" | grep -v 'note:' | grep -v 'is aligned to' | sort | tr '\n' '|' | sed 's/|$//')"
+
+# the sidecar option, with sparse's -f style; also several sidecars
+out=$("$CK" -Wno-decl -fcachehot-annotations=$S/side1.ann -fcachehot-annotations=$S/side2.ann "$S/side.c" 2>&1 | grep -c 'warning: .*cachehot-false-sharing')
+expect_eq sparse/sidecar-two-files 2 "$out"
+out=$("$CK" -Wno-decl -fcachehot-annotations=$S/side1.ann "$S/side.c" 2>&1 | grep 'warning:')
+expect_eq sparse/sidecar-one-file \
+	"$S/side.c:4:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct side' with hot field 'count' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit' [cachehot-false-sharing]" \
+	"$out"
+
+# bad input: clear errors, exit status 1, never a crash
+check_err() { # NAME EXPECTED-FIRST-LINE ARGS...
+	local name=$1 exp=$2; shift 2
+	local out rc
+	out=$("$CK" "$@" 2>&1); rc=$?
+	if [ $rc -ge 128 ]; then fail "$name" "crashed (signal $((rc - 128)))"; return; fi
+	if [ $rc -eq 0 ]; then fail "$name" "exit status 0 for bad input: $out"; return; fi
+	expect_eq "$name" "$exp" "$(echo "$out" | head -1)"
+}
+check_err sparse/bad-option "cachehot-sparse: error: unknown option -fcachehot-lines=64 (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes, smp, layout)" \
+	-fcachehot-lines=64 "$S/side.c"
+check_err sparse/bad-line-size "cachehot-sparse: error: '-fcachehot-line-size=100': expected a power of two from 8 to 4096 bytes" \
+	-fcachehot-line-size=100 "$S/side.c"
+check_err sparse/missing-sidecar "cachehot-sparse: error: $S/no-such.ann: cannot open annotations file: No such file or directory" \
+	-fcachehot-annotations=$S/no-such.ann "$S/side.c"
+check_err sparse/bad-sidecar "cachehot-sparse: error: tests/fixtures/bad_sidecar.ann:2: unknown class 'warm' (expected hot, exclusive or read_mostly)" \
+	-fcachehot-annotations=tests/fixtures/bad_sidecar.ann "$S/side.c"
+check_err sparse/missing-input "No such file: $S/nonexistent.c" "$S/nonexistent.c"
+# a broken C file: sparse's errors, no crash
+out=$("$CK" -Iinclude "$S/broken.c" 2>&1); rc=$?
+if [ $rc -ge 128 ]; then fail sparse/broken-c "crashed (signal $((rc - 128)))"; else
+	expect_eq sparse/broken-c "$S/broken.c:6:9: error: expected ; at end of declaration" "$(echo "$out" | head -1)"; fi
+# a binary file as input: no crash
+head -c 4096 "$CK" >"$T/binary.c"
+"$CK" "$T/binary.c" >/dev/null 2>&1; rc=$?
+[ $rc -lt 128 ] && ok sparse/binary-input || fail sparse/binary-input "crashed (signal $((rc - 128)))"
+
+# inline-addr: only static inline functions used as values, at the definition
+out=$("$CK" -Wno-decl -fcachehot-annotations=$S/inline.ann "$S/inline.c" 2>&1 | grep 'cachehot-inline-addr')
+expect_eq sparse/inline-addr \
+	"$S/inline.c:3:19: note: inline function 'used_as_value' is used as a value (its address is taken); sparse cannot tell whether the compiler emits an out-of-line copy: the GCC plugin (call graph) or \`cachehot-bloat OBJ\` (symbol table) can [cachehot-inline-addr]|$S/inline.c:5:19: note: inline function 'in_table' is used as a value (its address is taken); sparse cannot tell whether the compiler emits an out-of-line copy: the GCC plugin (call graph) or \`cachehot-bloat OBJ\` (symbol table) can [cachehot-inline-addr]" \
+	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
+n=$("$CK" -Wno-decl -fcachehot-inline-addr=0 "$S/inline.c" 2>&1 | grep -c 'cachehot-inline-addr')
+expect_eq sparse/inline-addr-off 0 "$n"
+n=$("$CK" -Wno-decl -fcachehot-inline-notes=0 "$S/inline.c" 2>&1 | grep -c 'warning: .*cachehot-inline-addr')
+expect_eq sparse/inline-addr-warnings 3 "$n"
+
+# member positions: pointer and function-pointer members are reported at the
+# name (GCC's column), a tab-indented member at its display column
+out=$("$CK" -Wno-decl -Iinclude "$S/columns.c" 2>&1 | grep 'warning:' | cut -d: -f2,3 | tr '\n' ' ')
+expect_eq sparse/columns "5:24 6:26 7:42 " "$out"   # = the plugin's; sparse alone: 23 24 41
+
+# severity and -Wsparse-error
+n=$("$CK" -Wno-decl -fcachehot-severity=error -Iinclude tests/fixtures/page_counter_v5_10.c 2>&1 | grep -c ': error: .*cachehot-false-sharing')
+expect_eq sparse/severity-error 5 "$n"
+# sparse's exit status ignores errors (kernel C=1 builds go on); with
+# -Wsparse-error, cachehot warnings fail the run like any sparse warning
+"$CK" -Wno-decl -Iinclude tests/fixtures/page_counter_v5_10.c >/dev/null 2>&1
+expect_eq sparse/status-warnings 0 "$?"
+"$CK" -Wno-decl -Wsparse-error -Iinclude tests/fixtures/page_counter_v5_10.c >/dev/null 2>&1
+expect_eq sparse/status-Wsparse-error 1 "$?"
+
+# manifest: JSON with real offsets
+rm -f "$T/m.json"
+"$CK" -Wno-decl -fcachehot-manifest="$T/m.json" -Iinclude tests/fixtures/page_counter_v5_10.c >/dev/null 2>&1
+expect_eq sparse/manifest-fields "usage:0:8:hot min:8:8:read_mostly parent:40:8:read_mostly" \
+	"$(jq -r '.structs.page_counter.fields[] | select(.name=="usage" or .name=="min" or .name=="parent") | "\(.name):\(.offset):\(.size):\(.class)"' "$T/m.json" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
+exit 0
