@@ -18,5 +18,4 @@ struct pc_old {
 struct pc_old p;
 /* expect:
  * 14:20: warning: '_pad1_' (private padding type 'struct pc_padding', offset 64, cache line 1) isolates exclusive field 'usage' (offset 0, size 8) from 'max' (offset 64); use CACHELINE_PADDING(_pad1_) from <linux/cache.h> instead [cachehot-padding-macro]
- * 10:44: note: in definition of macro 'PC_PADDING'
  */

@@ -25,7 +25,8 @@ run_plugin() {
 	$CC -fplugin="$PLUGIN" $(fixture_args "$f") "$@" -Iinclude -O2 -c "$f" -o /dev/null \
 		-fdiagnostics-plain-output >"$out" 2>&1
 	if grep -q "internal compiler error" "$out"; then echo "ICE"; cat "$out"; fi
-	sed -n "s#^$f:\([0-9]*:[0-9]*: \(warning\|note\|error\): .*\)\$#\1#p; s#^\(cc1: \(warning\|note\|error\): .*\)\$#\1#p" "$out" | sort
+	sed -n "s#^$f:\([0-9]*:[0-9]*: \(warning\|note\|error\): .*\)\$#\1#p; s#^\(cc1: \(warning\|note\|error\): .*\)\$#\1#p" "$out" |
+		grep -v ': note: in \(definition\|expansion\) of macro' | sort
 	rm -f "$out"
 }
 
