@@ -34,6 +34,7 @@ static struct {
 	struct strv objects;
 	struct strv cflags;          /* -I/-D/-U/-include/... given on our command line */
 	struct strv plugin_args;     /* KEY=VAL for every engine */
+	struct strv annotations;     /* sidecar files (absolute paths) */
 	const char *ccdb, *objlist, *diff_rev, *patch_file, *baseline, *output;
 	int update_baseline, terse, verbose, progress;
 	enum format format;
@@ -313,12 +314,42 @@ static int collect(const char *engine, const char *default_check, int status,
 	return 0;
 }
 
+/* Engine arguments in each engine's own spelling: the plugin takes
+ * -fplugin-arg-cachehot-KEY=VAL (several sidecars as one A:B), the sparse
+ * checker -fcachehot-KEY=VAL, cachehot-layout --KEY=VAL. */
 static void push_engine_args(struct strv *av, const char *style)
 {
+	char *a;
+	if (opt.annotations.n) {
+		if (!strcmp(style, "plugin")) {
+			size_t len = 0;
+			for (size_t i = 0; i < opt.annotations.n; i++)
+				len += strlen(opt.annotations.v[i]) + 1;
+			char *joined = xmalloc(len + 1);
+			joined[0] = 0;
+			for (size_t i = 0; i < opt.annotations.n; i++) {
+				if (i) strcat(joined, ":");
+				strcat(joined, opt.annotations.v[i]);
+			}
+			a = xasprintf("-fplugin-arg-cachehot-annotations=%s", joined);
+			strv_push(av, a);
+			free(a);
+			free(joined);
+		} else {
+			for (size_t i = 0; i < opt.annotations.n; i++) {
+				a = !strcmp(style, "sparse")
+				    ? xasprintf("-fcachehot-annotations=%s", opt.annotations.v[i])
+				    : xasprintf("--annotations=%s", opt.annotations.v[i]);
+				strv_push(av, a);
+				free(a);
+			}
+		}
+	}
 	for (size_t i = 0; i < opt.plugin_args.n; i++) {
-		char *a;
 		if (!strcmp(style, "plugin"))
 			a = xasprintf("-fplugin-arg-cachehot-%s", opt.plugin_args.v[i]);
+		else if (!strcmp(style, "sparse"))
+			a = xasprintf("-fcachehot-%s", opt.plugin_args.v[i]);
 		else
 			a = xasprintf("--%s", opt.plugin_args.v[i]);
 		strv_push(av, a);
@@ -385,6 +416,23 @@ static void run_sparse(const struct unit *u, const char *sparse)
 	strv_free(&av);
 }
 
+/* The rule's "// Options:" line, as coccicheck passes it. */
+static void push_rule_options(struct strv *av, const char *rule)
+{
+	char *text = read_file(rule, NULL);
+	if (!text)
+		return;
+	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+		if (strncmp(l, "// Options:", 11))
+			continue;
+		char *save = NULL;
+		for (char *w = strtok_r(l + 11, " \t\r", &save); w; w = strtok_r(NULL, " \t\r", &save))
+			strv_push(av, w);
+		break;
+	}
+	free(text);
+}
+
 static void run_cocci(const struct unit *u, const struct strv *rules)
 {
 	for (size_t r = 0; r < rules->n; r++) {
@@ -396,6 +444,7 @@ static void run_cocci(const struct unit *u, const struct strv *rules)
 		strv_push(&av, "-D"); strv_push(&av, "report");
 		strv_push(&av, "--very-quiet"); strv_push(&av, "--no-show-diff");
 		strv_push(&av, "--cocci-file"); strv_push(&av, rules->v[r]);
+		push_rule_options(&av, rules->v[r]);
 		for (size_t i = 0; i < u->flags.n + opt.cflags.n; i++) {
 			const char *f = i < u->flags.n ? u->flags.v[i] : opt.cflags.v[i - u->flags.n];
 			if (!strncmp(f, "-I", 2) && f[2]) {
@@ -453,8 +502,13 @@ static void run_layout_src(const struct unit *u, const char *layout, const char 
 	strv_push(&av, "-o");
 	strv_push(&av, obj);
 	st = run_capture(av.v, u->dir, &out);
-	if (opt.verbose && st >= 0)
-		collect("layout-compile", NULL, st, "", av.v, u->dir);
+	if (opt.verbose && st >= 0) {
+		progress(NULL, NULL);
+		fputs("cachehot: [layout-compile]", stderr);
+		for (size_t i = 0; i < av.n; i++)
+			fprintf(stderr, " %s", av.v[i]);
+		fprintf(stderr, " -> %d\n", st);
+	}
 	if (st == 0) {
 		run_layout_obj(obj, u->dir, layout, manifest && is_file(manifest) ? manifest : NULL);
 	} else if (st > 0) {
@@ -557,7 +611,14 @@ static int cmd_check(int argc, char **argv)
 		case 'e': engine_list = optarg; break;
 		case 'p': opt.ccdb = optarg; break;
 		case 'O': opt.objlist = optarg; break;
-		case 'a': add_plugin_arg("annotations", optarg); break;
+		case 'a': {
+			char *abs = canon_path(optarg);
+			if (!abs || !is_file(abs))
+				die_usage("no such annotations file: '%s'", optarg);
+			strv_push(&opt.annotations, abs);  /* engines may run elsewhere */
+			free(abs);
+			break;
+		}
 		case 'L': case 'P': {
 			char *end;
 			long v = strtol(optarg, &end, 10);

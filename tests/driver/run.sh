@@ -109,6 +109,31 @@ out=$("$CH" check $INC --engine=sparse,plugin --format=json hot.c | jq -r '.find
 expect_eq merge-engines "6:23:sparse 7:23:plugin,sparse " "$out"
 unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
 
+# ---- the real engines agree: one finding, three engines ------------------------------
+out=$("$CH" check $INC --engine=plugin,sparse,layout --format=json hot.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"')
+expect_eq real-engines-merge "7:23:plugin,sparse,layout" "$out"
+# sidecar annotations instead of attributes, for every engine
+printf '# test sidecar\nstats.hits hot\nstats.limit read_mostly\n' >side.ann
+sed 's/ __cacheline_[a-z_]*//' hot.c >plain.c
+out=$("$CH" check $INC --engine=plugin,sparse,layout --annotations=side.ann --format=json plain.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"')
+expect_eq sidecar-all-engines "7:23:plugin,sparse,layout" "$out"
+gcc -g -c $INC plain.c -o plain.o
+out=$("$CH" check --engine=layout --annotations=side.ann plain.o); rc=$?
+expect_eq layout-object "1|${LINE/hot.c/plain.c}" "$rc|$out"
+printf '%s\n' "$T/plain.o" >objs.txt
+out=$("$CH" check --engine=layout --annotations=side.ann --objects=objs.txt); rc=$?
+expect_eq layout-object-list "1|${LINE/hot.c/plain.c}" "$rc|$out"
+"$CH" check plain.o >/dev/null 2>"$T/err"; rc=$?
+expect_eq objects-need-layout "2|cachehot: object files need --engine=layout" "$rc|$(head -1 "$T/err")"
+"$CH" check --annotations=nosuch.ann hot.c >/dev/null 2>"$T/err"; rc=$?
+expect_eq annotations-missing "2|cachehot: no such annotations file: 'nosuch.ann'" "$rc|$(head -1 "$T/err")"
+# Coccinelle in report mode (0-based columns become 1-based), check id from the rule
+out=$("$CH" check --engine=cocci --format=checkpatch --terse loop.c); rc=$?
+expect_eq cocci-real "1|loop.c:10: WARNING:CACHEHOT_COUNTER_BATCH: __mod_zone_page_state(z, 3) in the loop at line 9: target and item do not change in the loop; accumulate in a local and apply once after the loop
+total: 0 errors, 1 warnings, 11 lines checked" "$rc|$out"
+out=$("$CH" check --engine=cocci loop.c | cut -d: -f1-4)
+expect_eq cocci-column "loop.c:10:3: warning" "$out"
+
 # ---- tool errors ----------------------------------------------------------------
 printf 'struct broken {\n\tint x;\n};\nint y = ;\n' >broken.c
 "$CH" check $INC hot.c broken.c >"$T/o" 2>"$T/err"; rc=$?
