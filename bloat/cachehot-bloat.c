@@ -69,7 +69,10 @@ static void scan_path(struct bl_scan *s, const char *path, int top)
 				free(ents[i]);
 				continue;
 			}
-			if (asprintf(&sub, "%s/%s", path, nm) < 0)
+			size_t pl = strlen(path);
+			while (pl > 1 && path[pl - 1] == '/')
+				pl--;
+			if (asprintf(&sub, "%.*s/%s", (int)pl, path, nm) < 0)
 				abort();
 			if (!stat(sub, &st) && (S_ISDIR(st.st_mode) ||
 			    (S_ISREG(st.st_mode) && len > 2 && !strcmp(nm + len - 2, ".o"))))
@@ -108,13 +111,14 @@ static void print_list(FILE *out, struct bl_scan *s, int lines, const char *cwd)
 	for (size_t i = 0; i < n; i++) {
 		const char *decl = show_path(c[i].decl_file, cwd);
 		if (lines)
-			fprintf(out, "%s\t%s\t%s\t%llu\t%s:%u\t%s\n", c[i].object, c[i].symbol,
+			fprintf(out, "%s\t%s\t%s\t%llu\t%s:%u\t%s\t%s\n", c[i].object, c[i].symbol,
 				c[i].function, (unsigned long long)c[i].bytes, decl,
-				c[i].decl_line, how_token(c[i].how));
+				c[i].decl_line, how_token(c[i].how), c[i].global ? "global" : "local");
 		else
-			fprintf(out, "%s: %s: %llu bytes: out-of-line copy of inline %s (%s:%u, %s)\n",
+			fprintf(out, "%s: %s: %llu bytes: out-of-line copy of inline %s (%s:%u, %s%s)\n",
 				c[i].object, c[i].symbol, (unsigned long long)c[i].bytes,
-				c[i].function, decl, c[i].decl_line, bl_how_name(c[i].how));
+				c[i].function, decl, c[i].decl_line, bl_how_name(c[i].how),
+				c[i].global ? ", global symbol" : "");
 		bytes += c[i].bytes;
 		if (c[i].object != last)
 			objs++;

@@ -32,8 +32,8 @@ norm() { sed "s|$TOPR/||g; s|$(realpath "$T")/||g"; }
 
 # ---- listing ----------------------------------------------------------------
 expect_eq seed-lines "$(printf '%s\n' \
-	"seed.o	lruvec_page_state	lruvec_page_state	17	src/memcg.h:8	declared" \
-	"seed.o	lruvec_page_state_local	lruvec_page_state_local	18	src/memcg.h:15	source")" \
+	"seed.o	lruvec_page_state	lruvec_page_state	17	src/memcg.h:8	declared	local" \
+	"seed.o	lruvec_page_state_local	lruvec_page_state_local	18	src/memcg.h:15	source	local")" \
 	"$("$BLOAT" --format=lines seed.o | norm)"
 
 expect_eq seed-text "$(printf '%s\n' \
@@ -45,7 +45,7 @@ expect_eq seed-text "$(printf '%s\n' \
 # every listed size is the symbol's size in nm -S (hex), for every fixture
 mism=""
 for f in $FIXTURES; do
-	while IFS=$'\t' read -r obj sym fn bytes decl how; do
+	while IFS=$'\t' read -r obj sym fn bytes decl how scope; do
 		nmsz=$(nm -S "$obj" | awk -v s="$sym" '$4 == s { print $2 }')
 		[ -n "$nmsz" ] && nmsz=$((16#$nmsz))
 		[ "$nmsz" = "$bytes" ] || mism="$mism $obj:$sym($bytes vs nm ${nmsz:-none})"
@@ -54,8 +54,12 @@ done
 expect_eq sizes-match-nm "" "$mism"
 
 expect_eq udp-shape-lines \
-	"escape.o	udplite_getfrag	udplite_getfrag	47	src/udp.h:3	source" \
+	"escape.o	udplite_getfrag	udplite_getfrag	47	src/udp.h:3	source	local" \
 	"$("$BLOAT" --format=lines escape.o | norm)"
+
+(cd "$T/src" && gcc $CFLAGS_FIX -c global.c -o "$T/global.o")
+expect_eq global-inline "global.o: gl_hook: 13 bytes: out-of-line copy of inline gl_hook (src/global.c:7, declared inline, global symbol)" \
+	"$(cd "$T" && "$BLOAT" global.o | norm | head -1)"
 
 for f in neg_direct neg_macro neg_always neg_shadow; do
 	expect_eq "tool-none-$f" "" "$("$BLOAT" --format=lines "$f.o")"
