@@ -137,6 +137,10 @@ struct ch_finding {
 	unsigned line_size;       /* bytes: the line size the finding is for */
 	struct ch_loc loc;
 	const char *message;
+	/* machine-applicable fix: when loc lies in the expansion of a padding
+	 * macro (PC_PADDING(_pad1_)), replace that macro's name with this one
+	 * ("CACHELINE_PADDING"); NULL when there is none */
+	const char *fix_macro;
 };
 
 typedef struct ch_ctx ch_ctx;

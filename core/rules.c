@@ -639,6 +639,8 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 		x->line_size = L;
 		x->loc = m->loc;
 		x->message = ch_printf(ctx, "%s; %s [%s]", what, fix, ch_check_id(CH_CHECK_PADDING_MACRO));
+		if (p->l.pad == CH_PAD_PRIVATE)
+			x->fix_macro = "CACHELINE_PADDING";
 	}
 }
 

@@ -385,18 +385,53 @@ static void current_config(struct ch_config *cfg)
 
 /* ---- judging ---------------------------------------------------------------- */
 
+/* A fix-it that replaces the name of the padding macro whose expansion
+ * declares the member at loc (PC_PADDING(_pad1_) -> CACHELINE_PADDING(_pad1_));
+ * -fdiagnostics-generate-patch prints it as a unified diff. */
+static void add_macro_fixit(rich_location *rich, location_t loc, const char *replacement)
+{
+	const line_map *map;
+	const line_map_macro *mm;
+	location_t at;
+	const char *name;
+
+	if (!replacement || loc <= BUILTINS_LOCATION || !linemap_location_from_macro_expansion_p(line_table, loc))
+		return;
+	map = linemap_lookup(line_table, loc);
+	if (!map || !linemap_macro_expansion_map_p(map))
+		return;
+	mm = linemap_check_macro(map);
+	/* the outermost expansion: the macro the struct's author wrote */
+	while (linemap_location_from_macro_expansion_p(line_table,
+						       MACRO_MAP_EXPANSION_POINT_LOCATION(mm))) {
+		map = linemap_lookup(line_table, MACRO_MAP_EXPANSION_POINT_LOCATION(mm));
+		if (!map || !linemap_macro_expansion_map_p(map))
+			return;
+		mm = linemap_check_macro(map);
+	}
+	at = MACRO_MAP_EXPANSION_POINT_LOCATION(mm);
+	name = (const char *)NODE_NAME(MACRO_MAP_MACRO(mm));
+	if (!name || !strcmp(name, replacement))
+		return;
+	rich->add_fixit_replace(source_range::from_locations(at, at + strlen(name) - 1 > at ?
+				linemap_position_for_loc_and_offset(line_table, at, strlen(name) - 1) : at),
+				replacement);
+}
+
 static void emit_finding(const struct ch_finding *f, void *)
 {
 	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
+	rich_location rich(line_table, loc);
+	add_macro_fixit(&rich, loc, f->fix_macro);
 	switch (f->severity) {
 	case CH_SEV_ERROR:
-		error_at(loc, "%s", f->message);
+		error_at(&rich, "%s", f->message);
 		break;
 	case CH_SEV_WARNING:
-		warning_at(loc, 0, "%s", f->message);
+		warning_at(&rich, 0, "%s", f->message);
 		break;
 	default:
-		inform(loc, "%s", f->message);
+		inform(&rich, "%s", f->message);
 		break;
 	}
 }

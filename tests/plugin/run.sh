@@ -76,6 +76,10 @@ if clang_bin=$(command -v clang) && [ -n "$clang_bin" ]; then
 fi
 rm -rf "$t"
 
+# fix-it: a private padding macro becomes CACHELINE_PADDING in the patch GCC generates
+out=$($CC -fplugin="$PLUGIN" -Iinclude -c examples/private_padding.c -o /dev/null -fdiagnostics-generate-patch 2>&1 | grep '^[-+]	')
+expect_eq plugin/fixit-private-padding "$(printf -- '-\tPC_PADDING(_pad1_);\n+\tCACHELINE_PADDING(_pad1_);')" "$out"
+
 # robustness: broken and C++ inputs may fail to compile, but never crash cc1
 for f in tests/plugin/robust/*; do
 	case "$f" in *.cc) c=g++ ;; *) c=$CC ;; esac
