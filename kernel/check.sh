@@ -49,4 +49,5 @@ for s in page_counter mem_cgroup zone pglist_data; do
 	done
 done | tee "$O/pahole-crosscheck.txt"
 grep -q MISMATCH "$O/pahole-crosscheck.txt" && exit 1
+"$TOP"/kernel/randstruct-check.sh || exit 1
 exit $bad
