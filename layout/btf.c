@@ -182,10 +182,21 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 		m->size = sz > 0 ? (uint64_t)sz : 0;
 		/* BTF does not tell [0] from []: a zero-count array that ends
 		 * the struct is taken as flexible */
-		m->flexible = flex && i == vlen - 1 && bt->size > 0;
+		/* BTF does not tell x[0] from x[]; GCC's C front end models both
+		 * alike (no upper bound), and so does the plugin */
+		m->flexible = flex;
 		m->is_integer = et && (btf_is_int(et) || btf_is_enum(et) || btf_is_enum64(et));
 		m->align = nat;
-		m->type_name = decl_text(b, bm[i].type, "");
+		if (rt && btf_is_array(rt)) {
+			/* "char[56]", as the plugin words it */
+			const char *en = decl_text(b, eid, "");
+			if (!strncmp(en, "struct ", 7))
+				en += 7;
+			else if (!strncmp(en, "union ", 6))
+				en += 6;
+			m->type_name = ch_printf(ctx, "%s[%llu]", en, (unsigned long long)nelems);
+		} else
+			m->type_name = decl_text(b, bm[i].type, "");
 		decls[i] = decl_text(b, bm[i].type, mname ? mname : "");
 		if (bitsz) {
 			m->offset = bitoff / 8;
@@ -272,6 +283,8 @@ int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
 			if (!name || !*name || lt_set_find(s, name))
 				continue;
 			ct = bbuild(&b, t->type, name);
+			if (ct)
+				ct->name_is_typedef = 1;
 			if (ct)
 				lt_set_add(s, name, ct, path, LT_KIND_BTF);
 			continue;

@@ -1,2 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * diff.c -- cachehot-layout --diff OLD NEW: for each struct defined in both
+ * inputs, the fields that moved, appeared or went away, the change of size
+ * and cache-line count, and the conflicts between annotated fields that NEW
+ * has and OLD had not (judged by the core on both sides). A new conflict
+ * makes the exit status 1: the CI gate against a patch that spoils a layout.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "lt.h"
-int lt_diff(struct lt_set *old, struct lt_set *new_, const struct lt_opts *o, FILE *out) { return 0; }
+
+struct flist {
+	struct ch_finding *v;
+	size_t n, cap;
+};
+
+static void collect(const struct ch_finding *f, void *arg)
+{
+	struct flist *l = arg;
+	if (f->check != CH_CHECK_FALSE_SHARING || f->severity < CH_SEV_WARNING || !f->field_a)
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+		if (!l->v)
+			abort();
+	}
+	l->v[l->n++] = *f;
+}
+
+static int same_pair(const struct ch_finding *a, const struct ch_finding *b)
+{
+	const char *a1 = a->field_a, *a2 = a->field_b ? a->field_b : "";
+	const char *b1 = b->field_a, *b2 = b->field_b ? b->field_b : "";
+	if (a->line_size != b->line_size)
+		return 0;
+	return (!strcmp(a1, b1) && !strcmp(a2, b2)) || (!strcmp(a1, b2) && !strcmp(a2, b1));
+}
+
+static const struct ch_leaf *find_leaf(const struct ch_leaf *v, size_t n, const char *path)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].path, path))
+			return &v[i];
+	return NULL;
+}
+
+int lt_diff(struct lt_set *old, struct lt_set *nw, const struct lt_opts *o, FILE *out)
+{
+	unsigned L = ch_config_line_size(&o->cfg);
+	size_t i, j, compared = 0, changed = 0;
+	int new_conflicts = 0;
+
+	for (i = 0; i < old->n; i++) {
+		struct lt_struct *so = &old->structs[i], *sn = lt_set_find(nw, so->name);
+		struct ch_leaf *lo, *ln;
+		size_t no, nn;
+		struct flist fo = { NULL, 0, 0 }, fnw = { NULL, 0, 0 };
+		int header = 0;
+		uint64_t lines_o, lines_n;
+
+		if (!sn)
+			continue;
+		compared++;
+		ch_flatten(old->ctx, so->t, &lo, &no);
+		ch_flatten(nw->ctx, sn->t, &ln, &nn);
+		lines_o = (so->t->size + L - 1) / L;
+		lines_n = (sn->t->size + L - 1) / L;
+#define HEADER() do { if (!header) { header = 1; changed++; \
+		fprintf(out, "%s %s:", so->t->is_union ? "union" : "struct", so->name); \
+		if (so->t->size != sn->t->size || lines_o != lines_n) \
+			fprintf(out, " size %llu -> %llu bytes, %llu -> %llu cache line%s", \
+				(unsigned long long)so->t->size, (unsigned long long)sn->t->size, \
+				(unsigned long long)lines_o, (unsigned long long)lines_n, \
+				lines_n == 1 ? "" : "s"); \
+		fputc('\n', out); } } while (0)
+
+		if (so->t->size != sn->t->size || lines_o != lines_n)
+			HEADER();
+		for (j = 0; j < nn; j++) {
+			const struct ch_leaf *a = find_leaf(lo, no, ln[j].path), *b = &ln[j];
+			if (!a) {
+				HEADER();
+				fprintf(out, "  added: '%s' at offset %llu (size %llu, line %llu)\n",
+					b->path, (unsigned long long)b->offset,
+					(unsigned long long)b->size, (unsigned long long)(b->offset / L));
+				continue;
+			}
+			if (a->offset != b->offset || a->size != b->size ||
+			    a->bit_offset != b->bit_offset) {
+				HEADER();
+				fprintf(out, "  moved: '%s' offset %llu -> %llu", b->path,
+					(unsigned long long)a->offset, (unsigned long long)b->offset);
+				if (a->size != b->size)
+					fprintf(out, ", size %llu -> %llu", (unsigned long long)a->size,
+						(unsigned long long)b->size);
+				fprintf(out, " (line %llu -> %llu)\n", (unsigned long long)(a->offset / L),
+					(unsigned long long)(b->offset / L));
+			}
+		}
+		for (j = 0; j < no; j++)
+			if (!find_leaf(ln, nn, lo[j].path)) {
+				HEADER();
+				fprintf(out, "  removed: '%s' (was at offset %llu, size %llu)\n",
+					lo[j].path, (unsigned long long)lo[j].offset,
+					(unsigned long long)lo[j].size);
+			}
+		if (!so->t->randomized && !sn->t->randomized) {
+			ch_check_type(old->ctx, so->t, &o->cfg, collect, &fo);
+			ch_check_type(nw->ctx, sn->t, &o->cfg, collect, &fnw);
+			for (j = 0; j < fnw.n; j++) {
+				size_t k;
+				for (k = 0; k < fo.n; k++)
+					if (same_pair(&fnw.v[j], &fo.v[k]))
+						break;
+				if (k < fo.n)
+					continue;
+				HEADER();
+				fprintf(out, "  new conflict: ");
+				lt_print_finding(out, &fnw.v[j], sn->input);
+				new_conflicts++;
+			}
+			for (j = 0; j < fo.n; j++) {
+				size_t k;
+				for (k = 0; k < fnw.n; k++)
+					if (same_pair(&fo.v[j], &fnw.v[k]))
+						break;
+				if (k < fnw.n)
+					continue;
+				HEADER();
+				fprintf(out, "  conflict gone: '%s' and '%s' no longer share line %llu "
+					"(%u-byte lines)\n", fo.v[j].field_a,
+					fo.v[j].field_b ? fo.v[j].field_b : "?",
+					(unsigned long long)fo.v[j].line_index, fo.v[j].line_size);
+			}
+		} else if (so->t->randomized != sn->t->randomized || sn->t->randomized) {
+			HEADER();
+			fprintf(out, "  not judged: randomized by randstruct in %s\n",
+				sn->t->randomized ? "NEW" : "OLD");
+		}
+		free(fo.v);
+		free(fnw.v);
+#undef HEADER
+	}
+	fprintf(out, "cachehot-layout: %zu struct%s in both, %zu changed, %d new conflict%s\n",
+		compared, compared == 1 ? "" : "s", changed, new_conflicts,
+		new_conflicts == 1 ? "" : "s");
+	return new_conflicts ? 1 : 0;
+}

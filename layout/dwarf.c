@@ -15,6 +15,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -128,8 +129,14 @@ static void array_info(Dwarf_Die *arr, Dwarf_Die *elem, uint64_t *nelems, int *f
 				Dwarf_Word c, ub, lb = 0;
 				if (dwarf_tag(&child) != DW_TAG_subrange_type)
 					continue;
-				if (die_udata(&child, DW_AT_count, &c))
+				if (die_udata(&child, DW_AT_count, &c)) {
 					n *= c;
+					/* GCC's C front end gives a GNU zero-length
+					 * array x[0] no upper bound, as for x[]: the
+					 * model calls both flexible, as the plugin does */
+					if (!c)
+						*flex = 1;
+				}
 				else if (die_udata(&child, DW_AT_upper_bound, &ub)) {
 					die_udata(&child, DW_AT_lower_bound, &lb);
 					n *= ub + 1 - lb;
@@ -333,7 +340,7 @@ static char *decl_of(Dwarf_Die *t, const char *name)
 			r = malloc(k);
 			if (!r)
 				abort();
-			snprintf(r, k, "%s%s%s%s", kw, nm, d.n ? " " : "", d.p);
+			snprintf(r, k, "%s%s%s%s", kw, nm, d.n && d.p[0] != '[' ? " " : "", d.p);
 			free(d.p);
 			return r;
 		}
@@ -355,7 +362,7 @@ static char *decl_of(Dwarf_Die *t, const char *name)
 		char *r = malloc(k);
 		if (!r)
 			abort();
-		snprintf(r, k, "%s%s%s", base, d.n ? " " : "", d.p);
+		snprintf(r, k, "%s%s%s", base, d.n && d.p[0] != '[' ? " " : "", d.p);
 		free(d.p);
 		return r;
 	}
@@ -420,7 +427,8 @@ static struct srcfile *src_get(const char *path)
 	return f;
 }
 
-static unsigned display_col(struct rd *rd, const char *file, unsigned line, unsigned col)
+static unsigned display_col(struct rd *rd, const char *file, unsigned line, unsigned col,
+			    const char *name)
 {
 	char full[4096];
 	struct srcfile *f;
@@ -436,6 +444,27 @@ static unsigned display_col(struct rd *rd, const char *file, unsigned line, unsi
 	if (!f->buf || line > f->nlines)
 		return col;
 	p = f->buf + f->line[line - 1];
+	/* A member declared by a macro (PC_PADDING(_pad1_)): DWARF gives the
+	 * macro's position, GCC the name's spelling inside the arguments. */
+	if (name && *name) {
+		const char *at = p + col - 1, *q = at, *e = strchr(at, '\n');
+		size_t nl = strlen(name), il = 0;
+		while (q[il] == '_' || (q[il] >= 'a' && q[il] <= 'z') ||
+		       (q[il] >= 'A' && q[il] <= 'Z') || (q[il] >= '0' && q[il] <= '9'))
+			il++;
+		if (il && (il != nl || strncmp(q, name, nl)) && q[il] == '(') {
+			const char *h = q + il;
+			while ((h = strstr(h, name)) && (!e || h < e)) {
+				char b = h[-1], a = h[nl];
+				if (!(b == '_' || isalnum((unsigned char)b)) &&
+				    !(a == '_' || isalnum((unsigned char)a))) {
+					col = (unsigned)(h - p) + 1;
+					break;
+				}
+				h += nl;
+			}
+		}
+	}
 	for (i = 0; i + 1 < col; i++) {
 		unsigned char c = (unsigned char)p[i];
 		if (!c || c == '\n')
@@ -448,7 +477,7 @@ static unsigned display_col(struct rd *rd, const char *file, unsigned line, unsi
 	return dcol + 1;
 }
 
-static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc)
+static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc, const char *name)
 {
 	const char *f = dwarf_decl_file(die);
 	int line = 0, col = 0;
@@ -460,7 +489,7 @@ static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc)
 	dwarf_decl_column(die, &col);
 	loc->line = line > 0 ? (unsigned)line : 0;
 	loc->col = col > 0 ? (unsigned)col : 0;
-	loc->col = display_col(rd, f, loc->line, loc->col);
+	loc->col = display_col(rd, f, loc->line, loc->col, name);
 }
 
 static const void *key_of(struct rd *rd, Dwarf_Die *die)
@@ -494,7 +523,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 	t = ch_type_new(ctx, key, name ? name : dwarf_diename(die),
 			dwarf_tag(die) == DW_TAG_union_type, size,
 			explicit_align ? (unsigned)al : 1);
-	set_loc(rd, die, &t->loc);
+	set_loc(rd, die, &t->loc, NULL);
 
 	if (dwarf_child(die, &child) == 0) {
 		do {
@@ -531,7 +560,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			m->nelems = nelems;
 			m->elem_size = esize;
 			m->flexible = flex;
-			m->size = flex ? 0 : (has_type ? type_size(&mt) : 0);
+			m->size = has_type ? type_size(&mt) : 0;
 			m->is_integer = has_type && elem.addr && is_integer_type(&elem);
 			m->align = malign;
 			if (die_udata(&child, DW_AT_alignment, &balign) && balign) {
@@ -539,7 +568,26 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				m->user_align = 1;
 			}
 			{
-				char *tn = has_type ? decl_of(&mt, "") : decl_of(NULL, "");
+				char *tn;
+				if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type) {
+					/* "char[56]": the element's name (tag without
+					 * "struct") and the total element count */
+					char *en = elem.addr ? decl_of(&elem, "") : decl_of(NULL, "");
+					const char *e = en;
+					size_t k = strlen(en) + 32;
+					if (!strncmp(e, "struct ", 7))
+						e += 7;
+					else if (!strncmp(e, "union ", 6))
+						e += 6;
+					else if (!strncmp(e, "enum ", 5))
+						e += 5;
+					tn = malloc(k);
+					if (!tn)
+						abort();
+					snprintf(tn, k, "%s[%llu]", e, (unsigned long long)nelems);
+					free(en);
+				} else
+					tn = has_type ? decl_of(&mt, "") : decl_of(NULL, "");
 				char *dn = has_type ? decl_of(&mt, mname ? mname : "")
 						    : decl_of(NULL, mname ? mname : "");
 				m->type_name = ch_strdup(ctx, tn);
@@ -552,7 +600,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				}
 				decls[ndecls++] = dn;
 			}
-			set_loc(rd, &child, &m->loc);
+			set_loc(rd, &child, &m->loc, mname);
 
 			if (die_udata(&child, DW_AT_bit_size, &bsize) && bsize) {
 				uint64_t bitpos;
@@ -572,6 +620,15 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				m->bit_offset = (unsigned)(bitpos % 8);
 				m->bit_size = (unsigned)bsize;
 				m->size = (m->bit_offset + bsize + 7) / 8;
+				{
+					char *d = decls[ndecls - 1];
+					size_t k = strlen(d) + 24;
+					decls[ndecls - 1] = realloc(d, k);
+					if (!decls[ndecls - 1])
+						abort();
+					snprintf(decls[ndecls - 1] + strlen(decls[ndecls - 1]), 24, ":%u",
+						 (unsigned)bsize);
+				}
 			} else {
 				die_udata(&child, DW_AT_data_member_location, &loc);
 				m->offset = loc;
@@ -614,6 +671,119 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 		free(decls[i]);
 	free(decls);
 	return t;
+}
+
+/* ---- the macro table (-g3) ------------------------------------------------ */
+struct macros {
+	char **name, **body;
+	size_t n, cap;
+	int any;
+};
+
+static void macro_set(struct macros *mt, const char *def, int undef)
+{
+	size_t nl = strcspn(def, " (");
+	size_t i;
+	const char *body;
+	if (!nl)
+		return;
+	for (i = 0; i < mt->n; i++)
+		if (strlen(mt->name[i]) == nl && !strncmp(mt->name[i], def, nl))
+			break;
+	if (undef) {
+		if (i < mt->n) {
+			free(mt->body[i]);
+			mt->body[i] = NULL;
+		}
+		return;
+	}
+	if (def[nl] == '(')
+		return;  /* function-like: never a constant */
+	body = def + nl;
+	while (*body == ' ')
+		body++;
+	if (i == mt->n) {
+		if (mt->n == mt->cap) {
+			mt->cap = mt->cap ? 2 * mt->cap : 256;
+			mt->name = realloc(mt->name, mt->cap * sizeof(char *));
+			mt->body = realloc(mt->body, mt->cap * sizeof(char *));
+			if (!mt->name || !mt->body)
+				abort();
+		}
+		mt->name[i] = strndup(def, nl);
+		mt->body[i] = NULL;
+		mt->n++;
+	}
+	free(mt->body[i]);
+	mt->body[i] = strdup(body);
+}
+
+static const char *macro_lookup(const char *name, void *arg)
+{
+	struct macros *mt = arg;
+	size_t i;
+	for (i = mt->n; i-- > 0;)
+		if (!strcmp(mt->name[i], name))
+			return mt->body[i];
+	return NULL;
+}
+
+static int macro_cb(Dwarf_Macro *m, void *arg)
+{
+	struct macros *mt = arg;
+	unsigned int op;
+	const char *str = NULL;
+	Dwarf_Attribute a;
+	if (dwarf_macro_opcode(m, &op))
+		return DWARF_CB_OK;
+	mt->any = 1;
+	if (op == DW_MACRO_define || op == DW_MACRO_define_strp || op == DW_MACRO_define_strx ||
+	    op == DW_MACRO_undef || op == DW_MACRO_undef_strp || op == DW_MACRO_undef_strx) {
+		if (dwarf_macro_param(m, 1, &a) == 0)
+			str = dwarf_formstring(&a);
+		if (str)
+			macro_set(mt, str, op == DW_MACRO_undef || op == DW_MACRO_undef_strp ||
+				  op == DW_MACRO_undef_strx);
+	}
+	/* DW_MACRO_import (a header's macros) is not followed: in a relocatable
+	 * object GCC puts each imported unit in a COMDAT .debug_macro section of
+	 * its own, which libdw cannot address (the import offset reads back as
+	 * the importing unit: endless recursion). The main file's own
+	 * definitions are read; headers' are not (give --line-size). */
+	return DWARF_CB_OK;
+}
+
+/* Line size and SMP-ness from a CU's macro table, when it has one. */
+static void cu_macros(struct rd *rd, Dwarf_Die *cudie)
+{
+	struct macros mt = { NULL, NULL, 0, 0, 0 };
+	ptrdiff_t tok = DWARF_GETMACROS_START;
+	size_t i;
+	Dwarf_Attribute a;
+	if (!dwarf_attr(cudie, DW_AT_macros, &a) && !dwarf_attr(cudie, DW_AT_GNU_macros, &a) &&
+	    !dwarf_attr(cudie, DW_AT_macro_info, &a))
+		return;
+	while ((tok = dwarf_getmacros(cudie, macro_cb, &mt, tok)) > 0)
+		;
+	if (mt.any) {
+		static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
+		rd->s->have_macros = 1;
+		for (i = 0; i < 2 && !rd->s->macro_line_size; i++) {
+			long long v;
+			const char *body = macro_lookup(names[i], &mt);
+			if (body && !ch_eval_macro(body, macro_lookup, &mt, &v) &&
+			    v >= 8 && v <= 4096 && !(v & (v - 1)))
+				rd->s->macro_line_size = (unsigned)v;
+		}
+		if (macro_lookup("__KERNEL__", &mt) && !macro_lookup("CONFIG_SMP", &mt))
+			rd->s->macro_up = 1;
+	}
+	for (i = 0; i < mt.n; i++) {
+		free(mt.name[i]);
+		free(mt.body[i]);
+	}
+	free(mt.name);
+	free(mt.body);
 }
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
@@ -660,6 +830,7 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 			continue;
 		rd.comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
 		rd.comp_dir_len = rd.comp_dir ? strlen(rd.comp_dir) : 0;
+		cu_macros(&rd, &cudie);
 		if (dwarf_child(&cudie, &die) != 0)
 			continue;
 		do {
@@ -689,6 +860,7 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 				t = build(&rd, &agg, name);
 				if (!t)
 					continue;
+				t->name_is_typedef = 1;
 				/* alignment given on the typedef of an anonymous struct */
 				if (die_udata(&die, DW_AT_alignment, &al) && al > t->align)
 					t->align = (unsigned)al;

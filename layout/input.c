@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* input.c -- the set of structs read from the inputs; file-kind detection. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include "lt.h"
 
@@ -188,6 +190,17 @@ int lt_elf_has_section(const char *path, const char *section)
 		close(fd);
 		return -1;
 	}
+	{
+		/* a truncated file: section headers past its end */
+		GElf_Ehdr eh;
+		struct stat stb;
+		if (!gelf_getehdr(elf, &eh) || fstat(fd, &stb) ||
+		    eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > (uint64_t)stb.st_size) {
+			elf_end(elf);
+			close(fd);
+			return -1;
+		}
+	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		const char *n;
@@ -237,4 +250,38 @@ int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz)
 		return lt_btf_read(s, path, fileno, err, errsz);
 	snprintf(err, errsz, "%s: neither an ELF file nor raw BTF", path);
 	return -1;
+}
+
+const char *lt_member_decl(struct lt_set *s, const struct ch_member *m, const char *display)
+{
+	size_t i;
+	const char *decl = NULL;
+	for (i = 0; i < s->ticap && !decl; i++) {
+		const struct ch_type *t = s->ti[i].t;
+		if (t && m >= t->members && m < t->members + t->nmembers &&
+		    (size_t)(m - t->members) < s->ti[i].n)
+			decl = s->ti[i].decl[m - t->members];
+	}
+	if (!decl) {
+		const char *tn = m->type_name ? m->type_name : "?";
+		size_t k = strlen(tn);
+		return ch_printf(s->ctx, "%s%s%s", tn, k && tn[k - 1] == '*' ? "" : " ",
+				 display ? display : (m->name ? m->name : ""));
+	}
+	if (display && m->name) {
+		/* replace the last whole-word occurrence of the member name */
+		size_t nl = strlen(m->name);
+		const char *p = decl, *hit = NULL;
+		while ((p = strstr(p, m->name))) {
+			int before = p == decl || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+			int after = !(isalnum((unsigned char)p[nl]) || p[nl] == '_');
+			if (before && after)
+				hit = p;
+			p += nl;
+		}
+		if (hit)
+			return ch_printf(s->ctx, "%.*s%s%s", (int)(hit - decl), decl, display,
+					 hit + nl);
+	}
+	return decl;
 }

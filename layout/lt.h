@@ -61,6 +61,13 @@ struct lt_set {
 	struct lt_typeinfo *ti;
 	size_t ticap, tin;
 	unsigned nfiles;           /* inputs read so far (keys are per file) */
+	/* From the macro table of objects built with -g3, as the plugin takes
+	 * them from the preprocessor: SMP_CACHE_BYTES (else L1_CACHE_BYTES)
+	 * evaluated by the core, 0 when absent; uniprocessor when __KERNEL__ is
+	 * defined and CONFIG_SMP is not. */
+	unsigned macro_line_size;
+	int macro_up;
+	int have_macros;
 	int quiet;
 };
 
@@ -81,6 +88,9 @@ void lt_set_add(struct lt_set *s, const char *name, struct ch_type *t,
 /* Per-member declarations of t (allocated on first call, entries NULL until
  * a reader fills them). */
 struct lt_typeinfo *lt_typeinfo(struct lt_set *s, const struct ch_type *t);
+/* Declaration of member m ("char pad[56]"), with its name replaced by
+ * display when display is not NULL (a flattened path). ctx-owned. */
+const char *lt_member_decl(struct lt_set *s, const struct ch_member *m, const char *display);
 /* 1 if t's members go backwards in offset (struct, not union). */
 int lt_type_nonmonotonic(const struct ch_type *t);
 

@@ -81,20 +81,30 @@ static void emit(const struct ch_finding *f, void *arg)
 		ea->warnings++;
 }
 
+/* Sidecar diagnostics, worded as the plugin words them. */
+struct side_arg {
+	const struct lt_struct *st;
+	int warnings;
+};
+
 static void side_missing(const char *file, unsigned line, const char *entry, void *arg)
 {
-	int *n = arg;
-	fprintf(stdout, "%s:%u: warning: sidecar entry '%s' names no member of the struct\n",
-		file, line, entry);
-	(*n)++;
+	struct side_arg *a = arg;
+	const struct ch_loc *l = &a->st->t->loc;
+	if (l->file && l->line)
+		fprintf(stdout, "%s:%u:%u: ", l->file, l->line, l->col);
+	else
+		fprintf(stdout, "%s: ", a->st->input);
+	fprintf(stdout, "warning: sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]\n",
+		entry, file, line, a->st->name);
+	a->warnings++;
 }
 
 static void side_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
-	int *n = arg;
-	fprintf(stdout, "%s:%u: warning: sidecar entry '%s' matches no struct in the input\n",
-		file, line, entry);
-	(*n)++;
+	(void)arg;
+	fprintf(stdout, "cachehot-layout: note: sidecar entry '%s' (%s:%u) matched no struct "
+		"in the input [cachehot]\n", entry, file, line);
 }
 
 static int in_list(char **v, size_t n, const char *s)
@@ -155,7 +165,7 @@ int main(int argc, char **argv)
 	char **sides = NULL, **only = NULL;
 	size_t nsides = 0, nonly = 0, i;
 	const char *manifest = NULL, *show = NULL, *reorg = NULL;
-	int diff = 0, quiet = 0, c, rc = 0;
+	int diff = 0, quiet = 0, c, rc = 0, line_given = 0;
 	struct lt_opts o;
 	struct lt_manifest *mf = NULL;
 	struct lt_set *s;
@@ -177,7 +187,10 @@ int main(int argc, char **argv)
 				die_usage("--manifest given twice");
 			manifest = optarg;
 			break;
-		case OPT_LINE: o.cfg.line_size = parse_uint("--line-size", optarg); break;
+		case OPT_LINE:
+			o.cfg.line_size = parse_uint("--line-size", optarg);
+			line_given = 1;
+			break;
 		case OPT_PREDICT: o.cfg.predict = parse_uint("--predict", optarg); break;
 		case OPT_SEV:
 			if (!strcmp(optarg, "note")) o.cfg.severity = CH_SEV_NOTE;
@@ -219,6 +232,11 @@ int main(int argc, char **argv)
 	}
 
 	s = load_set(argv + optind, argc - optind, sides, nsides, mf);
+	/* objects built with -g3 carry the macros the plugin reads */
+	if (!line_given && s->macro_line_size)
+		o.cfg.line_size = s->macro_line_size;
+	if (s->macro_up)
+		o.cfg.smp = 0;
 	if (show || reorg) {
 		const char *name = show ? show : reorg;
 		struct lt_struct *st = lt_set_find(s, name);
@@ -240,7 +258,8 @@ int main(int argc, char **argv)
 
 	{
 		struct emit_arg ea = { NULL, 0 };
-		int diffs = 0, refused = 0, side_warn = 0;
+		int diffs = 0, refused = 0;
+		struct side_arg sa = { NULL, 0 };
 		size_t judged = 0;
 		if (mf)
 			diffs = lt_manifest_compare(mf, s, stdout, &refused);
@@ -254,8 +273,19 @@ int main(int argc, char **argv)
 			if (ch_type_is_annotated(s->ctx, st->t))
 				judged++;
 			ch_check_type(s->ctx, st->t, &o.cfg, emit, &ea);
+			sa.st = st;
+			if (mf && ch_sidecar_count(s->ctx)) {
+				/* classes set from the manifest bypass the sidecar
+				 * lookup that marks entries as used */
+				size_t k;
+				const char *g;
+				for (k = 0; k < st->t->nmembers; k++)
+					if (st->t->members[k].name)
+						ch_sidecar_class(s->ctx, st->name,
+								 st->t->members[k].name, &g);
+			}
 			if (ch_sidecar_count(s->ctx))
-				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &side_warn);
+				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &sa);
 		}
 		for (i = 0; i < nonly; i++)
 			if (!lt_set_find(s, only[i])) {
@@ -264,13 +294,13 @@ int main(int argc, char **argv)
 				rc = 2;
 			}
 		if (!nonly && ch_sidecar_count(s->ctx))
-			ch_sidecar_unmatched(s->ctx, side_unmatched, &side_warn);
+			ch_sidecar_unmatched(s->ctx, side_unmatched, NULL);
 		if (!quiet)
 			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "
-				"%d warnings%s\n", s->n, judged, ea.warnings + side_warn,
+				"%d warnings%s\n", s->n, judged, ea.warnings + sa.warnings,
 				mf ? (diffs || refused ? ", binary differs from the manifest"
 					 : ", binary matches the manifest") : "");
-		if (!rc && (ea.warnings || diffs || refused || side_warn))
+		if (!rc && (ea.warnings || diffs || refused || sa.warnings))
 			rc = 1;
 	}
 	lt_set_free(s);

@@ -1,2 +1,595 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * reorg.c -- cachehot-layout --reorganize STRUCT: a member order and
+ * CACHELINE_PADDING placement that satisfies every annotation with the
+ * fewest cache lines, then the fewest bytes; printed as a struct ready to
+ * paste, and verified by running the core's own check on the proposed
+ * layout before it is printed.
+ *
+ * Model. The direct members are the units that can move (an embedded struct
+ * keeps its own layout; a run of bit-fields sharing storage moves as one;
+ * old padding members are dropped and re-placed). A unit's class key comes
+ * from its flattened leaves (core's ch_flatten): one exclusive field, one hot
+ * group (each ungrouped hot field is a group of its own), read-mostly, none
+ * (neutral), or "composite" for an embedded struct holding conflicting
+ * classes. The rules (core/rules.c): keys other than "none" conflict with each
+ * other, except a key with itself (read-mostly with read-mostly, one hot group
+ * with itself); an exclusive field conflicts with everything, neutral data
+ * included. So each class key needs lines of its own: a segment starting on
+ * a fresh cache line (CACHELINE_PADDING before it), and no layout can use
+ * fewer lines than the sum over keys of ceil(bytes/line). Neutral members
+ * share any segment except an exclusive one; they go, largest first, where
+ * they fill a segment's last line without adding one (best fit), the rest to
+ * the last segment that accepts them. Within a segment, members keep their
+ * declaration order unless ordering by decreasing alignment saves bytes.
+ * Segments keep the order in which their keys first appear in the source.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "lt.h"
-int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o, FILE *out, char *err, size_t errsz) { return 0; }
+
+#define TABS "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+#define KEY_NONE (-1)
+#define KEY_COMPOSITE (-2)
+
+struct unit {
+	size_t first, count;       /* member range in the struct */
+	uint64_t orig_off, size;   /* bytes */
+	unsigned align;            /* bytes */
+	int key;                   /* index into keys, KEY_NONE, KEY_COMPOSITE */
+	int has_ex;                /* holds an exclusive leaf */
+	int seg;                   /* segment it goes to */
+	uint64_t new_off;
+};
+
+struct seg {
+	int key;                   /* key index, or KEY_COMPOSITE (one unit) / KEY_NONE */
+	int exclusive;             /* no neutral member may join */
+	size_t *u;                 /* unit indexes in order */
+	size_t nu;
+	uint64_t start, end;       /* bytes */
+};
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* Natural alignment of a member's type (without attributes on the member). */
+static unsigned natural_align(const struct ch_member *m)
+{
+	unsigned a = 1;
+	if (m->type)
+		return m->type->align ? m->type->align : 1;
+	while (a < m->elem_size && a < 16)
+		a <<= 1;
+	while (a > 1 && m->elem_size % a)
+		a >>= 1;
+	return a;
+}
+
+static int is_pad_member(const struct ch_member *m)
+{
+	enum ch_pad_kind k = ch_member_pad_kind(m);
+	return k == CH_PAD_UNIFIED || k == CH_PAD_PRIVATE || k == CH_PAD_BYTES;
+}
+
+struct keyset {
+	const char **name;
+	size_t n, cap;
+};
+
+static int key_index(struct keyset *ks, ch_ctx *ctx, const char *k)
+{
+	size_t i;
+	for (i = 0; i < ks->n; i++)
+		if (!strcmp(ks->name[i], k))
+			return (int)i;
+	if (ks->n == ks->cap) {
+		ks->cap = ks->cap ? 2 * ks->cap : 8;
+		ks->name = realloc(ks->name, ks->cap * sizeof(*ks->name));
+		if (!ks->name)
+			abort();
+	}
+	ks->name[ks->n] = ch_strdup(ctx, k);
+	return (int)ks->n++;
+}
+
+/* Lay out a segment's units from start; returns the end offset. */
+static uint64_t seg_layout(struct unit *u, const size_t *order, size_t n, uint64_t start,
+			   int commit)
+{
+	uint64_t off = start;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		struct unit *x = &u[order[i]];
+		off = align_up(off, x->align);
+		if (commit)
+			x->new_off = off;
+		off += x->size;
+	}
+	return off;
+}
+
+static int cmp_align_desc_idx;
+static struct unit *cmp_units;
+static int by_align_desc(const void *a, const void *b)
+{
+	const struct unit *x = &cmp_units[*(const size_t *)a], *y = &cmp_units[*(const size_t *)b];
+	if (x->align != y->align)
+		return x->align > y->align ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->first < y->first ? -1 : 1;   /* stable: declaration order */
+}
+
+static void seg_push(struct seg *s, size_t ui)
+{
+	s->u = realloc(s->u, (s->nu + 1) * sizeof(size_t));
+	if (!s->u)
+		abort();
+	s->u[s->nu++] = ui;
+}
+
+/* Choose the better of declaration order and decreasing alignment for the
+ * segment (fewer bytes), keeping class units before neutral fillers in the
+ * declaration-order variant. */
+static void seg_order(struct unit *u, struct seg *s, uint64_t start)
+{
+	size_t *a, *b, i, k = 0;
+	uint64_t ea, eb;
+	if (s->nu < 2)
+		return;
+	a = malloc(s->nu * sizeof(size_t));
+	b = malloc(s->nu * sizeof(size_t));
+	if (!a || !b)
+		abort();
+	for (i = 0; i < s->nu; i++)
+		if (u[s->u[i]].key != KEY_NONE)
+			a[k++] = s->u[i];
+	for (i = 0; i < s->nu; i++)
+		if (u[s->u[i]].key == KEY_NONE)
+			a[k++] = s->u[i];
+	memcpy(b, s->u, s->nu * sizeof(size_t));
+	cmp_units = u;
+	qsort(b, s->nu, sizeof(size_t), by_align_desc);
+	ea = seg_layout(u, a, s->nu, start, 0);
+	eb = seg_layout(u, b, s->nu, start, 0);
+	memcpy(s->u, eb < ea ? b : a, s->nu * sizeof(size_t));
+	free(a);
+	free(b);
+}
+
+static const char *class_word(const struct ch_member *m, ch_ctx *ctx, const char *sname,
+			      const char **group)
+{
+	enum ch_class c = m->cls;
+	*group = m->group;
+	if (c == CH_CLASS_NONE && m->name)
+		c = ch_sidecar_class(ctx, sname, m->name, group);
+	return c == CH_CLASS_NONE ? NULL : ch_class_name(c);
+}
+
+static const char *macro_for(ch_ctx *ctx, const struct ch_member *m, const char *sname)
+{
+	const char *g;
+	const char *w = class_word(m, ctx, sname, &g);
+	if (!w)
+		return NULL;
+	if (!strcmp(w, "hot"))
+		return g ? ch_printf(ctx, "__cacheline_hot_group(%s)", g) : "__cacheline_hot";
+	if (!strcmp(w, "exclusive"))
+		return "__cacheline_exclusive";
+	return "__cacheline_read_mostly";
+}
+
+struct vcount {
+	int warnings;
+	FILE *out;
+	int print;
+};
+
+static void verify_emit(const struct ch_finding *f, void *arg)
+{
+	struct vcount *v = arg;
+	if (f->severity >= CH_SEV_WARNING || f->check == CH_CHECK_FALSE_SHARING) {
+		if (f->severity >= CH_SEV_WARNING)
+			v->warnings++;
+		if (v->print && f->severity >= CH_SEV_WARNING)
+			fprintf(v->out, " * still: %s\n", f->message);
+	}
+}
+
+static void print_member(FILE *out, struct lt_set *s, const struct ch_member *m,
+			 const char *sname, uint64_t new_off, unsigned extra_align,
+			 const struct lt_opts *o, int indent);
+
+/* An anonymous struct/union member: its body, recursively. */
+static void print_anon(FILE *out, struct lt_set *s, const struct ch_member *m,
+		       const char *sname, uint64_t base, const struct lt_opts *o, int indent)
+{
+	size_t i;
+	const struct ch_type *t = m->type;
+	fprintf(out, "%.*s%s {\n", indent, TABS, t->is_union ? "union" : "struct");
+	for (i = 0; i < t->nmembers; i++)
+		print_member(out, s, &t->members[i], sname, base + t->members[i].offset, 0, o,
+			     indent + 1);
+	fprintf(out, "%.*s}", indent, TABS);
+}
+
+static void print_member(FILE *out, struct lt_set *s, const struct ch_member *m,
+			 const char *sname, uint64_t new_off, unsigned extra_align,
+			 const struct lt_opts *o, int indent)
+{
+	char head[1024];
+	const char *g, *cw = class_word(m, s->ctx, sname, &g);
+	unsigned nat = natural_align(m);
+	int w;
+	head[0] = 0;
+	if (!m->name && m->type) {
+		print_anon(out, s, m, sname, new_off, o, indent);
+		w = 8 * indent + 1;
+	} else {
+		w = 8 * indent + fprintf(out, "%.*s%s", indent, TABS, lt_member_decl(s, m, NULL)) - indent;
+	}
+	if (extra_align && extra_align > m->align)
+		w += fprintf(out, " __aligned(%u)", extra_align);
+	else if (m->user_align && m->align > nat)
+		w += fprintf(out, " __aligned(%u)", m->align);
+	if (o->macros && cw)
+		w += fprintf(out, " %s", macro_for(s->ctx, m, sname));
+	w += fprintf(out, ";");
+	fprintf(out, "%*s/* %5llu %5llu%s%s%s%s */\n", w < 56 ? 56 - w : 1, "",
+		(unsigned long long)new_off,
+		(unsigned long long)(m->bit_size ? m->bit_size : m->size),
+		m->bit_size ? " bits" : "", cw ? " " : "", cw ? cw : "",
+		cw && g ? ch_printf(s->ctx, ":%s", g) : "");
+	(void)head;
+}
+
+int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
+		  FILE *out, char *err, size_t errsz)
+{
+	ch_ctx *ctx = s->ctx;
+	struct ch_type *t = st->t;
+	unsigned L = ch_config_line_size(&o->cfg);
+	/* segments start on the architecture's line: CACHELINE_PADDING follows
+	 * it, and the core does not report a padded separation at a predicted
+	 * larger line size (docs/checks.rst) */
+	unsigned SA = L;
+	struct ch_leaf *lv;
+	size_t nl, i, j, nu = 0, nseg = 0, flex = (size_t)-1, npads = 0;
+	struct unit *u;
+	struct seg *sg;
+	struct keyset ks = { NULL, 0, 0 };
+	uint64_t off, size;
+	unsigned salign = 1;
+	int *key_seg;
+	struct ch_type *nt, *cpt;
+	struct vcount vc = { 0, out, 0 };
+	uint64_t old_lines = (t->size + L - 1) / L, new_lines;
+
+	if (t->is_union) {
+		snprintf(err, errsz, "%s is a union: its members share offset 0, there is no "
+			 "order to reorganize", st->name);
+		return -1;
+	}
+	if (t->randomized) {
+		snprintf(err, errsz, "struct %s is laid out by randstruct: its member order is "
+			 "not the compiler's, no reorganization is proposed", st->name);
+		return -1;
+	}
+	if (!t->nmembers) {
+		snprintf(err, errsz, "struct %s has no members", st->name);
+		return -1;
+	}
+	ch_flatten(ctx, t, &lv, &nl);
+	u = calloc(t->nmembers, sizeof(*u));
+	sg = calloc(t->nmembers + 2, sizeof(*sg));
+	if (!u || !sg)
+		abort();
+
+	/* units */
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		struct unit *x;
+		uint64_t end;
+		if (is_pad_member(m))
+			continue;
+		if (m->flexible) {
+			flex = nu;
+		}
+		x = &u[nu++];
+		x->first = i;
+		x->count = 1;
+		x->orig_off = m->offset;
+		x->align = m->align ? m->align : 1;
+		end = m->offset + m->size;
+		/* a run of bit-fields sharing storage moves as one */
+		while (m->bit_size && i + 1 < t->nmembers && t->members[i + 1].bit_size &&
+		       t->members[i + 1].offset < align_up(end, x->align)) {
+			i++;
+			x->count++;
+			if (t->members[i].offset + t->members[i].size > end)
+				end = t->members[i].offset + t->members[i].size;
+			if (t->members[i].align > x->align)
+				x->align = t->members[i].align;
+		}
+		x->size = m->bit_size ? align_up(end - m->offset, 1) : m->size;
+	}
+	if (flex != (size_t)-1 && flex != nu - 1) {
+		free(u);
+		free(sg);
+		snprintf(err, errsz, "struct %s: the flexible array member is not last", st->name);
+		return -1;
+	}
+
+	/* class key of each unit, from its leaves */
+	for (i = 0; i < nu; i++) {
+		struct unit *x = &u[i];
+		uint64_t lo = x->orig_off, hi = x->orig_off + x->size;
+		int key = KEY_NONE, multi = 0, has_none = 0;
+		for (j = 0; j < nl; j++) {
+			const struct ch_leaf *l = &lv[j];
+			const struct ch_member *lm = l->member;
+			int inside;
+			char kbuf[256];
+			int k;
+			if (lm >= t->members && lm < t->members + t->nmembers)
+				inside = (size_t)(lm - t->members) >= x->first &&
+					 (size_t)(lm - t->members) < x->first + x->count;
+			else
+				inside = l->offset >= lo && l->offset < hi;
+			if (!inside || l->pad == CH_PAD_UNIFIED || l->pad == CH_PAD_PRIVATE ||
+			    l->pad == CH_PAD_BYTES)
+				continue;
+			if (l->cls == CH_CLASS_NONE) {
+				has_none = 1;
+				continue;
+			}
+			if (l->cls == CH_CLASS_EXCLUSIVE) {
+				x->has_ex = 1;
+				snprintf(kbuf, sizeof(kbuf), "exclusive %s", l->path);
+			} else if (l->cls == CH_CLASS_HOT)
+				snprintf(kbuf, sizeof(kbuf), l->group ? "hot group %s" : "hot %s",
+					 l->group ? l->group : l->path);
+			else
+				snprintf(kbuf, sizeof(kbuf), "read-mostly");
+			k = key_index(&ks, ctx, kbuf);
+			if (key == KEY_NONE)
+				key = k;
+			else if (key != k)
+				multi = 1;
+		}
+		if (multi)
+			key = KEY_COMPOSITE;
+		if (x->has_ex && has_none && key != KEY_COMPOSITE && t->members[x->first].type)
+			key = KEY_COMPOSITE;  /* exclusive field with neighbours inside */
+		x->key = key;
+	}
+
+	/* segments: one per key, composites alone, in order of first appearance */
+	key_seg = malloc((ks.n + 1) * sizeof(int));
+	if (!key_seg)
+		abort();
+	for (i = 0; i < ks.n; i++)
+		key_seg[i] = -1;
+	for (i = 0; i < nu; i++) {
+		struct unit *x = &u[i];
+		if (i == flex || x->key == KEY_NONE)
+			continue;
+		if (x->key == KEY_COMPOSITE) {
+			sg[nseg].key = KEY_COMPOSITE;
+			sg[nseg].exclusive = x->has_ex;
+			x->seg = (int)nseg;
+			seg_push(&sg[nseg++], i);
+			continue;
+		}
+		if (key_seg[x->key] < 0) {
+			key_seg[x->key] = (int)nseg;
+			sg[nseg].key = x->key;
+			sg[nseg].exclusive = x->has_ex;
+			nseg++;
+		}
+		x->seg = key_seg[x->key];
+		seg_push(&sg[x->seg], i);
+	}
+
+	/* neutral units: best fit into the last lines of segments that accept
+	 * them, largest first; the rest to the last accepting segment */
+	{
+		size_t *nidx = malloc((nu + 1) * sizeof(size_t)), nn = 0;
+		if (!nidx)
+			abort();
+		for (i = 0; i < nu; i++)
+			if (i != flex && u[i].key == KEY_NONE)
+				nidx[nn++] = i;
+		cmp_units = u;
+		qsort(nidx, nn, sizeof(size_t), by_align_desc);
+		for (i = 0; i < nn; i++) {
+			size_t best = (size_t)-1;
+			uint64_t best_slack = 0;
+			for (j = 0; j < nseg; j++) {
+				uint64_t e0, e1, lines0, lines1, slack;
+				if (sg[j].exclusive)
+					continue;
+				e0 = seg_layout(u, sg[j].u, sg[j].nu, 0, 0);
+				seg_push(&sg[j], nidx[i]);
+				e1 = seg_layout(u, sg[j].u, sg[j].nu, 0, 0);
+				sg[j].nu--;
+				lines0 = (e0 + L - 1) / L;
+				lines1 = (e1 + L - 1) / L;
+				if (lines1 > lines0)
+					continue;
+				slack = lines1 * L - e1;
+				if (best == (size_t)-1 || slack < best_slack) {
+					best = j;
+					best_slack = slack;
+				}
+			}
+			if (best == (size_t)-1) {
+				/* last accepting segment, or a neutral segment */
+				for (j = nseg; j-- > 0;)
+					if (!sg[j].exclusive) {
+						best = j;
+						break;
+					}
+				if (best == (size_t)-1) {
+					sg[nseg].key = KEY_NONE;
+					best = nseg++;
+				}
+			}
+			u[nidx[i]].seg = (int)best;
+			seg_push(&sg[best], nidx[i]);
+		}
+		free(nidx);
+	}
+	if (!nseg) {
+		sg[0].key = KEY_NONE;
+		nseg = 1;
+	}
+
+	/* offsets */
+	off = 0;
+	for (j = 0; j < nseg; j++) {
+		if (j > 0) {
+			off = align_up(off, SA);
+			npads++;
+		}
+		seg_order(u, &sg[j], off);
+		sg[j].start = off;
+		off = seg_layout(u, sg[j].u, sg[j].nu, off, 1);
+		sg[j].end = off;
+	}
+	if (flex != (size_t)-1) {
+		off = align_up(off, u[flex].align);
+		u[flex].new_off = off;
+	}
+	for (i = 0; i < nu; i++)
+		if (u[i].align > salign)
+			salign = u[i].align;
+	if (npads && salign < L)
+		salign = L;
+	if (npads && SA > L && salign < SA)
+		salign = SA;
+	if (t->align > salign && !npads)
+		salign = t->align;   /* keep an alignment the struct asked for */
+	size = align_up(off, salign);
+	new_lines = (size + L - 1) / L;
+
+	/* the proposal as a core type, judged by the core itself */
+	cpt = ch_type_new(ctx, NULL, "cacheline_padding", 0, 0, L);
+	{
+		struct ch_member *pm = ch_type_add_member(ctx, cpt, "x");
+		pm->nelems = 0;
+		pm->elem_size = 1;
+		pm->is_integer = 1;
+		pm->align = 1;
+		pm->type_name = "char[0]";
+	}
+	nt = ch_type_new(ctx, NULL, t->name, 0, size, salign);
+	nt->name_is_typedef = t->name_is_typedef;
+	nt->loc = t->loc;
+	for (j = 0; j < nseg; j++) {
+		size_t k;
+		if (j > 0) {
+			struct ch_member *pm = ch_type_add_member(ctx, nt,
+					ch_printf(ctx, "_pad%zu_", j));
+			pm->type = cpt;
+			pm->align = L;
+			pm->user_align = 1;
+			pm->elem_size = 0;
+			pm->type_name = "struct cacheline_padding";
+			pm->offset = sg[j].start;
+			pm->loc = t->loc;
+		}
+		for (k = 0; k < sg[j].nu; k++) {
+			struct unit *x = &u[sg[j].u[k]];
+			size_t q;
+			for (q = 0; q < x->count; q++) {
+				const struct ch_member *om = &t->members[x->first + q];
+				struct ch_member *nm = ch_type_add_member(ctx, nt, om->name);
+				*nm = *om;
+				nm->offset = om->offset - x->orig_off + x->new_off;
+			}
+		}
+	}
+	if (flex != (size_t)-1) {
+		const struct ch_member *om = &t->members[u[flex].first];
+		struct ch_member *nm = ch_type_add_member(ctx, nt, om->name);
+		*nm = *om;
+		nm->offset = u[flex].new_off;
+	}
+	ch_check_type(ctx, nt, &o->cfg, verify_emit, &vc);
+
+	/* print */
+	fprintf(out, "/* cachehot-layout --reorganize %s: %llu cache line%s, %llu bytes "
+		"(was %llu, %llu bytes) at %u-byte lines%s; ",
+		st->name, (unsigned long long)new_lines, new_lines == 1 ? "" : "s",
+		(unsigned long long)size, (unsigned long long)old_lines,
+		(unsigned long long)t->size, L,
+		SA > L ? ch_printf(ctx, ", segments on %u-byte boundaries", SA) : "");
+	if (vc.warnings)
+		fprintf(out, "the core still finds %d conflict%s (inside embedded types, which "
+			"keep their own layout)\n", vc.warnings, vc.warnings == 1 ? "" : "s");
+	else
+		fprintf(out, "checked by the core: no conflict\n");
+	if (vc.warnings) {
+		vc.print = 1;
+		vc.warnings = 0;
+		ch_check_type(ctx, nt, &o->cfg, verify_emit, &vc);
+	}
+	for (j = 0; j < nseg; j++) {
+		const char *what;
+		if (sg[j].key == KEY_COMPOSITE)
+			what = ch_printf(ctx, "embedded '%s' with its own layout",
+					 t->members[u[sg[j].u[0]].first].name ?
+					 t->members[u[sg[j].u[0]].first].name : "<anonymous>");
+		else if (sg[j].key == KEY_NONE)
+			what = "unannotated";
+		else
+			what = ks.name[sg[j].key];
+		fprintf(out, " * lines %llu-%llu: %s\n", (unsigned long long)(sg[j].start / L),
+			(unsigned long long)((sg[j].end > sg[j].start ? sg[j].end - 1 : sg[j].start) / L),
+			what);
+	}
+	fprintf(out, " */\n");
+	if (t->name_is_typedef)
+		fprintf(out, "typedef struct {\n");
+	else
+		fprintf(out, "struct %s {\n", st->name);
+	for (j = 0; j < nseg; j++) {
+		size_t k;
+		if (j > 0) {
+			int w = 7 + fprintf(out, "\tCACHELINE_PADDING(_pad%zu_);", j);
+			fprintf(out, "%*s/* %5llu     0 */\n", w < 56 ? 56 - w : 1, "",
+				(unsigned long long)sg[j].start);
+		}
+		for (k = 0; k < sg[j].nu; k++) {
+			struct unit *x = &u[sg[j].u[k]];
+			size_t q;
+			for (q = 0; q < x->count; q++) {
+				const struct ch_member *om = &t->members[x->first + q];
+				unsigned extra = (k == 0 && j > 0 && SA > L) ? SA : 0;
+				print_member(out, s, om, st->name, om->offset - x->orig_off + x->new_off,
+					     q == 0 ? extra : 0, o, 1);
+			}
+		}
+	}
+	if (flex != (size_t)-1)
+		print_member(out, s, &t->members[u[flex].first], st->name, u[flex].new_off, 0, o, 1);
+	if (t->name_is_typedef)
+		fprintf(out, "} %s;\n", st->name);
+	else
+		fprintf(out, "};\n");
+
+	for (j = 0; j < nseg; j++)
+		free(sg[j].u);
+	free(sg);
+	free(u);
+	free(ks.name);
+	free(key_seg);
+	(void)cmp_align_desc_idx;
+	return 0;
+}

@@ -1,0 +1,282 @@
+#!/bin/bash
+# Layout suite: bin/cachehot-layout on binaries.
+#  1. every layout fixture (tests/fixtures/*.c) compiled with the plugin, -g3
+#     (the macro table gives SMP_CACHE_BYTES, as the preprocessor gives the
+#     plugin) and a manifest: the tool, reading the object's DWARF with the
+#     manifest's annotations, must print exactly the fixture's expect: block
+#     (the plugin's verdicts);
+#  2. offsets read from DWARF and from BTF equal pahole's;
+#  3. binary vs manifest, randstruct refusal, bad input;
+#  4. --show, --reorganize (v5.10, 6.1 page_counter vs pahole, aligned
+#     members, compiled back and judged by the plugin), --diff.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP"
+LT=$TOP/bin/cachehot-layout
+PLUGIN=$TOP/plugin/cachehot.so
+CC=${CC:-gcc}
+export LC_ALL=C
+[ -x "$LT" ] || { fail layout/build "$LT missing (make layout)"; exit 0; }
+[ -f "$PLUGIN" ] || { fail layout/plugin "$PLUGIN missing (make plugin)"; exit 0; }
+T=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+DBG="-g -fno-eliminate-unused-debug-types"
+
+fixture_args() {
+	sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1" | head -1 | sed 's/\*\/.*//' | tr ' ' '\n' | sed '/^$/d'
+}
+fixture_expect() {
+	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
+}
+# plugin KEY=VAL -> cachehot-layout option
+map_arg() {
+	case "$1" in
+	predict=*) echo "--predict=${1#*=}" ;;
+	line-size=*) echo "--line-size=${1#*=}" ;;
+	annotations=*) echo "--annotations=${1#*=}" ;;
+	severity=*) echo "--severity=${1#*=}" ;;
+	*) echo "UNMAPPED:$1" ;;
+	esac
+}
+
+# ---- 1. fixtures: same verdicts as the plugin -----------------------------
+nfix=0
+for f in tests/fixtures/*.c; do
+	base=$(basename "$f" .c)
+	name=layout/fixture-$base
+	grep -q 'expect-none\|expect:' "$f" || { fail "$name" "fixture has no expect: block"; continue; }
+	pargs=(); largs=()
+	for a in $(fixture_args "$f"); do
+		pargs+=("-fplugin-arg-cachehot-$a"); largs+=("$(map_arg "$a")")
+	done
+	if printf '%s\n' "${largs[@]}" | grep -q UNMAPPED; then
+		fail "$name" "plugin argument without a layout option: ${largs[*]}"; continue
+	fi
+	rm -f "$T/m.json"
+	if ! $CC -fplugin="$PLUGIN" "${pargs[@]}" -fplugin-arg-cachehot-manifest="$T/m.json" \
+		-Iinclude $DBG -g3 -O2 -c "$f" -o "$T/$base.o" -fdiagnostics-plain-output >"$T/cc.txt" 2>&1; then
+		if grep -q 'cc1: error: cachehot: .*sidecar\|\.ann:' "$T/cc.txt"; then
+			# a bad sidecar: the tool must refuse it with the same message
+			$CC -Iinclude $DBG -c "$f" -o "$T/$base.o" 2>/dev/null
+			"$LT" -q "${largs[@]}" "$T/$base.o" >"$T/out.txt" 2>&1; rc=$?
+			exp=$(grep 'cc1: error: cachehot:' "$T/cc.txt" | sed 's/^cc1: error: cachehot: //')
+			act=$(sed -n 's/^cachehot-layout: //p' "$T/out.txt")
+			expect_eq "$name" "rc=2 $exp" "rc=$rc $act"
+		else
+			# attribute syntax errors: the compiler's to report, no object
+			echo "  --   $name: compile error expected (attribute syntax), nothing for the layout tool"
+		fi
+		continue
+	fi
+	nfix=$((nfix + 1))
+	"$LT" -q --manifest "$T/m.json" "${largs[@]}" "$T/$base.o" >"$T/out.txt" 2>"$T/err.txt"
+	sed -n "s#^$f:\([0-9]*:[0-9]*: \(warning\|note\|error\): .*\)\$#\1#p" "$T/out.txt" >"$T/act.txt"
+	sed -n "s#^cachehot-layout: \(note: sidecar entry .*\) matched no struct in the input \[cachehot\]\$#cc1: \1 matched no struct in this translation unit [cachehot]#p" \
+		"$T/out.txt" >>"$T/act.txt"
+	grep -v "^$f:\|^cachehot-layout: note: sidecar" "$T/out.txt" | sed 's/^/EXTRA: /' >>"$T/act.txt"
+	sed 's/^/EXTRA: /' "$T/err.txt" >>"$T/act.txt"
+	sort -o "$T/act.txt" "$T/act.txt"
+	fixture_expect "$f" >"$T/exp.txt"
+	expect_file_eq "$name" "$T/exp.txt" "$T/act.txt"
+done
+[ "$nfix" -ge 10 ] && ok layout/fixtures-compiled || fail layout/fixtures-compiled "only $nfix fixtures compiled"
+
+# ---- 2. offsets: DWARF and BTF against pahole --------------------------------
+# pahole's "type name; /* offset size */" lines for direct members of STRUCT
+pahole_members() { # FILE STRUCT
+	pahole -C "$2" "$1" 2>/dev/null | sed -n 's/^\t[^\t/].*[ *]\([A-Za-z_][A-Za-z0-9_]*\)\(\[[0-9]*\]\)*\( __attribute__((__aligned__([0-9]*)))\)\{0,1\}; *\/\* *\([0-9]*\) *\([0-9]*\) \*\/.*$/\1 \4 \5/p'
+}
+show_members() { # FILE STRUCT [opts]
+	local f=$1 s=$2; shift 2
+	"$LT" "$@" --show "$s" "$f" | sed -n 's/^\t[^\t/].*[ *]\([A-Za-z_][A-Za-z0-9_]*\)\(\[[0-9]*\]\)*\(:[0-9]*\)\{0,1\}; *\/\* *\([0-9]*\) *\([0-9]*\) \*\/.*$/\1 \4 \5/p'
+}
+$CC -Iinclude -Itests/fixtures $DBG -c tests/fixtures/page_counter_v6_0.c -o "$T/v60.o"
+$CC -Iinclude -Itests/fixtures $DBG -c tests/fixtures/page_counter_v5_10.c -o "$T/v510.o"
+pm=$(pahole_members "$T/v60.o" page_counter_v60)
+expect_eq layout/dwarf-offsets-equal-pahole "$pm" "$(show_members "$T/v60.o" page_counter_v60)"
+expect_eq layout/dwarf-offsets-values "usage 0 8|_pad1_ 64 0|emin 64 8|failcnt 120 8|_pad2_ 128 0|min 128 8|parent 160 8" \
+	"$(echo "$pm" | grep -E '^(usage|_pad1_|emin|failcnt|_pad2_|min|parent) ' | paste -sd'|')"
+# BTF: pahole -J encodes the object's DWARF as .BTF; strip DWARF, read BTF
+cp "$T/v60.o" "$T/v60btf.o"
+if pahole -J "$T/v60btf.o" 2>/dev/null && objcopy --strip-debug "$T/v60btf.o" "$T/v60btf-only.o" 2>/dev/null \
+	&& ! readelf -S "$T/v60btf-only.o" | grep -q debug_info; then
+	expect_eq layout/btf-offsets-equal-dwarf "$pm" "$(show_members "$T/v60btf-only.o" page_counter_v60)"
+	# alignment inferred from the hole before _pad1_ and the tail: same verdict
+	printf 'page_counter_v60.usage exclusive\npage_counter_v60.min read_mostly\n' >"$T/v60.ann"
+	expect_eq layout/btf-inferred-alignment "align: 64|0 conflicts" \
+		"$("$LT" --annotations "$T/v60.ann" --show page_counter_v60 "$T/v60btf-only.o" | grep -o 'align: [0-9]*\|[0-9]* conflicts' | paste -sd'|')"
+	out=$("$LT" -q --annotations "$T/v60.ann" --show page_counter_v60 "$T/v60btf-only.o" | grep 'padding: CACHELINE_PADDING' | wc -l)
+	expect_eq layout/btf-padding-recognised 2 "$out"
+	# BTF findings carry the input path (no source positions in BTF)
+	printf 'page_counter.usage hot\npage_counter.min read_mostly\n' >"$T/v510.ann"
+	cp "$T/v510.o" "$T/v510btf.o"; pahole -J "$T/v510btf.o" 2>/dev/null
+	objcopy --strip-debug "$T/v510btf.o" 2>/dev/null
+	expect_eq layout/btf-finding "$T/v510btf.o: warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'min' after 'failcnt' [cachehot-false-sharing]" \
+		"$("$LT" -q --annotations "$T/v510.ann" "$T/v510btf.o" | grep warning)"
+else
+	fail layout/btf-encode "pahole -J could not add .BTF to an object"
+fi
+# the running kernel's BTF (6.x: kinds pahole 1.24 does not know)
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	pk=$(pahole_members /sys/kernel/btf/vmlinux page_counter)
+	lk=$(show_members /sys/kernel/btf/vmlinux page_counter)
+	if [ -n "$pk" ]; then expect_eq layout/kernel-btf-offsets-equal-pahole "$pk" "$lk"
+	else fail layout/kernel-btf-offsets-equal-pahole "pahole printed no page_counter"; fi
+	err=$("$LT" -q --show page_counter /sys/kernel/btf/vmlinux 2>&1 >/dev/null)
+	expect_eq layout/kernel-btf-quiet "" "$err"
+else
+	echo "  --   layout/kernel-btf: skipped, /sys/kernel/btf/vmlinux not readable"
+fi
+
+# ---- 3. binary vs manifest; randstruct; bad input ----------------------------
+cat >"$T/cfg.c" <<'EOF'
+#include "cachehot.h"
+struct cfgd {
+	unsigned long usage __cacheline_hot;
+#ifdef CONFIG_STATS
+	unsigned long stats[8];
+#endif
+	unsigned long max __cacheline_read_mostly;
+};
+struct cfgd c;
+EOF
+rm -f "$T/cfg.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/cfg.json" -Iinclude -c "$T/cfg.c" -o /dev/null 2>/dev/null
+$CC -Iinclude $DBG -DCONFIG_STATS -c "$T/cfg.c" -o "$T/cfg.o"
+out=$("$LT" -q --manifest "$T/cfg.json" "$T/cfg.o"); rc=$?
+expect_eq layout/manifest-size-differs \
+	"$T/cfg.o: warning: struct cfgd is 80 bytes in the binary, 16 when compiled ($T/cfg.c:2)" \
+	"$(echo "$out" | grep 'bytes in the binary')"
+expect_eq layout/manifest-field-moved \
+	"$T/cfg.c:7:23: warning: struct cfgd: field 'max' is at offset 72, size 8 in the binary but at offset 8, size 8 when compiled ($T/cfg.c:2)" \
+	"$(echo "$out" | grep "field 'max'")"
+expect_eq layout/manifest-field-added "1" "$(echo "$out" | grep -c "field 'stats' (offset 8, size 64) is in the binary but not in the manifest")"
+expect_eq layout/manifest-exit 1 "$rc"
+$CC -Iinclude $DBG -c "$T/cfg.c" -o "$T/cfg0.o"
+out=$("$LT" --manifest "$T/cfg.json" "$T/cfg0.o" 2>&1 >/dev/null)
+expect_eq layout/manifest-matches "cachehot-layout: 1 structs read, 1 annotated judged, 1 warnings, binary matches the manifest" "$out"
+jq '.structs.cfgd.randomized = true' "$T/cfg.json" >"$T/rand.json"
+out=$("$LT" -q --manifest "$T/rand.json" "$T/cfg0.o"); rc=$?
+expect_eq layout/randstruct-refused \
+	"rc=1 $T/cfg0.o: error: struct cfgd was laid out by randstruct when compiled: its binary layout is not compared with the source nor judged (mark it __no_randomize_layout to check it)" \
+	"rc=$rc $out"
+out=$("$LT" -q --manifest "$T/rand.json" --reorganize cfgd "$T/cfg0.o" 2>&1); rc=$?
+expect_eq layout/randstruct-no-reorganize "rc=2 cachehot-layout: struct cfgd is laid out by randstruct: its member order is not the compiler's, no reorganization is proposed" "rc=$rc $out"
+# bad input: a message and status 2, never a crash
+bad() { # NAME EXPECTED-STDERR ARGS...
+	local n=$1 e=$2; shift 2
+	local o; o=$("$LT" -q "$@" 2>&1 >/dev/null); local rc=$?
+	expect_eq "layout/bad-$n" "rc=2 $e" "rc=$rc $o"
+}
+bad missing-file "cachehot-layout: $T/nope.o: No such file or directory" "$T/nope.o"
+echo "hello" >"$T/text.o"
+bad not-elf "cachehot-layout: $T/text.o: neither an ELF file nor raw BTF" "$T/text.o"
+$CC -c "$T/cfg.c" -Iinclude -o "$T/nodebug.o"
+bad no-debuginfo "cachehot-layout: $T/nodebug.o: no debug information (.debug_info or .BTF); build with -g" "$T/nodebug.o"
+printf '\x9f\xeb\x01\x00\x18\x00\x00\x00' >"$T/trunc.btf"
+bad truncated-btf "cachehot-layout: $T/trunc.btf: cannot read BTF: Invalid argument" "$T/trunc.btf"
+head -c 3000 "$T/v60.o" >"$T/trunc.o"
+bad truncated-elf "cachehot-layout: $T/trunc.o: not a readable ELF file" "$T/trunc.o"
+echo '{"structs": ' >"$T/bad.json"
+bad manifest-json "cachehot-layout: $T/bad.json:2:0: not valid JSON: unexpected token near end of file" --manifest "$T/bad.json" "$T/v60.o"
+echo '{"x": 1}' >"$T/bad2.json"
+bad manifest-schema "cachehot-layout: $T/bad2.json: not a cachehot manifest (no \"cachehot_manifest\" version or \"structs\" object)" --manifest "$T/bad2.json" "$T/v60.o"
+bad unknown-struct "cachehot-layout: struct nosuch is not defined in the input" --show nosuch "$T/v60.o"
+bad line-size "cachehot-layout: --line-size: '100' is not a power of two between 1 and 1048576" --line-size 100 "$T/v60.o"
+
+# ---- 4. --show ------------------------------------------------------------------
+rm -f "$T/m510.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/m510.json" -Iinclude $DBG -c tests/fixtures/page_counter_v5_10.c -o "$T/v510.o" 2>/dev/null
+"$LT" --manifest "$T/m510.json" --show page_counter "$T/v510.o" >"$T/show.txt"
+expect_eq layout/show-conflict-marked \
+	"	long unsigned int min;                                  /*     8     8 */ read-mostly  <-- shares line 0 with hot 'usage' [cachehot-false-sharing]" \
+	"$(grep ' min;' "$T/show.txt")"
+expect_eq layout/show-boundary "	/* --- cacheline 1 boundary (64 bytes) --- */|	atomic_long_t children_min_usage;                       /*    64     8 */" \
+	"$(grep -A1 'cacheline 1 boundary' "$T/show.txt" | paste -sd'|')"
+expect_eq layout/show-summary "	/* size: 112, align: 8, cachelines: 2 (64-byte lines), last cacheline: 48 bytes */|	/* 5 conflicts */" \
+	"$(grep 'size: \|conflicts \*/' "$T/show.txt" | paste -sd'|')"
+"$LT" -q --annotations tests/fixtures/sidecar.ann --show res_counter "$T/$(basename tests/fixtures/sidecar.c .c).o" >"$T/show2.txt" 2>/dev/null
+expect_eq layout/show-group-class "hot (group charge)  <-- shares line 0 with hot 'usage' [cachehot-false-sharing]  <-- shares line 0 with read-mostly 'limit' [cachehot-false-sharing]" \
+	"$(grep ' failcnt;' "$T/show2.txt" | sed 's/.*\*\/ //')"
+
+# ---- 5. --reorganize ----------------------------------------------------------------
+# members' offsets as printed in the proposal: "name off" per line
+reorg_offsets() { sed -e 's/ __cacheline_[a-z_]*\(([a-z_]*)\)\{0,1\}//; s/ __aligned([0-9]*)//' "$1" | sed -n 's/^\t[^\t/].*[ *]\([A-Za-z_][A-Za-z0-9_]*\)\(\[[0-9]*\]\)*\(:[0-9]*\)\{0,1\}\( __aligned([0-9]*)\)\{0,1\}\( __cacheline[a-z_]*\(([a-z_]*)\)\{0,1\}\)\{0,1\}; *\/\* *\([0-9]*\) .*$/\1 \7/p; s/^\tCACHELINE_PADDING(\([a-z0-9_]*\)); *\/\* *\([0-9]*\) .*$/\1 \2/p'; }
+# v5.10: usage must be separated from min..parent
+"$LT" --manifest "$T/m510.json" --macros --reorganize page_counter "$T/v510.o" >"$T/r510.txt"
+expect_eq layout/reorg-v5.10-header "/* cachehot-layout --reorganize page_counter: 2 cache lines, 128 bytes (was 2, 112 bytes) at 64-byte lines; checked by the core: no conflict" \
+	"$(head -1 "$T/r510.txt")"
+expect_eq layout/reorg-v5.10-separates "usage 0|_pad1_ 64|min 64|low 72|high 80|max 88|parent 96" \
+	"$(reorg_offsets "$T/r510.txt" | grep -E '^(usage|_pad1_|min|low|high|max|parent) ' | paste -sd'|')"
+# ... and, pasted into a file, compiles and passes the plugin's check, at the
+# offsets the proposal printed
+{ echo '#include "cachehot.h"'; echo '#include "kernel-cache.h"'; echo '#define __aligned(x) __attribute__((__aligned__(x)))'
+  sed -n '/^struct page_counter {/,/^};/p' "$T/r510.txt"; echo 'struct page_counter root;'; } >"$T/r510.c"
+out=$($CC -fplugin="$PLUGIN" -Iinclude -Itests/fixtures $DBG -c "$T/r510.c" -o "$T/r510.o" 2>&1); rc=$?
+expect_eq layout/reorg-v5.10-compiles-clean "rc=0 " "rc=$rc $out"
+expect_eq layout/reorg-v5.10-offsets-real "$(reorg_offsets "$T/r510.txt" | grep -v _pad)" \
+	"$(show_members "$T/r510.o" page_counter | cut -d' ' -f1,2 | grep -v _pad)"
+# 6.1 page_counter (the v6.0 fixture is its layout): pahole --reorganize moves
+# the read-mostly fields onto usage's line and the aligned _pad2_ to 112;
+# cachehot keeps usage alone on line 0
+"$LT" --annotations "$T/v60.ann" --reorganize page_counter_v60 "$T/v60.o" >"$T/r60.txt"
+pr=$(pahole --reorganize -C page_counter_v60 "$T/v60.o" 2>/dev/null | sed -n 's/.*\(parent\|_pad2_\)[^;]*; *\/\* *\([0-9]*\) .*/\1 \2/p' | paste -sd'|')
+expect_eq layout/pahole-reorganize-is-wrong "parent 8|_pad2_ 112" "$pr"
+expect_eq layout/reorg-6.1-usage-alone "usage 0|_pad1_ 64" "$(reorg_offsets "$T/r60.txt" | head -2 | paste -sd'|')"
+expect_eq layout/reorg-6.1-lines "/* cachehot-layout --reorganize page_counter_v60: 3 cache lines, 192 bytes (was 3, 192 bytes) at 64-byte lines; checked by the core: no conflict" \
+	"$(head -1 "$T/r60.txt")"
+# aligned members and an embedded aligned struct
+cat >"$T/al.c" <<'EOF'
+#include "cachehot.h"
+#include "kernel-cache.h"
+#define __aligned(x) __attribute__((__aligned__(x)))
+struct inner { unsigned long a, b; } __aligned(32);
+struct al {
+	char tag;
+	unsigned long hits __cacheline_hot_group(stats);
+	struct inner in;
+	unsigned long limit __cacheline_read_mostly;
+	int flags;
+	unsigned long big[2] __aligned(128) __cacheline_hot_group(lock);
+	short s;
+	unsigned long misses __cacheline_hot_group(stats);
+	unsigned int x:3, y:5;
+};
+struct al g;
+EOF
+rm -f "$T/al.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/al.json" -Iinclude -Itests/fixtures $DBG -c "$T/al.c" -o "$T/al.o" 2>/dev/null
+"$LT" --manifest "$T/al.json" --macros --reorganize al "$T/al.o" >"$T/ral.txt"
+expect_eq layout/reorg-aligned-header "/* cachehot-layout --reorganize al: 4 cache lines, 256 bytes (was 4, 256 bytes) at 64-byte lines; checked by the core: no conflict" \
+	"$(head -1 "$T/ral.txt")"
+{ echo '#include "cachehot.h"'; echo '#include "kernel-cache.h"'; echo '#define __aligned(x) __attribute__((__aligned__(x)))'
+  echo 'struct inner { unsigned long a, b; } __aligned(32);'
+  sed -n '/^struct al {/,/^};/p' "$T/ral.txt"; echo 'struct al g;'; } >"$T/ral.c"
+out=$($CC -fplugin="$PLUGIN" -Iinclude -Itests/fixtures $DBG -c "$T/ral.c" -o "$T/ral.o" 2>&1); rc=$?
+expect_eq layout/reorg-aligned-compiles-clean "rc=0 " "rc=$rc $out"
+expect_eq layout/reorg-aligned-offsets-real "$(reorg_offsets "$T/ral.txt" | grep -v '_pad\|^[xy] ')" \
+	"$(show_members "$T/ral.o" al | cut -d' ' -f1,2 | grep -v '_pad\|^[xy] ')"
+expect_eq layout/reorg-aligned-big "big 128" "$(reorg_offsets "$T/ral.txt" | grep '^big ')"
+
+# ---- 6. --diff --------------------------------------------------------------------
+cp tests/layout/diff-base.c "$T/old.c"; cp tests/layout/diff-base.c "$T/new.c"
+if patch -s "$T/new.c" tests/layout/move-read-mostly.patch; then
+	$CC -Iinclude -Itests/fixtures $DBG -c "$T/old.c" -o "$T/old.o"
+	$CC -Iinclude -Itests/fixtures $DBG -c "$T/new.c" -o "$T/new.o"
+	printf 'lruvec_like.nr_pages hot\nlruvec_like.limit read_mostly\nlruvec_like.pgdat read_mostly\n' >"$T/d.ann"
+	"$LT" --annotations "$T/d.ann" --diff "$T/old.o" "$T/new.o" >"$T/diff.txt"; rc=$?
+	expect_eq layout/diff-exit-on-new-conflict 1 "$rc"
+	expect_eq layout/diff-moved "  moved: 'limit' offset 64 -> 8 (line 1 -> 0)" "$(grep "moved: 'limit'" "$T/diff.txt")"
+	expect_eq layout/diff-size "struct lruvec_like:" "$(grep '^struct lruvec_like' "$T/diff.txt")"
+	expect_eq layout/diff-new-conflict \
+		"  new conflict: $T/new.c:8:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct lruvec_like' with hot field 'nr_pages' (offset 0, size 8); insert CACHELINE_PADDING(_pad2_) before 'limit', or move 'limit' after 'pgdat' [cachehot-false-sharing]" \
+		"$(grep '^  new conflict' "$T/diff.txt")"
+	expect_eq layout/diff-summary "cachehot-layout: 3 structs in both, 1 changed, 1 new conflict" "$(tail -1 "$T/diff.txt")"
+	"$LT" --annotations "$T/d.ann" --diff "$T/old.o" "$T/old.o" >"$T/diff0.txt"; rc=$?
+	expect_eq layout/diff-identical "rc=0 cachehot-layout: 3 structs in both, 0 changed, 0 new conflicts" "rc=$rc $(cat "$T/diff0.txt")"
+	# the reverse patch removes the conflict: exit 0, reported as gone
+	"$LT" --annotations "$T/d.ann" --diff "$T/new.o" "$T/old.o" >"$T/diff1.txt"; rc=$?
+	expect_eq layout/diff-conflict-gone "rc=0   conflict gone: 'limit' and 'nr_pages' no longer share line 0 (64-byte lines)" \
+		"rc=$rc $(grep 'conflict gone' "$T/diff1.txt")"
+else
+	fail layout/diff-patch "tests/layout/move-read-mostly.patch does not apply"
+fi
