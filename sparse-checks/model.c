@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 
 #include "lib.h"
 #include "token.h"
@@ -350,13 +351,56 @@ static int cmp_pos(const void *a, const void *b)
 /* The plugin's cheap pre-check (plugin/cachehot.c relevant()): any cachehot
  * attribute or sidecar entry in this type or a nested one. Types that are
  * not relevant are not judged, exactly as in the plugin. */
+/* memo: symbol -> 1 relevant, 2 not (open addressing, grows) */
+static const struct symbol **memo_k;
+static unsigned char *memo_v;
+static size_t memo_n, memo_cap;
+
+static unsigned char *memo_slot(const struct symbol *s, int create)
+{
+	size_t i;
+	if (create && (memo_n + 1) * 2 > memo_cap) {
+		const struct symbol **ok = memo_k;
+		unsigned char *ov = memo_v;
+		size_t oc = memo_cap, j;
+		memo_cap = memo_cap ? memo_cap * 2 : 1024;
+		memo_k = calloc(memo_cap, sizeof(*memo_k));
+		memo_v = calloc(memo_cap, 1);
+		if (!memo_k || !memo_v)
+			die("cachehot-sparse: out of memory");
+		for (j = 0; j < oc; j++)
+			if (ok[j]) {
+				for (i = ((uintptr_t)ok[j] >> 4) & (memo_cap - 1); memo_k[i];
+				     i = (i + 1) & (memo_cap - 1))
+					;
+				memo_k[i] = ok[j];
+				memo_v[i] = ov[j];
+			}
+		free(ok);
+		free(ov);
+	}
+	if (!memo_cap)
+		return NULL;
+	for (i = ((uintptr_t)s >> 4) & (memo_cap - 1); memo_k[i]; i = (i + 1) & (memo_cap - 1))
+		if (memo_k[i] == s)
+			return &memo_v[i];
+	if (!create)
+		return NULL;
+	memo_k[i] = s;
+	memo_n++;
+	return &memo_v[i];
+}
+
 static int relevant(struct symbol *s, const char *name, int depth)
 {
 	struct symbol *mem;
+	unsigned char *memo;
 	int r = 0;
 
 	if (!is_aggregate(s) || !s->symbol_list || depth > 32)
 		return 0;
+	if ((memo = memo_slot(s, 0)) && *memo)
+		return *memo == 1;
 	FOR_EACH_PTR(s->symbol_list, mem) {
 		enum ch_class cls;
 		const char *g;
@@ -378,6 +422,7 @@ static int relevant(struct symbol *s, const char *name, int depth)
 		    relevant(ft, is_tagged(ft) ? show_ident(ft->ident) : NULL, depth + 1))
 			r = 1;
 	} END_FOR_EACH_PTR(mem);
+	*memo_slot(s, 1) = r ? 1 : 2;
 	return r;
 }
 
