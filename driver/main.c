@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <wordexp.h>
 #include "driver.h"
@@ -37,6 +38,7 @@ static struct {
 	struct strv annotations;     /* sidecar files (absolute paths) */
 	const char *ccdb, *objlist, *diff_rev, *patch_file, *baseline, *output;
 	int update_baseline, terse, verbose, progress;
+	int jobs;                    /* -j N: units checked at once */
 	enum format format;
 	char *exedir;
 	int trouble;                 /* a tool failed: exit status 2 */
@@ -58,6 +60,7 @@ static void usage_check(FILE *f)
 	      "  --patch=FILE            only findings on what the unified diff FILE changes\n"
 	      "  --baseline=FILE         suppress the findings listed in FILE\n"
 	      "  --update-baseline       write all current findings to the --baseline FILE\n"
+	      "  -j N                    check N units at once (default 1)\n"
 	      "  --no-progress           no progress line even on a terminal\n"
 	      "  -v, --verbose           print engine commands and their full output\n"
 	      "exit status: 0 clean, 1 findings, 2 usage or tool error\n", f);
@@ -569,6 +572,142 @@ static void add_plugin_arg(const char *key, const char *val)
 	free(a);
 }
 
+struct engines_found {
+	const char *plugin, *sparse, *layout;
+	const struct strv *rules;
+};
+
+/* Every chosen engine on one unit; show_progress: per engine. */
+static void run_unit(const struct unit *u, const struct engines_found *ef, int show_progress)
+{
+	if (ef->plugin) {
+		if (show_progress) progress("plugin", u->src);
+		run_plugin(u, ef->plugin);
+		jobs_done++;
+	}
+	if (ef->sparse) {
+		if (show_progress) progress("sparse", u->src);
+		run_sparse(u, ef->sparse);
+		jobs_done++;
+	}
+	if (ef->rules->n) {
+		if (show_progress) progress("cocci", u->src);
+		run_cocci(u, ef->rules);
+		jobs_done++;
+	}
+	if (ef->layout) {
+		if (show_progress) progress("layout", u->src);
+		run_layout_src(u, ef->layout, ef->plugin ? ef->plugin : tool_plugin());
+		jobs_done++;
+	}
+}
+
+/* -j N: units in N child processes. A child runs its unit's engines and
+ * writes its findings, one per line, fields separated by \x1f, to
+ * tmpdir/rN; exit status 0, or 3 when an engine failed (it has printed why).
+ * The parent reads the files back; the order is fixed by the sort after. */
+static int write_findings_cb(FILE *f, void *arg)
+{
+	const struct findings *fs = arg;
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct finding *x = &fs->v[i];
+		fprintf(f, "%s\x1f%s\x1f%u\x1f%u\x1f%d\x1f%s\x1f%s\x1f%s\n", x->file, x->abspath,
+			x->line, x->col, (int)x->sev, x->check, x->message, x->engines);
+	}
+	return 0;
+}
+
+static void read_findings(const char *path)
+{
+	char *text = read_file(path, NULL);
+	if (!text) {
+		fprintf(stderr, "cachehot: lost the results of a worker (%s)\n", path);
+		opt.trouble = 1;
+		return;
+	}
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *fld[8];
+		int n = 0;
+		for (char *p = l; n < 8; n++) {
+			fld[n] = p;
+			p = strchr(p, '\x1f');
+			if (!p) { n++; break; }
+			*p++ = 0;
+		}
+		if (n != 8)
+			continue;
+		struct finding f = {0};
+		f.file = xstrdup(fld[0]);
+		f.abspath = xstrdup(fld[1]);
+		f.line = strtoul(fld[2], NULL, 10);
+		f.col = strtoul(fld[3], NULL, 10);
+		f.sev = (enum sev)atoi(fld[4]);
+		f.check = xstrdup(fld[5]);
+		f.message = xstrdup(fld[6]);
+		f.engines = xstrdup(fld[7]);
+		findings_add(&all, &f);
+	}
+	free(text);
+}
+
+static void run_units_parallel(const struct engines_found *ef)
+{
+	size_t next = 0, running = 0, finished = 0;
+	unsigned per_unit = jobs_total / (opt.nunits ? opt.nunits : 1);
+	pid_t *pids = xmalloc(opt.nunits * sizeof(*pids));
+	fflush(stdout);
+	fflush(stderr);
+	while (finished < opt.nunits) {
+		while (running < (size_t)opt.jobs && next < opt.nunits) {
+			const struct unit *u = &opt.units[next];
+			if (opt.progress) {
+				/* units started of all units, and the newest one */
+				fprintf(stderr, "\r\033[K[%zu/%zu] %s", next + 1, opt.nunits, u->src);
+				fflush(stderr);
+			}
+			pid_t pid = fork();
+			if (pid < 0) {
+				fprintf(stderr, "cachehot: fork: %s\n", strerror(errno));
+				exit(EXIT_TROUBLE);
+			}
+			if (pid == 0) {
+				char *res = xasprintf("%s/r%zu", tmpdir, next);
+				opt.progress = 0;
+				all.n = 0;
+				run_unit(u, ef, 0);
+				if (write_atomic(res, write_findings_cb, &all) < 0)
+					_exit(3);
+				fflush(stderr);
+				_exit(opt.trouble ? 3 : 0);
+			}
+			pids[next++] = pid;
+			running++;
+		}
+		int st;
+		pid_t pid = wait(&st);
+		if (pid < 0) {
+			if (errno == EINTR) continue;
+			break;
+		}
+		for (size_t i = 0; i < next; i++) {
+			if (pids[i] != pid)
+				continue;
+			running--;
+			finished++;
+			jobs_done += per_unit;
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+				opt.trouble = 1;
+			char *res = xasprintf("%s/r%zu", tmpdir, i);
+			if (WIFEXITED(st) && WEXITSTATUS(st) <= 3)
+				read_findings(res);
+			unlink(res);
+			free(res);
+		}
+	}
+	free(pids);
+}
+
 static int write_report_cb(FILE *f, void *arg)
 {
 	return report_write(f, ((void **)arg)[0], ((void **)arg)[1]);
@@ -605,7 +744,7 @@ static int cmd_check(int argc, char **argv)
 
 	opt.progress = isatty(2) && !getenv("CI");
 	/* getopt_long_only so that GCC's single-dash -include/-isystem work. */
-	while ((c = getopt_long_only(argc, argv, "+p:o:A:I:D:U:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long_only(argc, argv, "+p:o:A:I:D:U:j:vh", lo, NULL)) != -1) {
 		char *a;
 		switch (c) {
 		case 'e': engine_list = optarg; break;
@@ -645,6 +784,14 @@ static int cmd_check(int argc, char **argv)
 			else die_usage("unknown format '%s' (gcc, checkpatch, json, sarif)", optarg);
 			break;
 		case 't': opt.terse = 1; break;
+		case 'j': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 256)
+				die_usage("-j needs a number of jobs from 1 to 256, not '%s'", optarg);
+			opt.jobs = (int)v;
+			break;
+		}
 		case 'o': opt.output = optarg; break;
 		case 'd': opt.diff_rev = optarg; break;
 		case 'x': opt.patch_file = optarg; break;
@@ -767,17 +914,14 @@ static int cmd_check(int argc, char **argv)
 	if (opt.engines & ENG_LAYOUT)
 		jobs_total += opt.objects.n;
 	struct report_opts ro = { opt.format, opt.terse, 0 };
-	for (size_t i = 0; i < opt.nunits; i++) {
-		const struct unit *u = &opt.units[i];
-		ro.lines_checked += count_lines(u);
-		if (plugin) { progress("plugin", u->src); run_plugin(u, plugin); jobs_done++; }
-		if (sparse) { progress("sparse", u->src); run_sparse(u, sparse); jobs_done++; }
-		if (rules.n) { progress("cocci", u->src); run_cocci(u, &rules); jobs_done++; }
-		if (layout) {
-			progress("layout", u->src);
-			run_layout_src(u, layout, (opt.engines & ENG_PLUGIN) ? plugin : tool_plugin());
-			jobs_done++;
-		}
+	struct engines_found ef = { plugin, sparse, layout, &rules };
+	for (size_t i = 0; i < opt.nunits; i++)
+		ro.lines_checked += count_lines(&opt.units[i]);
+	if (opt.jobs > 1 && opt.nunits > 1) {
+		run_units_parallel(&ef);
+	} else {
+		for (size_t i = 0; i < opt.nunits; i++)
+			run_unit(&opt.units[i], &ef, 1);
 	}
 	for (size_t i = 0; layout && i < opt.objects.n; i++) {
 		progress("layout", opt.objects.v[i]);

@@ -141,6 +141,13 @@ expect_eq tool-error-exit 2 $rc
 expect_eq tool-error-still-reports "$LINE" "$(cat "$T/o")"
 if grep -q "^cachehot: engine plugin failed (exit status 1)" "$T/err" && grep -q "broken.c:4:9: error: expected expression before" "$T/err"
 then ok tool-error-message; else fail tool-error-message "$(head -3 "$T/err")"; fi
+# -j: the same findings, order and exit status as one at a time
+"$CH" check $INC --engine=plugin,sparse --format=json hot.c clean.c plain.c loop.c >"$T/j1" 2>/dev/null; rc1=$?
+"$CH" check $INC --engine=plugin,sparse --format=json -j 2 hot.c clean.c plain.c loop.c >"$T/j2" 2>/dev/null; rc2=$?
+expect_eq parallel-same-exit "1 1" "$rc1 $rc2"
+expect_file_eq parallel-same-report "$T/j1" "$T/j2"
+"$CH" check $INC -j 2 hot.c broken.c clean.c >"$T/o" 2>/dev/null; rc=$?
+expect_eq parallel-tool-error "2|$LINE" "$rc|$(cat "$T/o")"
 CACHEHOT_PLUGIN=$T/nosuch.so "$CH" check $INC hot.c >/dev/null 2>"$T/err"; expect_eq plugin-missing 2 $?
 
 # ---- compile_commands.json ----------------------------------------------------------
