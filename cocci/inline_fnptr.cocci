@@ -53,7 +53,7 @@ def key(p, fp):
 
 def fact(p, fp):
     return facts.setdefault(key(p, fp), {"uses": set(), "calls": set(),
-        "decl": False, "mods": set(), "shadow": set()})
+        "decl": False, "mods": set(), "shadow": set(), "assigned": set()})
 
 def is_inline(p, name):
     return name in inline_names or (p[0].file, name) in file_inline
@@ -170,6 +170,19 @@ fp << sel.fp; p << sel.p; pc << call.pc;
 @@
 if pc[0].current_element == p[0].current_element and pc[0].file == p[0].file:
     fact(p, fp)["calls"].add((int(pc[0].line), int(pc[0].column)))
+
+@asg depends on filt@
+identifier sel.fp;
+expression X;
+position pa;
+@@
+fp@pa = X
+
+@script:python@
+fp << sel.fp; p << sel.p; pa << asg.pa;
+@@
+if pa[0].current_element == p[0].current_element and pa[0].file == p[0].file:
+    fact(p, fp)["assigned"].add((int(pa[0].line), int(pa[0].column)))
 
 // a local declaration of the pointer (plain or with the selection as initializer)
 @decl depends on filt@
@@ -337,8 +350,10 @@ other = d["uses"] - d["calls"] - set([here])
 why = None
 if not d["decl"]:
     why = "%s is not a local variable" % fp
+elif other & d["assigned"]:
+    why = "%s is assigned again (line %d)" % (fp, sorted(other & d["assigned"])[0][0])
 elif other:
-    why = "%s escapes or is reassigned (line %d)" % (fp, sorted(other)[0][0])
+    why = "%s escapes: used as a value at line %d" % (fp, sorted(other)[0][0])
 elif not d["calls"]:
     why = "%s is never called" % fp
 elif not pure(E):

@@ -23,3 +23,14 @@ int walk(int up, int n)
 	}
 	return pos + up;
 }
+
+int walk2(int up, int n)
+{
+	int (*step)(int);
+	int pos = 0;
+
+	step = up ? step_up : step_down;
+	pos = step(pos);
+	step = step_down;
+	return step(pos + n);
+}
