@@ -195,15 +195,20 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			else if (!strncmp(en, "union ", 6))
 				en += 6;
 			m->type_name = ch_printf(ctx, "%s[%llu]", en, (unsigned long long)nelems);
-		} else
+		} else if (b->s->want_decls)
 			m->type_name = decl_text(b, bm[i].type, "");
-		decls[i] = decl_text(b, bm[i].type, mname ? mname : "");
+		else if (nested)
+			m->type_name = ch_printf(ctx, "%s %s", nested->is_union ? "union" : "struct",
+						 nested->name ? nested->name : "<anonymous>");
+		if (b->s->want_decls)
+			decls[i] = decl_text(b, bm[i].type, mname ? mname : "");
 		if (bitsz) {
 			m->offset = bitoff / 8;
 			m->bit_offset = bitoff % 8;
 			m->bit_size = bitsz;
 			m->size = (m->bit_offset + bitsz + 7) / 8;
-			decls[i] = ch_printf(ctx, "%s:%u", decls[i], bitsz);
+			if (decls[i])
+				decls[i] = ch_printf(ctx, "%s:%u", decls[i], bitsz);
 		} else {
 			m->offset = bitoff / 8;
 			/* a hole that natural alignment does not explain */
@@ -240,9 +245,11 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			t->packed = 1;
 	for (i = 0; i < vlen; i++)
 		ch_member_pad_kind(&t->members[i]);
-	ti = lt_typeinfo(b->s, t);
-	for (i = 0; i < vlen && i < ti->n; i++)
-		ti->decl[i] = decls[i];
+	if (b->s->want_decls) {
+		ti = lt_typeinfo(b->s, t);
+		for (i = 0; i < vlen && i < ti->n; i++)
+			ti->decl[i] = decls[i];
+	}
 	free(decls);
 	return t;
 }

@@ -427,19 +427,75 @@ static struct srcfile *src_get(const char *path)
 	return f;
 }
 
-static unsigned display_col(struct rd *rd, const char *file, unsigned line, unsigned col,
-			    const char *name)
+/* Interned decl files: the ctx-owned name printed (relative to the CU's
+ * comp_dir when under it, as GCC prints it) and the path to open. */
+struct fileent {
+	const void *ctx;
+	const char *raw;          /* malloc'd copy of libdw's name */
+	const char *rel;          /* ctx-owned */
+	char *full;
+	struct fileent *next;
+};
+#define FILE_HASH 1024
+static struct fileent *files[FILE_HASH];
+
+static size_t fhash(const char *p)
 {
+	size_t h = 5381;
+	while (*p)
+		h = h * 33 + (unsigned char)*p++;
+	return h & (FILE_HASH - 1);
+}
+
+static const char *intern_file(struct rd *rd, const char *raw)
+{
+	size_t h = fhash(raw);
+	struct fileent *e;
+	const char *f = raw;
 	char full[4096];
-	struct srcfile *f;
-	const char *p;
-	unsigned i, dcol = 0;
-	if (!file || !line || col <= 1)
-		return col;
-	if (file[0] != '/' && rd->comp_dir)
-		snprintf(full, sizeof(full), "%s/%s", rd->comp_dir, file);
+	for (e = files[h]; e; e = e->next)
+		if (e->ctx == rd->s->ctx && !strcmp(e->raw, raw))
+			return e->rel;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		abort();
+	if (rd->comp_dir_len && !strncmp(f, rd->comp_dir, rd->comp_dir_len) &&
+	    f[rd->comp_dir_len] == '/')
+		f += rd->comp_dir_len + 1;
+	if (f[0] != '/' && rd->comp_dir)
+		snprintf(full, sizeof(full), "%s/%s", rd->comp_dir, f);
 	else
-		snprintf(full, sizeof(full), "%s", file);
+		snprintf(full, sizeof(full), "%s", f);
+	e->ctx = rd->s->ctx;
+	e->raw = strdup(raw);
+	e->rel = ch_strdup(rd->s->ctx, f);
+	e->full = strdup(full);
+	e->next = files[h];
+	files[h] = e;
+	return e->rel;
+}
+
+static const char *full_path_of(const char *rel)
+{
+	size_t h;
+	struct fileent *e;
+	if (!rel)
+		return NULL;
+	/* rel is an interned pointer: find its entry among all raw names */
+	for (h = 0; h < FILE_HASH; h++)
+		for (e = files[h]; e; e = e->next)
+			if (e->rel == rel)
+				return e->full;
+	return NULL;
+}
+
+unsigned lt_display_col(const char *file, unsigned line, unsigned col, const char *name)
+{
+	struct srcfile *f;
+	const char *p, *full;
+	unsigned i, dcol = 0;
+	if (!file || !line || col <= 1 || !(full = full_path_of(file)))
+		return col;
 	f = src_get(full);
 	if (!f->buf || line > f->nlines)
 		return col;
@@ -477,19 +533,16 @@ static unsigned display_col(struct rd *rd, const char *file, unsigned line, unsi
 	return dcol + 1;
 }
 
-static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc, const char *name)
+static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc)
 {
 	const char *f = dwarf_decl_file(die);
 	int line = 0, col = 0;
-	if (f && rd->comp_dir_len && !strncmp(f, rd->comp_dir, rd->comp_dir_len) &&
-	    f[rd->comp_dir_len] == '/')
-		f += rd->comp_dir_len + 1;
-	loc->file = f ? ch_strdup(rd->s->ctx, f) : NULL;
+	loc->file = f ? intern_file(rd, f) : NULL;
 	dwarf_decl_line(die, &line);
 	dwarf_decl_column(die, &col);
 	loc->line = line > 0 ? (unsigned)line : 0;
+	/* a byte column; printed as GCC's display column (lt_display_col) */
 	loc->col = col > 0 ? (unsigned)col : 0;
-	loc->col = display_col(rd, f, loc->line, loc->col, name);
 }
 
 static const void *key_of(struct rd *rd, Dwarf_Die *die)
@@ -523,7 +576,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 	t = ch_type_new(ctx, key, name ? name : dwarf_diename(die),
 			dwarf_tag(die) == DW_TAG_union_type, size,
 			explicit_align ? (unsigned)al : 1);
-	set_loc(rd, die, &t->loc, NULL);
+	set_loc(rd, die, &t->loc);
 
 	if (dwarf_child(die, &child) == 0) {
 		do {
@@ -586,11 +639,14 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 						abort();
 					snprintf(tn, k, "%s[%llu]", e, (unsigned long long)nelems);
 					free(en);
-				} else
+				} else if (rd->s->want_decls || nested)
 					tn = has_type ? decl_of(&mt, "") : decl_of(NULL, "");
-				char *dn = has_type ? decl_of(&mt, mname ? mname : "")
-						    : decl_of(NULL, mname ? mname : "");
-				m->type_name = ch_strdup(ctx, tn);
+				else
+					tn = NULL;  /* the plugin names arrays and aggregates only */
+				char *dn = !rd->s->want_decls ? NULL : has_type ?
+					   decl_of(&mt, mname ? mname : "") :
+					   decl_of(NULL, mname ? mname : "");
+				m->type_name = tn ? ch_strdup(ctx, tn) : NULL;
 				free(tn);
 				if (ndecls == capdecls) {
 					capdecls = capdecls ? 2 * capdecls : 16;
@@ -600,7 +656,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				}
 				decls[ndecls++] = dn;
 			}
-			set_loc(rd, &child, &m->loc, mname);
+			set_loc(rd, &child, &m->loc);
 
 			if (die_udata(&child, DW_AT_bit_size, &bsize) && bsize) {
 				uint64_t bitpos;
@@ -620,7 +676,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				m->bit_offset = (unsigned)(bitpos % 8);
 				m->bit_size = (unsigned)bsize;
 				m->size = (m->bit_offset + bsize + 7) / 8;
-				{
+				if (decls[ndecls - 1]) {
 					char *d = decls[ndecls - 1];
 					size_t k = strlen(d) + 24;
 					decls[ndecls - 1] = realloc(d, k);
@@ -664,9 +720,11 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 	for (i = 0; i < t->nmembers; i++)
 		ch_member_pad_kind(&t->members[i]); /* classification is the core's */
 
-	ti = lt_typeinfo(rd->s, t);
-	for (i = 0; i < ndecls && i < ti->n; i++)
-		ti->decl[i] = ch_strdup(ctx, decls[i]);
+	if (rd->s->want_decls) {
+		ti = lt_typeinfo(rd->s, t);
+		for (i = 0; i < ndecls && i < ti->n; i++)
+			ti->decl[i] = decls[i] ? ch_strdup(ctx, decls[i]) : NULL;
+	}
 	for (i = 0; i < ndecls; i++)
 		free(decls[i]);
 	free(decls);

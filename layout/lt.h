@@ -68,6 +68,8 @@ struct lt_set {
 	unsigned macro_line_size;
 	int macro_up;
 	int have_macros;
+	int want_decls;            /* readers fill lt_typeinfo decls (--show,
+				    * --reorganize); off, only what the core needs */
 	int quiet;
 };
 
@@ -100,6 +102,11 @@ int lt_type_nonmonotonic(const struct ch_type *t);
  * Returns 0, or -1 with err filled. */
 int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		  char *err, size_t errsz);
+/* GCC's display column for a byte column of an interned DWARF decl file
+ * (tabs to multiples of 8, one column per UTF-8 character; for a member
+ * declared by a macro, the position of its name inside the arguments).
+ * col unchanged when the file is not at hand. */
+unsigned lt_display_col(const char *file, unsigned line, unsigned col, const char *name);
 /* 1 if the ELF file at path has DWARF (.debug_info), 0 if not, -1 on error. */
 int lt_elf_has_section(const char *path, const char *section);
 /* Read all named structs of a BTF file (raw, or ELF with .BTF). */
@@ -131,6 +138,9 @@ struct lt_opts {
 /* Format a finding the way the compilers do: "file:line:col: warning: msg".
  * The file falls back to the input path when the model has no location. */
 void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input);
+/* "file:line:col: " for a location (display column; field: the member the
+ * location belongs to, for macro-declared members), else "input: ". */
+void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const char *input);
 /* --show */
 int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
 	    FILE *out);

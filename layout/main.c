@@ -59,10 +59,38 @@ static const char *sev_str(enum ch_severity s)
 	return s == CH_SEV_ERROR ? "error" : s == CH_SEV_WARNING ? "warning" : "note";
 }
 
+/* The member name a flattened path ends in: "memory.usage" -> "usage",
+ * "slots[1].hits" -> "hits", "zones[1]" -> "zones". */
+static const char *leaf_name(const char *path, char *buf, size_t n)
+{
+	const char *p = path ? strrchr(path, '.') : NULL;
+	size_t k;
+	if (!path)
+		return NULL;
+	p = p ? p + 1 : path;
+	k = strcspn(p, "[");
+	if (k >= n)
+		k = n - 1;
+	memcpy(buf, p, k);
+	buf[k] = 0;
+	return buf;
+}
+
+void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const char *input)
+{
+	char nb[256];
+	if (l->file && l->line)
+		fprintf(out, "%s:%u:%u: ", l->file, l->line,
+			lt_display_col(l->file, l->line, l->col, leaf_name(field, nb, sizeof(nb))));
+	else
+		fprintf(out, "%s: ", l->file ? l->file : input);
+}
+
 void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input)
 {
 	if (f->loc.file && f->loc.line)
-		fprintf(out, "%s:%u:%u: ", f->loc.file, f->loc.line, f->loc.col);
+		lt_print_loc(out, &f->loc, f->field_a && f->check != CH_CHECK__COUNT ? f->field_a : NULL,
+			     input);
 	else
 		fprintf(out, "%s: ", f->loc.file ? f->loc.file : input);
 	fprintf(out, "%s: %s\n", sev_str(f->severity), f->message);
@@ -90,11 +118,7 @@ struct side_arg {
 static void side_missing(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct side_arg *a = arg;
-	const struct ch_loc *l = &a->st->t->loc;
-	if (l->file && l->line)
-		fprintf(stdout, "%s:%u:%u: ", l->file, l->line, l->col);
-	else
-		fprintf(stdout, "%s: ", a->st->input);
+	lt_print_loc(stdout, &a->st->t->loc, NULL, a->st->input);
 	fprintf(stdout, "warning: sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]\n",
 		entry, file, line, a->st->name);
 	a->warnings++;
@@ -117,10 +141,13 @@ static int in_list(char **v, size_t n, const char *s)
 }
 
 /* Build a set from files, with sidecars and manifest applied. */
+static int want_decls;
+
 static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t nsides,
 			       struct lt_manifest *mf)
 {
 	struct lt_set *s = lt_set_new();
+	s->want_decls = want_decls;
 	char err[1024];
 	size_t i;
 	for (i = 0; i < nsides; i++)
@@ -231,6 +258,7 @@ int main(int argc, char **argv)
 		return rc < 0 ? 2 : rc;
 	}
 
+	want_decls = show || reorg;
 	s = load_set(argv + optind, argc - optind, sides, nsides, mf);
 	/* objects built with -g3 carry the macros the plugin reads */
 	if (!line_given && s->macro_line_size)

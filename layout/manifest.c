@@ -234,11 +234,7 @@ int lt_manifest_compare(struct lt_manifest *mf, struct lt_set *s, FILE *out, int
 			}
 			seen[j] = 1;
 			if (leaves[j].offset != off || leaves[j].size != sz) {
-				const struct ch_loc *l = &leaves[j].member->loc;
-				if (l->file && l->line)
-					fprintf(out, "%s:%u:%u: ", l->file, l->line, l->col);
-				else
-					fprintf(out, "%s: ", st->input);
+				lt_print_loc(out, &leaves[j].member->loc, leaves[j].path, st->input);
 				fprintf(out, "warning: struct %s: field '%s' is at offset %llu, size "
 					"%llu in the binary but at offset %llu, size %llu when "
 					"compiled (%s)\n", key, name,
