@@ -90,7 +90,7 @@ nload=$(grep -l -- '-fplugin=./scripts/gcc-plugins/cachehot.so' "$OBJ"/mm/.*.o.c
 say "$nobj objects in mm/, $nload compiled with -fplugin=./scripts/gcc-plugins/cachehot.so"
 [ "$nload" -gt 0 ] && [ "$nload" -ge "$((nobj - 1))" ] || { say "FAILED: the plugin was not loaded for mm/"; fail=1; }
 nfind=$(grep -c '\[cachehot-' "$LOG" || true)
-say "$nfind cachehot diagnostics in the build log:"
-grep '\[cachehot-' "$LOG" | sed 's/^/  /' | head -50 >&2 || true
+say "$nfind cachehot diagnostics in the build log; once each (cachehot check --log):"
+(cd "$KSRC" && "$TOP"/bin/cachehot check --no-progress --log "$LOG" --format=checkpatch --terse) >&2 || true
 [ "$fail" -eq 0 ] && say "OK"
 exit "$fail"

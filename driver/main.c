@@ -36,6 +36,7 @@ static struct {
 	struct strv cflags;          /* -I/-D/-U/-include/... given on our command line */
 	struct strv plugin_args;     /* KEY=VAL for every engine */
 	struct strv annotations;     /* sidecar files (absolute paths) */
+	const char *log;             /* --log FILE: findings from a build log */
 	const char *ccdb, *objlist, *diff_rev, *patch_file, *baseline, *output;
 	int update_baseline, terse, verbose, progress;
 	int jobs;                    /* -j N: units checked at once */
@@ -61,6 +62,8 @@ static void usage_check(FILE *f)
 	      "  --baseline=FILE         suppress the findings listed in FILE\n"
 	      "  --update-baseline       write all current findings to the --baseline FILE\n"
 	      "  -j N                    check N units at once (default 1)\n"
+	      "  --log=FILE              also read findings from a build log ('-': stdin), e.g.\n"
+	      "                          make KCFLAGS=-fplugin=... / make C=1 CHECK=cachehot-sparse\n"
 	      "  --no-progress           no progress line even on a terminal\n"
 	      "  -v, --verbose           print engine commands and their full output\n"
 	      "exit status: 0 clean, 1 findings, 2 usage or tool error\n", f);
@@ -246,6 +249,37 @@ static int load_ccdb(const char *path, const struct strv *only)
 	return 0;
 }
 
+static struct findings all;
+
+/* Findings already printed by a build (the plugin in KCFLAGS or in-tree,
+ * make C=1 CHECK=cachehot-sparse, coccicheck): parse them like engine
+ * output, relative paths taken from the cwd. */
+static int load_log(const char *path)
+{
+	char *text;
+	if (!strcmp(path, "-")) {
+		size_t n = 0, cap = 65536;
+		text = xmalloc(cap + 1);
+		for (size_t r; (r = fread(text + n, 1, cap - n, stdin)) > 0; ) {
+			n += r;
+			if (n == cap)
+				text = xrealloc(text, (cap *= 2) + 1);
+		}
+		text[n] = 0;
+	} else if (!(text = read_file(path, NULL))) {
+		fprintf(stderr, "cachehot: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	char *save = NULL;
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		struct finding f;
+		if (parse_diag_line(l, "log", NULL, NULL, &f))
+			findings_add(&all, &f);
+	}
+	free(text);
+	return 0;
+}
+
 static int load_objlist(const char *path)
 {
 	char *text = read_file(path, NULL);
@@ -265,7 +299,6 @@ static int load_objlist(const char *path)
 
 /* ---- running the engines ------------------------------------------------ */
 
-static struct findings all;
 static unsigned jobs_done, jobs_total;
 
 static void progress(const char *engine, const char *what)
@@ -731,6 +764,7 @@ static int cmd_check(int argc, char **argv)
 		{ "baseline", required_argument, 0, 'b' },
 		{ "update-baseline", no_argument, 0, 'u' },
 		{ "no-progress", no_argument, 0, 'n' },
+		{ "log", required_argument, 0, 'l' },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "include", required_argument, 0, 'i' },   /* -include FILE */
@@ -798,6 +832,7 @@ static int cmd_check(int argc, char **argv)
 		case 'b': opt.baseline = optarg; break;
 		case 'u': opt.update_baseline = 1; break;
 		case 'n': opt.progress = 0; break;
+		case 'l': opt.log = optarg; break;
 		case 'v': opt.verbose = 1; break;
 		case 'h': usage_check(stdout); exit(0);
 		case 'I': case 'D': case 'U':
@@ -853,7 +888,9 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (opt.objlist && load_objlist(opt.objlist) < 0)
 		exit(EXIT_TROUBLE);
-	if (!opt.nunits && !opt.objects.n && !have_patch)
+	if (opt.log && load_log(opt.log) < 0)
+		exit(EXIT_TROUBLE);
+	if (!opt.nunits && !opt.objects.n && !have_patch && !opt.log)
 		die_usage("nothing to check: name source files, objects, -p compile_commands.json "
 			  "or --objects FILE%s", "");
 	if (opt.objects.n && !(opt.engines & ENG_LAYOUT) && !opt.nunits)

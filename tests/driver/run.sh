@@ -150,6 +150,16 @@ expect_file_eq parallel-same-report "$T/j1" "$T/j2"
 expect_eq parallel-tool-error "2|$LINE" "$rc|$(cat "$T/o")"
 CACHEHOT_PLUGIN=$T/nosuch.so "$CH" check $INC hot.c >/dev/null 2>"$T/err"; expect_eq plugin-missing 2 $?
 
+# ---- --log: findings a build already printed, once each ---------------------------
+{ echo "  CC      hot.o"; echo "In file included from x.c:1:"; echo "$LINE"
+  echo "hot.c:7:23: note: in expansion of macro 'X'"; echo "$LINE"
+  echo "$T/hot.c:7:23: warning: $MSG [cachehot-false-sharing]"; } >build.log
+out=$("$CH" check --log build.log --format=json | jq -r '.findings[] | "\(.file):\(.line):\(.engines|join(","))"'); rc=$?
+expect_eq log-deduped "hot.c:7:log" "$out"
+out=$(cat build.log | "$CH" check --log - --format=checkpatch --terse); rc=$?
+expect_eq log-stdin "1|hot.c:7: WARNING:CACHEHOT_FALSE_SHARING: $MSG
+total: 0 errors, 1 warnings, 0 lines checked" "$rc|$out"
+
 # ---- compile_commands.json ----------------------------------------------------------
 mkdir -p "$T/proj/src"; cp "$FX/hot.c" "$FX/clean.c" "$T/proj/src/"
 cat >"$T/proj/compile_commands.json" <<EOF
