@@ -178,7 +178,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 	} else {
 		old = json_incref(mine);
 	}
-	if (json_dump_file(old, tmp, JSON_INDENT(1) | JSON_SORT_KEYS)) {
+	if (json_dump_file(old, tmp, JSON_COMPACT | JSON_SORT_KEYS)) {
 		ch_set_error(ctx, "%s: cannot write manifest", tmp);
 		unlink(tmp);
 		goto out;
