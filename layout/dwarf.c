@@ -258,12 +258,10 @@ static char *decl_of(Dwarf_Die *t, const char *name)
 		case DW_TAG_restrict_type: {
 			const char *q = tag == DW_TAG_const_type ? "const" :
 					tag == DW_TAG_volatile_type ? "volatile" : "restrict";
-			if (d.n && d.p[0] == '*') {
-				/* "*const p": qualifier of the pointer */
-				sb_ins(&d, 1, q);
-				if (d.n > 1 + strlen(q) && d.p[1 + strlen(q)] != ' ')
-					sb_ins(&d, 1 + strlen(q), " ");
-			} else {
+			/* the qualifier applies to what is left of the
+			 * declarator: "char const *p", "char *const p" */
+			if (!(d.n > strlen(q) && !strncmp(d.p, q, strlen(q)) &&
+			      d.p[strlen(q)] == ' ')) {  /* GCC repeats it on arrays */
 				sb_ins(&d, 0, d.n ? " " : "");
 				sb_ins(&d, 0, q);
 			}
