@@ -102,6 +102,42 @@ if [ -f "$TMP/seed.o" ] && [ -f "$TMP/seed-fixed.o" ]; then
 	else fail inline-seed-text-shrinks "text seed=$t1 fixed=$t2"; fi
 fi
 
+# Cross-check with the object: compiled with -g, the functions the plugin
+# reports (name and definition) are exactly the out-of-line copies of inline
+# functions that bin/cachehot-bloat finds, and its byte sizes are nm -S's.
+BLOAT=$TOP/bin/cachehot-bloat
+if [ ! -x "$BLOAT" ]; then
+	fail inline-bloat-crosscheck "no $BLOAT (make bloat)"
+else
+	for src in "$DIR"/*.c; do
+		name=$(basename "$src")
+		case $name in addressable-*|bad-attr.c|severity-error.c) continue;; esac
+		obj=$TMP/g-${name%.c}.o
+		mapfile -t args < <(fixture_args "$src")
+		(cd "$DIR" && $CC -O2 -g -c -fno-diagnostics-show-caret -fplugin="$PLUGIN" \
+			"${args[@]}" "$name" -o "$obj") >"$TMP/out" 2>&1
+		[ -f "$obj" ] || { fail "inline-bloat-${name%.c}" "compile failed: $(grep -m2 -v "^ " "$TMP/out")"; continue; }
+		sed -n "s/^.*inline function '\([A-Za-z0-9_]*\)' (defined at \([^)]*\)).*$/\1 \2/p" \
+			"$TMP/out" | sort -u >"$TMP/plugin"
+		(cd "$DIR" && "$BLOAT" --format=lines "$obj") | awk -F'\t' '{print $3, $5}' |
+			sort -u >"$TMP/bloat"
+		expect_file_eq "inline-bloat-${name%.c}" "$TMP/plugin" "$TMP/bloat"
+		(cd "$DIR" && "$BLOAT" --format=lines "$obj") | awk -F'\t' '{print $3, $4}' |
+			sort -k1,1 >"$TMP/bsize"
+		nm -S -t d "$obj" | awk '$3 ~ /^[tT]$/ {print $4, $2 + 0}' | sort -k1,1 |
+			join - "$TMP/bsize" >"$TMP/joined"
+		if [ "$(wc -l <"$TMP/joined")" -ne "$(wc -l <"$TMP/bsize")" ] ||
+		   awk '$2 != $3 {bad=1} END {exit !bad}' "$TMP/joined"; then
+			fail "inline-bloat-${name%.c}-size" "bloat vs nm -S: $(tr '\n' ';' <"$TMP/joined")"
+		else
+			ok "inline-bloat-${name%.c}-size"
+		fi
+	done
+	# the seed's exact costs (gcc 12.2, -O2 -g)
+	expect_eq inline-seed-bytes "lruvec_page_state 41
+lruvec_page_state_local 18" "$("$BLOAT" --format=lines "$TMP/g-seed.o" | awk -F'\t' '{print $3, $4}' | sort)"
+fi
+
 # inline-addr=0 turns the check off (the attribute stays known)
 (cd "$DIR" && $CC -O2 -c -fno-diagnostics-show-caret -fplugin="$PLUGIN" \
 	-fplugin-arg-cachehot-inline-addr=0 seed.c -o "$TMP/off.o") >"$TMP/out" 2>&1
