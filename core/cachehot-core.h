@@ -256,6 +256,19 @@ typedef const char *(*ch_macro_lookup_fn)(const char *name, void *arg);
 int ch_eval_macro(const char *body, ch_macro_lookup_fn lookup, void *arg,
 		  long long *out);
 
+/* ---- options shared by every front-end ---------------------------------- */
+/* "note" | "warning" | "error". Returns -1 for anything else. */
+int ch_severity_parse(const char *s, enum ch_severity *out);
+/* A line size in bytes: a power of two from 8 to 4096. -1 otherwise. */
+int ch_line_size_parse(const char *s, unsigned *out);
+/* The translation unit's line size: SMP_CACHE_BYTES, else L1_CACHE_BYTES,
+ * evaluated through lookup (object-like macro bodies); 0 when neither is
+ * defined or evaluates to a valid line size. */
+unsigned ch_line_size_from_macros(ch_macro_lookup_fn lookup, void *arg);
+/* 0 for a uniprocessor kernel translation unit (__KERNEL__ defined and
+ * CONFIG_SMP not), 1 otherwise. defined(name) says whether a macro exists. */
+int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg);
+
 /* ---- manifest (JSON, jansson) ------------------------------------------- */
 /* Add t with its leaves and findings to the manifest kept in ctx. */
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,

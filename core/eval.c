@@ -189,3 +189,50 @@ int ch_eval_macro(const char *body, ch_macro_lookup_fn lookup, void *arg, long l
 	*out = v;
 	return 0;
 }
+
+int ch_severity_parse(const char *s, enum ch_severity *out)
+{
+	if (!s)
+		return -1;
+	if (!strcmp(s, "note"))
+		*out = CH_SEV_NOTE;
+	else if (!strcmp(s, "warning"))
+		*out = CH_SEV_WARNING;
+	else if (!strcmp(s, "error"))
+		*out = CH_SEV_ERROR;
+	else
+		return -1;
+	return 0;
+}
+
+int ch_line_size_parse(const char *s, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+	if (!s || !*s)
+		return -1;
+	v = strtoul(s, &end, 10);
+	if (*end || v < 8 || v > 4096 || (v & (v - 1)))
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+unsigned ch_line_size_from_macros(ch_macro_lookup_fn lookup, void *arg)
+{
+	static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
+	size_t i;
+	for (i = 0; i < 2; i++) {
+		long long v;
+		const char *body = lookup(names[i], arg);
+		if (body && !ch_eval_macro(body, lookup, arg, &v) && v >= 8 && v <= 4096 &&
+		    !(v & (v - 1)))
+			return (unsigned)v;
+	}
+	return 0;
+}
+
+int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg)
+{
+	return !(defined("__KERNEL__", arg) && !defined("CONFIG_SMP", arg));
+}

@@ -659,6 +659,19 @@ static int finding_cmp(const void *pa, const void *pb)
 	return strcmp(a->message, b->message);
 }
 
+/* A note on the whole struct (at its definition). */
+static void add_note(ch_ctx *ctx, struct finding_list *fl, const struct ch_type *t, unsigned L,
+		     const char *message)
+{
+	struct ch_finding *x = new_finding(ctx, fl);
+	x->check = CH_CHECK_FALSE_SHARING;
+	x->severity = CH_SEV_NOTE;
+	x->struct_name = t->name;
+	x->line_size = L;
+	x->loc = t->loc;
+	x->message = message;
+}
+
 static int has_class(const struct flat *f, int hot_only)
 {
 	size_t i;
@@ -680,15 +693,10 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	if (!t || !ch_type_is_annotated(ctx, t) || !cfg->smp)
 		return 0;
 	if (t->randomized) {
-		struct ch_finding *x = new_finding(ctx, &fl);
-		x->check = CH_CHECK_FALSE_SHARING;
-		x->severity = CH_SEV_NOTE;
-		x->struct_name = t->name;
-		x->line_size = L;
-		x->loc = t->loc;
-		x->message = ch_printf(ctx, "%s is laid out by randstruct: its cache-line layout is not "
-				       "judged (mark it __no_randomize_layout to check it) [%s]",
-				       type_phrase(ctx, t), ch_check_id(CH_CHECK_FALSE_SHARING));
+		add_note(ctx, &fl, t, L,
+			 ch_printf(ctx, "%s is laid out by randstruct: its cache-line layout is not "
+				   "judged (mark it __no_randomize_layout to check it) [%s]",
+				   type_phrase(ctx, t), ch_check_id(CH_CHECK_FALSE_SHARING)));
 		goto out;
 	}
 	flat_build(&f, ctx, t);
@@ -696,31 +704,17 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	if (cfg->predict > L)
 		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl);
 	judge_padding(ctx, &f, t, L, cfg, &fl);
-	if (t->align < L && t->size > 0 && has_class(&f, 1)) {
-		struct ch_finding *x = new_finding(ctx, &fl);
-		x->check = CH_CHECK_FALSE_SHARING;
-		x->severity = CH_SEV_NOTE;
-		x->struct_name = t->name;
-		x->line_size = L;
-		x->loc = t->loc;
-		x->message = ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "
-				       "line indexes assume it starts on a line boundary, so isolation "
-				       "depends on where it is placed (align it with "
-				       "____cacheline_aligned_in_smp) [%s]",
-				       type_phrase(ctx, t), t->align, L,
-				       ch_check_id(CH_CHECK_FALSE_SHARING));
-	}
-	if (f.truncated) {
-		struct ch_finding *x = new_finding(ctx, &fl);
-		x->check = CH_CHECK_FALSE_SHARING;
-		x->severity = CH_SEV_NOTE;
-		x->struct_name = t->name;
-		x->line_size = L;
-		x->loc = t->loc;
-		x->message = ch_printf(ctx, "%s: only the first %d elements of each array were checked [%s]",
-				       type_phrase(ctx, t), CH_MAX_ELEMS,
-				       ch_check_id(CH_CHECK_FALSE_SHARING));
-	}
+	if (t->align < L && t->size > 0 && has_class(&f, 1))
+		add_note(ctx, &fl, t, L,
+			 ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "
+				   "line indexes assume it starts on a line boundary, so isolation "
+				   "depends on where it is placed (align it with "
+				   "____cacheline_aligned_in_smp) [%s]",
+				   type_phrase(ctx, t), t->align, L, ch_check_id(CH_CHECK_FALSE_SHARING)));
+	if (f.truncated)
+		add_note(ctx, &fl, t, L,
+			 ch_printf(ctx, "%s: only the first %d elements of each array were checked [%s]",
+				   type_phrase(ctx, t), CH_MAX_ELEMS, ch_check_id(CH_CHECK_FALSE_SHARING)));
 	flat_free(&f);
 out:
 	qsort(fl.v, fl.n, sizeof(*fl.v), finding_cmp);

@@ -353,7 +353,7 @@ static const char *macro_body(const char *name, void *)
 	return ch_strdup(cachehot_ctx, p);
 }
 
-static bool macro_defined(const char *name)
+static int macro_defined(const char *name, void *)
 {
 	return parse_in && cpp_defined(parse_in, (const unsigned char *)name, strlen(name));
 }
@@ -365,21 +365,13 @@ static void current_config(struct ch_config *cfg)
 	cfg->severity = cachehot_opts.severity;
 	cfg->predict = cachehot_opts.predict;
 	/* a kernel translation unit without CONFIG_SMP is uniprocessor */
-	cfg->smp = !(macro_defined("__KERNEL__") && !macro_defined("CONFIG_SMP"));
+	cfg->smp = ch_smp_from_macros(macro_defined, NULL);
 	if (cachehot_opts.line_size) {
 		cfg->line_size = cachehot_opts.line_size;
 		return;
 	}
-	if (!tu_line_size) {
-		static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
-		for (unsigned i = 0; i < 2 && !tu_line_size; i++) {
-			long long v;
-			const char *body = macro_body(names[i], NULL);
-			if (body && !ch_eval_macro(body, macro_body, NULL, &v) &&
-			    v >= 8 && v <= 4096 && !(v & (v - 1)))
-				tu_line_size = (unsigned)v;
-		}
-	}
+	if (!tu_line_size)
+		tu_line_size = ch_line_size_from_macros(macro_body, NULL);
 	cfg->line_size = tu_line_size ? tu_line_size : CH_DEFAULT_LINE_SIZE;
 }
 
@@ -528,22 +520,11 @@ static void finish_unit(void *, void *)
 
 /* ---- arguments ---------------------------------------------------------------- */
 
-static bool parse_size(const char *key, const char *val, unsigned *out)
+static void parse_size(const char *key, const char *val, unsigned *out)
 {
-	char *end;
-	unsigned long v;
-	if (!val || !*val) {
-		error("cachehot: %<-fplugin-arg-%s-%s%> needs a value in bytes", plugin_name_used, key);
-		return false;
-	}
-	v = strtoul(val, &end, 10);
-	if (*end || v < 8 || v > 4096 || (v & (v - 1))) {
+	if (ch_line_size_parse(val, out))
 		error("cachehot: %<-fplugin-arg-%s-%s=%s%>: expected a power of two from 8 to 4096 bytes",
-		      plugin_name_used, key, val);
-		return false;
-	}
-	*out = (unsigned)v;
-	return true;
+		      plugin_name_used, key, val ? val : "");
 }
 
 static void load_annotations(const char *val)
@@ -582,13 +563,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		} else if (!strcmp(k, "predict")) {
 			parse_size(k, v, &cachehot_opts.predict);
 		} else if (!strcmp(k, "severity")) {
-			if (v && !strcmp(v, "note"))
-				cachehot_opts.severity = CH_SEV_NOTE;
-			else if (v && !strcmp(v, "warning"))
-				cachehot_opts.severity = CH_SEV_WARNING;
-			else if (v && !strcmp(v, "error"))
-				cachehot_opts.severity = CH_SEV_ERROR;
-			else
+			if (ch_severity_parse(v, &cachehot_opts.severity))
 				error("cachehot: %<-fplugin-arg-%s-severity%> takes note, warning or error",
 				      plugin_name_used);
 		} else if (!strcmp(k, "manifest")) {

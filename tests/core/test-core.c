@@ -165,11 +165,38 @@ static void test_eval(void)
 	check(ch_eval_macro("sizeof(long)", lk, NULL, &v) == -1, "eval: unknown refused", "");
 }
 
+static const char *lk_smp(const char *name, void *arg)
+{
+	(void)arg;
+	if (!strcmp(name, "SMP_CACHE_BYTES")) return "L1_CACHE_BYTES";
+	return lk(name, NULL);
+}
+static int def_up(const char *name, void *arg) { (void)arg; return !strcmp(name, "__KERNEL__"); }
+static int def_smp(const char *name, void *arg) { (void)arg; return 1; }
+static int def_none(const char *name, void *arg) { (void)arg; return 0; }
+
+static void test_options(void)
+{
+	enum ch_severity sev;
+	unsigned L = 0;
+	check(ch_severity_parse("note", &sev) == 0 && sev == CH_SEV_NOTE, "options: severity note", "");
+	check(ch_severity_parse("fatal", &sev) == -1, "options: bad severity", "");
+	check(ch_line_size_parse("128", &L) == 0 && L == 128, "options: line size 128", "");
+	check(ch_line_size_parse("100", &L) == -1 && ch_line_size_parse("4", &L) == -1 &&
+	      ch_line_size_parse("64k", &L) == -1, "options: bad line sizes", "");
+	check(ch_line_size_from_macros(lk_smp, NULL) == 64, "options: SMP_CACHE_BYTES on x86", "");
+	check(ch_line_size_from_macros(lk, NULL) == 64, "options: L1_CACHE_BYTES fallback", "");
+	check(ch_smp_from_macros(def_up, NULL) == 0, "options: kernel without CONFIG_SMP is UP", "");
+	check(ch_smp_from_macros(def_smp, NULL) == 1 && ch_smp_from_macros(def_none, NULL) == 1,
+	      "options: SMP kernel and user space", "");
+}
+
 int main(void)
 {
 	test_v510();
 	test_union_and_nesting();
 	test_sidecar();
 	test_eval();
+	test_options();
 	return 0;
 }
