@@ -9,8 +9,9 @@
  *   cachehot-bloat --census [--top N] [--format=text|lines] [-o FILE] OBJ|DIR...
  *   cachehot-bloat --inline-list [-o FILE] OBJ|DIR...
  *
- * Exit status: 0 ok; 1 some input could not be read (each one named on
- * stderr, the rest still reported); 2 usage error.
+ * Exit status (the driver's convention, docs/cachehot.rst): 0 ok, whatever
+ * was found; 2 usage error or some input could not be read (each one named
+ * on stderr, the rest still reported).
  */
 #define _GNU_SOURCE
 #include "bloat.h"
@@ -238,7 +239,7 @@ int main(int argc, char **argv)
 	if (nerrors && !bl_scan_objects(s)) {
 		/* nothing could be read: no output at all, no output file */
 		bl_scan_free(s);
-		return 1;
+		return 2;
 	}
 	if (outpath) {
 		/* written whole to a temporary file, then renamed */
@@ -249,7 +250,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cachehot-bloat: %s: %s\n", tmp, strerror(errno));
 			bl_scan_free(s);
 			free(tmp);
-			return 1;
+			return 2;
 		}
 	}
 	if (mode == NAMES) {
@@ -276,5 +277,5 @@ int main(int argc, char **argv)
 		nerrors++;
 	}
 	bl_scan_free(s);
-	return nerrors ? 1 : 0;
+	return nerrors ? 2 : 0;
 }

@@ -106,7 +106,7 @@ bad() {  # NAME EXPECTED-STDERR FILE...
 	local out err rc
 	out=$("$BLOAT" "$@" 2>"$T/err"); rc=$?
 	err=$(sed "s|$T/||g" "$T/err")
-	if [ "$rc" = 1 ] && [ -z "$out" ] && [ "$err" = "$want" ]; then ok "$name"
+	if [ "$rc" = 2 ] && [ -z "$out" ] && [ "$err" = "$want" ]; then ok "$name"
 	else fail "$name" "rc=$rc out=[$out] err=[$err] want [$want]"; fi
 }
 bad bad-not-elf "cachehot-bloat: text.o: not an ELF file" "$T/text.o"
@@ -125,7 +125,7 @@ expect_eq bad-no-temp-file "" "$(ls "$T" | grep '\.tmp\.' || true)"
 
 # one bad object among good ones: the good ones are still listed, exit 1
 out=$("$BLOAT" --format=lines seed.o "$T/text.o" 2>/dev/null); rc=$?
-expect_eq bad-mixed "1:2" "$rc:$(printf '%s\n' "$out" | wc -l)"
+expect_eq bad-mixed "2:2" "$rc:$(printf '%s\n' "$out" | wc -l)"
 
 "$BLOAT" --bogus seed.o >/dev/null 2>&1; rc1=$?
 "$BLOAT" >/dev/null 2>&1; rc2=$?
