@@ -29,6 +29,8 @@ static const char usage[] =
 "  --severity S         note | warning | error (default warning)\n"
 "  --struct NAME        only judge NAME (repeatable)\n"
 "  --macros             --reorganize: write cachehot.h annotation macros\n"
+"  --unmatched S        note | ignore: sidecar entries matching no struct\n"
+"  --inline-addr 0|1    accepted for the plugin's argument (no effect here)\n"
 "  -q, --quiet          no summary line on stderr\n"
 "  --version, --help\n";
 
@@ -169,7 +171,7 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 }
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
-       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION };
+       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE };
 
 int main(int argc, char **argv)
 {
@@ -184,6 +186,8 @@ int main(int argc, char **argv)
 		{ "reorganize", required_argument, NULL, OPT_REORG },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "macros", no_argument, NULL, OPT_MACROS },
+		{ "unmatched", required_argument, NULL, OPT_UNMATCHED },
+		{ "inline-addr", required_argument, NULL, OPT_INLINE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -192,7 +196,7 @@ int main(int argc, char **argv)
 	char **sides = NULL, **only = NULL;
 	size_t nsides = 0, nonly = 0, i;
 	const char *manifest = NULL, *show = NULL, *reorg = NULL;
-	int diff = 0, quiet = 0, c, rc = 0, line_given = 0;
+	int diff = 0, quiet = 0, c, rc = 0, line_given = 0, unmatched = 1;
 	struct lt_opts o;
 	struct lt_manifest *mf = NULL;
 	struct lt_set *s;
@@ -230,6 +234,18 @@ int main(int argc, char **argv)
 		case OPT_REORG: reorg = optarg; break;
 		case OPT_DIFF: diff = 1; break;
 		case OPT_MACROS: o.macros = 1; break;
+		case OPT_UNMATCHED:
+			if (!strcmp(optarg, "note")) unmatched = 1;
+			else if (!strcmp(optarg, "ignore")) unmatched = 0;
+			else die_usage("--unmatched takes note or ignore");
+			break;
+		case OPT_INLINE:
+			/* the plugin's inline-addr check has no binary side here
+			 * (bin/cachehot-bloat has); accepted so that the driver can
+			 * pass the plugin's arguments unchanged */
+			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
+				die_usage("--inline-addr takes 0 or 1");
+			break;
 		case 'q': quiet = 1; break;
 		case OPT_VERSION: printf("cachehot-layout %s\n", CH_VERSION); return 0;
 		case 'h': fputs(usage, stdout); return 0;
@@ -321,7 +337,7 @@ int main(int argc, char **argv)
 					only[i]);
 				rc = 2;
 			}
-		if (!nonly && ch_sidecar_count(s->ctx))
+		if (!nonly && unmatched && ch_sidecar_count(s->ctx))
 			ch_sidecar_unmatched(s->ctx, side_unmatched, NULL);
 		if (!quiet)
 			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "

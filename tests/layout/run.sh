@@ -95,6 +95,14 @@ pm=$(pahole_members "$T/v60.o" page_counter_v60)
 expect_eq layout/dwarf-offsets-equal-pahole "$pm" "$(show_members "$T/v60.o" page_counter_v60)"
 expect_eq layout/dwarf-offsets-values "usage 0 8|_pad1_ 64 0|emin 64 8|failcnt 120 8|_pad2_ 128 0|min 128 8|parent 160 8" \
 	"$(echo "$pm" | grep -E '^(usage|_pad1_|emin|failcnt|_pad2_|min|parent) ' | paste -sd'|')"
+# DWARF 4 (DW_AT_bit_offset bit-fields; kernels built with DEBUG_INFO_DWARF4)
+for v in 4 5; do
+	$CC -gdwarf-$v -fno-eliminate-unused-debug-types -Iinclude -Itests/fixtures -c tests/fixtures/bitfields.c -o "$T/bf$v.o"
+	"$LT" -q --show flags "$T/bf$v.o" | grep -v 'DWARF:' >"$T/bf$v.txt"
+done
+expect_eq layout/dwarf4-bitfields "dirty 0:0|mode 0:1|frozen 0:4|nr 1:0" \
+	"$(sed -n 's/^\tunsigned int \([a-z]*\):[0-9]*; *\/\* *\([0-9]*:[0-9]*\) .*/\1 \2/p' "$T/bf4.txt" | paste -sd'|')"
+expect_file_eq layout/dwarf4-equals-dwarf5 "$T/bf5.txt" "$T/bf4.txt"
 # BTF: pahole -J encodes the object's DWARF as .BTF; strip DWARF, read BTF
 cp "$T/v60.o" "$T/v60btf.o"
 if pahole -J "$T/v60btf.o" 2>/dev/null && objcopy --strip-debug "$T/v60btf.o" "$T/v60btf-only.o" 2>/dev/null \
