@@ -33,6 +33,10 @@
 #include "tree.h"
 #include "c-family/c-common.h"	/* before diagnostic-core.h */
 #include "cgraph.h"
+#include "basic-block.h"
+#include "tree-ssa-alias.h"
+#include "gimple-expr.h"
+#include "gimple.h"
 #include "diagnostic-core.h"
 #include "stringpool.h"
 #include "attribs.h"
@@ -42,6 +46,8 @@
 
 #define IA_ATTR "cachehot_addressable"
 #define IA_TAG "[cachehot-inline-addr]"
+
+#define IA_ANC 8
 
 /* Where a function's address flows. */
 enum ia_kind {
@@ -76,9 +82,13 @@ struct ia_slot {
 struct ia_use {
 	tree fn;           /* FUNCTION_DECL */
 	location_t loc;    /* the use site */
+	location_t anc[IA_ANC]; /* locations of the enclosing expressions, up
+				 * to the statement (innermost first) */
+	int nanc;
 	tree context;      /* FUNCTION_DECL or VAR_DECL that holds the use */
 	struct ia_slot slot;
 	int survives;      /* reference still there after IPA */
+	int refined;       /* its holder's statements were consulted */
 	int reported;
 };
 
@@ -98,6 +108,9 @@ static struct ia_var *vars;
 static size_t nvars, capvars;
 
 static hash_set<tree> *visited;
+/* locations of the expressions enclosing the walk, from the statement in */
+static location_t anc_stack[256];
+static int anc_depth, anc_base;
 static tree walk_context;
 static int ia_enabled;
 
@@ -154,6 +167,7 @@ static struct ia_var *find_var(tree v, int create)
 static void record(tree fn, location_t loc, const struct ia_slot *s)
 {
 	size_t i;
+	int k;
 	struct ia_use *u;
 
 	/* the same node reached twice (shared trees) is one use */
@@ -170,6 +184,9 @@ static void record(tree fn, location_t loc, const struct ia_slot *s)
 	u->loc = loc;
 	u->context = walk_context;
 	u->slot = *s;
+	for (k = anc_depth; k > anc_base && u->nanc < IA_ANC; k--)
+		if (k - 1 < (int)(sizeof(anc_stack) / sizeof(anc_stack[0])))
+			u->anc[u->nanc++] = anc_stack[k - 1];
 }
 
 /* The slot of the value assigned to lhs. */
@@ -279,7 +296,24 @@ static void walk_call(tree t, location_t loc)
 	}
 }
 
+static void walk_1(tree t, struct ia_slot s, location_t loc);
+
 static void walk(tree t, struct ia_slot s, location_t loc)
+{
+	int pushed = 0;
+
+	if (t && t != error_mark_node && EXPR_P(t) && EXPR_HAS_LOCATION(t)) {
+		if (anc_depth < (int)(sizeof(anc_stack) / sizeof(anc_stack[0])))
+			anc_stack[anc_depth] = EXPR_LOCATION(t);
+		anc_depth++;
+		pushed = 1;
+	}
+	walk_1(t, s, loc);
+	if (pushed)
+		anc_depth--;
+}
+
+static void walk_1(tree t, struct ia_slot s, location_t loc)
 {
 	enum tree_code code;
 	int i, n;
@@ -405,8 +439,13 @@ static void walk(tree t, struct ia_slot s, location_t loc)
 	case STATEMENT_LIST: {
 		tree_stmt_iterator it;
 
-		for (it = tsi_start(t); !tsi_end_p(it); tsi_next(&it))
+		for (it = tsi_start(t); !tsi_end_p(it); tsi_next(&it)) {
+			int saved = anc_base;
+
+			anc_base = anc_depth; /* a new statement */
 			walk_kind(tsi_stmt(it), IA_OTHER, loc);
+			anc_base = saved;
+		}
 		return;
 	}
 	case BIND_EXPR:
@@ -542,6 +581,125 @@ static int referrer_is(symtab_node *referring, tree ctx)
 	return 0;
 }
 
+static int same_place(location_t a, location_t b)
+{
+	expanded_location x, y;
+
+	if (a == UNKNOWN_LOCATION || b == UNKNOWN_LOCATION)
+		return 0;
+	x = expand_location(a);
+	y = expand_location(b);
+	return x.file && y.file && x.line == y.line && x.column == y.column &&
+	       !strcmp(x.file, y.file);
+}
+
+/* Where a referring statement refers to fn: its location, or for a PHI
+ * the locations of the arguments that are &fn. */
+static int stmt_places(gimple *stmt, tree fn, location_t *out, int max)
+{
+	int n = 0;
+	unsigned a;
+
+	if (gimple_code(stmt) != GIMPLE_PHI) {
+		if (gimple_location(stmt) != UNKNOWN_LOCATION && max > 0)
+			out[n++] = gimple_location(stmt);
+		return n;
+	}
+	for (a = 0; a < gimple_phi_num_args(stmt) && n < max; a++) {
+		tree v = gimple_phi_arg_def(stmt, a);
+
+		if (v && TREE_CODE(v) == ADDR_EXPR && TREE_OPERAND(v, 0) == fn &&
+		    gimple_phi_arg_location(as_a<gphi *>(stmt), a) != UNKNOWN_LOCATION)
+			out[n++] = gimple_phi_arg_location(as_a<gphi *>(stmt), a);
+	}
+	return n;
+}
+
+static int use_at(const struct ia_use *u, location_t l)
+{
+	int k;
+
+	if (same_place(l, u->loc))
+		return 1;
+	for (k = 0; k < u->nanc; k++)
+		if (same_place(l, u->anc[k]))
+			return 1;
+	return 0;
+}
+
+/* Several surviving uses of one function in one holding function: the
+ * referring GIMPLE statements tell a folded use from a surviving one. Only
+ * when every surviving reference from that function is matched to a use are
+ * the unmatched uses dropped; otherwise all stay (better a duplicate than a
+ * missed copy). Statement pointers are read only for functions that still
+ * have a GIMPLE body. */
+static void refine_group(cgraph_node *node, tree fn, tree ctx)
+{
+	ipa_ref *ref = NULL;
+	unsigned r;
+	size_t j;
+
+	for (j = 0; j < nuses; j++)
+		if (uses[j].fn == fn && uses[j].context == ctx && uses[j].survives == 1)
+			uses[j].survives = 3; /* unmatched so far */
+	for (r = 0; node->iterate_referring(r, ref); r++) {
+		location_t places[8];
+		int np, p, hit = 0;
+
+		if (!ref || ref->use != IPA_REF_ADDR || !ref->referring ||
+		    !referrer_is(ref->referring, ctx))
+			continue;
+		if (!ref->stmt || !is_a<cgraph_node *>(ref->referring) ||
+		    !gimple_has_body_p(ref->referring->decl))
+			goto keep_all;
+		np = stmt_places(ref->stmt, fn, places, 8);
+		for (j = 0; j < nuses; j++) {
+			struct ia_use *o = &uses[j];
+
+			if (o->fn != fn || o->context != ctx || o->survives < 2)
+				continue;
+			for (p = 0; p < np; p++)
+				if (use_at(o, places[p])) {
+					o->survives = 2;
+					hit = 1;
+				}
+		}
+		if (!hit)
+			goto keep_all;
+	}
+	for (j = 0; j < nuses; j++)
+		if (uses[j].fn == fn && uses[j].context == ctx && uses[j].survives >= 2)
+			uses[j].survives = uses[j].survives == 2 ? 1 : 0;
+	return;
+keep_all:
+	for (j = 0; j < nuses; j++)
+		if (uses[j].fn == fn && uses[j].context == ctx && uses[j].survives >= 2)
+			uses[j].survives = 1;
+}
+
+static void refine_by_statement(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < nuses; i++) {
+		struct ia_use *u = &uses[i];
+		cgraph_node *node;
+		int group = 0;
+
+		if (u->survives != 1 || u->refined || !u->context ||
+		    TREE_CODE(u->context) != FUNCTION_DECL)
+			continue;
+		for (j = i; j < nuses; j++)
+			if (uses[j].fn == u->fn && uses[j].context == u->context) {
+				uses[j].refined = 1;
+				group += uses[j].survives == 1;
+			}
+		node = cgraph_node::get(u->fn);
+		if (group >= 2 && node)
+			refine_group(node, u->fn, u->context);
+	}
+}
+
 static void all_ipa_passes_end_cb(void *event_data, void *data)
 {
 	size_t i;
@@ -567,6 +725,7 @@ static void all_ipa_passes_end_cb(void *event_data, void *data)
 			}
 		}
 	}
+	refine_by_statement();
 }
 
 /* ---- reporting ---------------------------------------------------------- */
