@@ -60,6 +60,7 @@ struct hent {
 struct hmap {
 	struct hent *tab;
 	size_t cap, n;
+	int borrow;     /* keys are not copied (they outlive the map) */
 };
 
 static uint64_t hash_str(const char *s)
@@ -93,7 +94,7 @@ static struct hent *hmap_put(struct hmap *m, const char *key)
 	struct hent *e;
 	if ((m->n + 1) * 2 > m->cap) {
 		struct hmap nm = { xcalloc(m->cap ? m->cap * 2 : 64, sizeof(struct hent)),
-				   m->cap ? m->cap * 2 : 64, m->n };
+				   m->cap ? m->cap * 2 : 64, m->n, m->borrow };
 		for (size_t i = 0; i < m->cap; i++)
 			if (m->tab[i].key)
 				*hmap_slot(&nm, m->tab[i].key) = m->tab[i];
@@ -102,7 +103,7 @@ static struct hent *hmap_put(struct hmap *m, const char *key)
 	}
 	e = hmap_slot(m, key);
 	if (!e->key) {
-		e->key = strdup(key);
+		e->key = m->borrow ? (char *)key : strdup(key);
 		if (!e->key)
 			abort();
 		e->val = NULL;
@@ -115,7 +116,8 @@ static void hmap_free(struct hmap *m, void (*freeval)(void *))
 {
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->tab[i].key) {
-			free(m->tab[i].key);
+			if (!m->borrow)
+				free(m->tab[i].key);
 			if (freeval)
 				freeval(m->tab[i].val);
 		}
@@ -307,10 +309,6 @@ static int source_says_inline(struct bl_scan *s, const char *path,
 }
 
 /* ---- DWARF --------------------------------------------------------------- */
-struct fninfo {            /* concrete local function without DW_AT_inline */
-	const char *decl_file; /* interned, as resolved against comp_dir */
-	unsigned line, col;
-};
 
 /* realpath() of a decl file, cached (interned; the input when unresolvable). */
 static const char *real_path(struct bl_scan *s, const char *file)
@@ -431,7 +429,7 @@ static const Dwfl_Callbacks dwfl_cb = {
 
 /* Checks the file with libelf before libdwfl sees it: clear messages for
  * the common kinds of bad input. Fills syms (caller frees *syms). */
-static int read_symbols(struct bl_scan *s, int fd, const char *path,
+static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 			struct sym **syms, size_t *nsyms, char *err, size_t errlen)
 {
 	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -522,7 +520,7 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path,
 				*syms = xrealloc(*syms, cap * sizeof(**syms));
 			}
 			(*syms)[(*nsyms)++] = (struct sym){
-				intern(s, sn), sym.st_size, sym.st_value, sym.st_shndx,
+				sn, sym.st_size, sym.st_value, sym.st_shndx,
 				GELF_ST_BIND(sym.st_info) != STB_LOCAL };
 		}
 	}
@@ -535,6 +533,8 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path,
 		goto out;
 	}
 	rc = 0;
+	*elfp = elf;   /* symbol names point into it: caller calls elf_end() */
+	return 0;
 out:
 	elf_end(elf);
 	if (rc) {
@@ -554,12 +554,46 @@ static void add_copy(struct bl_scan *s, const struct bl_copy *c)
 	s->copies[s->ncopies++] = *c;
 }
 
+/* A subprogram of this object that may own copies: an inline function
+ * (declared), or a concrete static function judged from its source text
+ * only if one of its symbols exists. DWARF offsets: decl info is read only
+ * for functions that really have a copy. */
+struct cand {
+	Dwarf_Off off;
+	int declared;
+};
+
+/* decl file (resolved against the CU's comp_dir), line and column of die */
+static void die_decl(Dwarf_Die *die, const char **file, unsigned *line,
+		     unsigned *col, char *buf, size_t len)
+{
+	Dwarf_Die cudie;
+	Dwarf_Attribute a;
+	const char *comp_dir = NULL;
+	int l = 0, c = 0;
+
+	if (dwarf_diecu(die, &cudie, NULL, NULL))
+		comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &a));
+	*file = decl_path(NULL, die, comp_dir, buf, len);
+	dwarf_decl_line(die, &l);
+	dwarf_decl_column(die, &c);
+	*line = l > 0 ? (unsigned)l : 0;
+	*col = c > 0 ? (unsigned)c : 0;
+}
+
+static int cmp_copy_sym(const void *a, const void *b)
+{
+	return cmp_sym(*(const struct sym *const *)a, *(const struct sym *const *)b);
+}
+
 int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen)
 {
-	struct sym *syms = NULL;
-	size_t nsyms = 0;
-	struct hmap locals = { 0 };    /* name -> struct fninfo*, this object */
-	struct hmap declared = { 0 };  /* name -> struct inl*, this object */
+	struct sym *syms = NULL, **hits = NULL;
+	Elf *elf = NULL;
+	size_t nsyms = 0, nhits = 0;
+	struct hmap cands = { .borrow = 1 };  /* name (DWARF string) -> struct cand* */
+	struct cand *pool = NULL;
+	size_t npool = 0, cappool = 0;
 	Dwfl *dwfl = NULL;
 	Dwfl_Module *mod;
 	Dwarf *dw;
@@ -573,7 +607,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 		seterr(err, errlen, "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	if (read_symbols(s, fd, path, &syms, &nsyms, err, errlen)) {
+	if (read_symbols(s, fd, path, &elf, &syms, &nsyms, err, errlen)) {
 		close(fd);
 		return -1;
 	}
@@ -593,95 +627,117 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 		seterr(err, errlen, "no usable DWARF (%s)", dwfl_errmsg(-1));
 		goto out;
 	}
+	/* pass 1: top-level subprograms (children skipped via DW_AT_sibling) */
 	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
-		Dwarf_Attribute a;
-		const char *comp_dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
 		Dwarf_Die die;
 		if (dwarf_child(cu, &die))
 			continue;
 		do {
+			int declared;
 			if (dwarf_tag(&die) != DW_TAG_subprogram)
 				continue;
 			const char *name = dwarf_diename(&die);
-			int line = 0, col = 0;
 			if (!name)
 				continue;
 			if (dwarf_hasattr(&die, DW_AT_inline)) {
 				/* abstract instance: inlined somewhere here */
-				if (die_inline_declared_here(&die)) {
-					dwarf_decl_line(&die, &line);
-					hmap_put(&declared, name)->val =
-						note_inline(s, name, decl_path(s, &die, comp_dir, buf, sizeof(buf)),
-							    line, BL_DECLARED);
-				}
-				continue;
-			}
-			if (!dwarf_hasattr(&die, DW_AT_low_pc) && !dwarf_hasattr(&die, DW_AT_ranges))
+				if (!die_inline_declared_here(&die))
+					continue;
+				declared = 1;
+			} else if (!dwarf_hasattr(&die, DW_AT_low_pc) &&
+				   !dwarf_hasattr(&die, DW_AT_ranges)) {
 				continue;   /* a declaration */
-			if (die_declared_inline(&die)) {
-				dwarf_decl_line(&die, &line);
-				hmap_put(&declared, name)->val =
-					note_inline(s, name, decl_path(s, &die, comp_dir, buf, sizeof(buf)),
-						    line, BL_DECLARED);
+			} else if (die_declared_inline(&die)) {
+				declared = 1;
+			} else if (dwarf_hasattr_integrate(&die, DW_AT_external)) {
+				continue;
+			} else
+				declared = 0;
+			if (declared)
+				hmap_put(&s->inline_fns, name);
+			struct hent *e = hmap_put(&cands, name);
+			if (e->val) {
+				struct cand *c = &pool[(uintptr_t)e->val - 1];
+				if (c->declared || !declared)
+					continue;
+				*c = (struct cand){ dwarf_dieoffset(&die), declared };
 				continue;
 			}
-			if (dwarf_hasattr_integrate(&die, DW_AT_external))
-				continue;
-			struct hent *e = hmap_put(&locals, name);
-			if (!e->val) {
-				struct fninfo *fi = xcalloc(1, sizeof(*fi));
-				dwarf_decl_line(&die, &line);
-				dwarf_decl_column(&die, &col);
-				fi->decl_file = intern(s, decl_path(s, &die, comp_dir, buf, sizeof(buf)));
-				fi->line = line > 0 ? (unsigned)line : 0;
-				fi->col = col > 0 ? (unsigned)col : 0;
-				e->val = fi;
+			if (npool == cappool) {
+				/* pointers into pool are taken after pass 1 only */
+				cappool = cappool ? cappool * 2 : 256;
+				pool = xrealloc(pool, cappool * sizeof(*pool));
 			}
+			pool[npool] = (struct cand){ dwarf_dieoffset(&die), declared };
+			e->val = (void *)(uintptr_t)(npool + 1);  /* index + 1 */
+			npool++;
 		} while (dwarf_siblingof(&die, &die) == 0);
 	}
 
-	qsort(syms, nsyms, sizeof(*syms), cmp_sym);
-	const char *obj = intern(s, path);
+	/* pass 2: symbols whose base name is a candidate */
+	hits = xmalloc((nsyms + 1) * sizeof(*hits));
 	for (size_t i = 0; i < nsyms; i++) {
 		char base[512];
 		size_t n = strcspn(syms[i].name, ".");
-		struct hent *e;
-		struct inl *in = NULL;
-
 		if (n >= sizeof(base) || n == 0)
 			continue;
 		memcpy(base, syms[i].name, n);
 		base[n] = 0;
-		if ((e = hmap_get(&declared, base)))
-			in = e->val;
-		if (!in && !syms[i].global && (e = hmap_get(&locals, base))) {
-			struct fninfo *fi = e->val;
-			int says = s->source ? source_says_inline(s, fi->decl_file, fi->line, fi->col) : -1;
+		if (hmap_get(&cands, base))
+			hits[nhits++] = &syms[i];
+	}
+	qsort(hits, nhits, sizeof(*hits), cmp_copy_sym);
+	const char *obj = intern(s, path);
+	for (size_t i = 0; i < nhits; i++) {
+		struct sym *sy = hits[i];
+		char base[512];
+		size_t n = strcspn(sy->name, ".");
+		struct cand *c;
+		Dwarf_Die die;
+		const char *file;
+		unsigned line, col;
+		enum bl_how how;
+		struct inl *in;
+
+		memcpy(base, sy->name, n);
+		base[n] = 0;
+		c = &pool[(uintptr_t)hmap_get(&cands, base)->val - 1];
+		if (!c->declared && sy->global)
+			continue;
+		if (!dwarf_offdie(dw, c->off, &die))
+			continue;
+		die_decl(&die, &file, &line, &col, buf, sizeof(buf));
+		if (c->declared)
+			how = BL_DECLARED;
+		else {
+			int says = s->source ? source_says_inline(s, file, line, col) : -1;
 			if (says > 0)
-				in = note_inline(s, base, fi->decl_file, fi->line, BL_SOURCE);
-			else if (says < 0 && ends_with(fi->decl_file, ".h"))
-				in = note_inline(s, base, fi->decl_file, fi->line, BL_HEADER);
+				how = BL_SOURCE;
+			else if (says < 0 && ends_with(file, ".h"))
+				how = BL_HEADER;
 			else
 				continue;
-			hmap_put(&declared, base)->val = in;
 		}
-		if (!in)
-			continue;
-		struct bl_copy c = {
-			.object = obj, .symbol = syms[i].name, .function = intern(s, base),
-			.bytes = syms[i].size, .decl_file = in->decl_file,
-			.decl_line = in->decl_line, .how = in->how, .global = syms[i].global,
+		in = note_inline(s, base, file, line, how);
+		struct bl_copy cp = {
+			.object = obj, .symbol = intern(s, sy->name), .function = intern(s, base),
+			.bytes = sy->size, .decl_file = real_path(s, file),
+			.decl_line = line, .how = how, .global = sy->global,
 		};
-		add_copy(s, &c);
+		(void)in;
+		add_copy(s, &cp);
 	}
 	s->nobjects++;
 	rc = 0;
 out:
 	if (dwfl)
 		dwfl_end(dwfl);
-	hmap_free(&locals, free);
-	hmap_free(&declared, NULL);
+	hmap_free(&cands, NULL);
+	free(pool);
+	free(hits);
 	free(syms);
+	if (elf)
+		elf_end(elf);
 	return rc;
 }
 
