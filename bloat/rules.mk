@@ -4,7 +4,7 @@
 BLOAT_SRCS := bloat/bloat.c bloat/cachehot-bloat.c
 BLOAT_OBJS := $(patsubst bloat/%.c,$(BUILD)/bloat/%.o,$(BLOAT_SRCS))
 BLOAT_LIBS := -ldw -lelf
-DEB_PACKAGES += libelf-dev libdw-dev binutils coccinelle pahole
+DEB_PACKAGES += libelf-dev libdw-dev binutils coccinelle pahole bc
 ALL_TARGETS  += bin/cachehot-bloat
 CLEAN_FILES  += bin/cachehot-bloat
 

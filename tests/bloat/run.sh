@@ -167,6 +167,11 @@ expect_eq cocci-report-nolist "$(printf '%s\n' changed.c changed.c stmt.c)" \
 expect_eq cocci-context-lines "$(printf '%s\n' changed.c escape.c seed.c stmt.c)" \
 	"$($SPATCH -D context -D inline_list="$T/inline.list" --dir . 2>&1 | sed -n 's|^--- \./||p' | sort)"
 
+# an unreadable list is an error, not an empty list
+out=$($SPATCH -D report -D inline_list="$T/no-such.list" seed.c 2>&1); rc=$?
+expect_eq cocci-bad-list "1 inline_fnptr.cocci: cannot read inline list $T/no-such.list" \
+	"$rc $(printf '%s\n' "$out" | grep -o 'inline_fnptr.cocci: cannot read inline list [^:]*' | head -1)"
+
 for f in neg_direct neg_macro neg_always neg_shadow; do
 	expect_eq "cocci-none-$f" "" "$($SPATCH -D report -D inline_list="$T/inline.list" "$f.c" 2>&1)"
 done
