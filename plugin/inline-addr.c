@@ -70,12 +70,17 @@ enum ia_kind {
 	IA_S_COND,       /* a condition */
 };
 
-/* The position a value is in while walking. */
+/* The position a value is in while walking. The trees are compared, never
+ * dereferenced after the walk (locals may be garbage-collected by the time
+ * findings are printed): names are kept as identifier strings, which GCC
+ * never frees. */
 struct ia_slot {
 	enum ia_kind kind;
 	tree var;        /* IA_LOCAL/IA_GLOBAL/IA_TABLE: the variable */
 	tree callee;     /* IA_ARG: the called function, or NULL */
 	int argno;       /* IA_ARG: 1-based */
+	const char *var_name;
+	const char *callee_name;
 };
 
 /* One recorded use of a function's address. */
@@ -85,7 +90,10 @@ struct ia_use {
 	location_t anc[IA_ANC]; /* locations of the enclosing expressions, up
 				 * to the statement (innermost first) */
 	int nanc;
+	const char *fn_name;
+	int is_inline;
 	tree context;      /* FUNCTION_DECL or VAR_DECL that holds the use */
+	const char *context_name;
 	struct ia_slot slot;
 	int survives;      /* reference still there after IPA */
 	int refined;       /* its holder's statements were consulted */
@@ -184,6 +192,11 @@ static void record(tree fn, location_t loc, const struct ia_slot *s)
 	u->loc = loc;
 	u->context = walk_context;
 	u->slot = *s;
+	u->fn_name = decl_name(fn);
+	u->is_inline = is_inline_fn(fn);
+	u->context_name = decl_name(walk_context);
+	u->slot.var_name = s->var ? decl_name(s->var) : NULL;
+	u->slot.callee_name = s->callee ? decl_name(s->callee) : NULL;
 	for (k = anc_depth; k > anc_base && u->nanc < IA_ANC; k--)
 		if (k - 1 < (int)(sizeof(anc_stack) / sizeof(anc_stack[0])))
 			u->anc[u->nanc++] = anc_stack[k - 1];
@@ -500,6 +513,7 @@ static void finish_function_body(tree fndecl)
 		else if (iv->escaped == 1) {
 			u->slot.kind = IA_LOCAL_ARG;
 			u->slot.callee = iv->callee;
+			u->slot.callee_name = iv->callee ? decl_name(iv->callee) : NULL;
 			u->slot.argno = iv->argno;
 		} else if (iv->escaped)
 			u->slot.kind = IA_LOCAL_ESCAPE;
@@ -711,7 +725,7 @@ static void all_ipa_passes_end_cb(void *event_data, void *data)
 		unsigned r;
 
 		u->survives = 0;
-		if (!is_inline_fn(u->fn))
+		if (!u->is_inline)
 			continue;
 		node = cgraph_node::get(u->fn);
 		if (!node || node->inlined_to || !node->definition || DECL_EXTERNAL(u->fn))
@@ -771,7 +785,7 @@ static void selector_names(char *buf, size_t size, const struct ia_use *u)
 			continue;
 		seen[nseen++] = o->fn;
 		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
-				len ? "/" : "", decl_name(o->fn));
+				len ? "/" : "", o->fn_name);
 		if (len >= size)
 			break;
 	}
@@ -791,27 +805,27 @@ static void report(struct ia_use *u)
 		selector_names(names, sizeof(names), u);
 		snprintf(how, sizeof(how),
 			 "is chosen through the local function pointer '%s', so an out-of-line copy is emitted; call %s directly",
-			 decl_name(u->slot.var), names);
+			 (u->slot.var_name ? u->slot.var_name : "?"), names);
 		warn = 1;
 		break;
 	case IA_LOCAL_ARG:
 		snprintf(how, sizeof(how),
 			 "is assigned to the local function pointer '%s', which is passed to '%s' (argument %d), so an out-of-line copy is emitted",
-			 decl_name(u->slot.var),
-			 u->slot.callee ? decl_name(u->slot.callee) : "an indirect call",
+			 (u->slot.var_name ? u->slot.var_name : "?"),
+			 u->slot.callee_name ? u->slot.callee_name : "an indirect call",
 			 u->slot.argno);
 		break;
 	case IA_LOCAL_ESCAPE:
 	case IA_LOCAL_UNUSED:
 		snprintf(how, sizeof(how),
 			 "is assigned to the local function pointer '%s', so an out-of-line copy is emitted",
-			 decl_name(u->slot.var));
+			 (u->slot.var_name ? u->slot.var_name : "?"));
 		break;
 	case IA_TABLE:
-		if (u->slot.var)
+		if (u->slot.var_name)
 			snprintf(how, sizeof(how),
 				 "is stored in the initializer of '%s' (ops table), so an out-of-line copy is emitted",
-				 decl_name(u->slot.var));
+				 (u->slot.var_name ? u->slot.var_name : "?"));
 		else
 			snprintf(how, sizeof(how),
 				 "is stored in an initializer (ops table), so an out-of-line copy is emitted");
@@ -823,13 +837,13 @@ static void report(struct ia_use *u)
 	case IA_ARG:
 		snprintf(how, sizeof(how),
 			 "is passed to '%s' (argument %d), so an out-of-line copy is emitted",
-			 u->slot.callee ? decl_name(u->slot.callee) : "an indirect call",
+			 u->slot.callee_name ? u->slot.callee_name : "an indirect call",
 			 u->slot.argno);
 		break;
 	case IA_GLOBAL:
 		snprintf(how, sizeof(how),
 			 "is stored in '%s', so an out-of-line copy is emitted",
-			 decl_name(u->slot.var));
+			 (u->slot.var_name ? u->slot.var_name : "?"));
 		break;
 	case IA_RETURN:
 		snprintf(how, sizeof(how),
@@ -879,9 +893,10 @@ static void debug_dump(void)
 		expanded_location x = expand_location(u->loc);
 
 		fprintf(stderr, "cachehot-inline-debug: %s:%d:%d: %s in %s kind=%d inline=%d survives=%d written=%d addressable=%d\n",
-			x.file ? x.file : "?", x.line, x.column, decl_name(u->fn),
-			decl_name(u->context), (int)u->slot.kind, is_inline_fn(u->fn),
-			u->survives, (int)TREE_ASM_WRITTEN(u->fn), addressable(u->fn));
+			x.file ? x.file : "?", x.line, x.column, u->fn_name,
+			u->context_name, (int)u->slot.kind, u->is_inline, u->survives,
+			u->survives ? (int)TREE_ASM_WRITTEN(u->fn) : -1,
+			u->survives ? addressable(u->fn) : -1);
 	}
 }
 
@@ -894,7 +909,7 @@ static void finish_unit_cb(void *event_data, void *data)
 	for (i = 0; i < nuses; i++) {
 		struct ia_use *u = &uses[i];
 
-		if (!u->survives || u->reported || !is_inline_fn(u->fn))
+		if (!u->survives || u->reported || !u->is_inline)
 			continue;
 		if (!TREE_ASM_WRITTEN(u->fn) || addressable(u->fn))
 			continue;
