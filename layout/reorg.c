@@ -7,7 +7,8 @@
  * layout before it is printed.
  *
  * Model. The direct members are the units that can move (an embedded struct
- * keeps its own layout; a run of bit-fields sharing storage moves as one;
+ * keeps its own layout; a run of bit-fields sharing storage moves as one,
+ * or, when its fields have different classes, as one packed unit per class;
  * old padding members are dropped and re-placed). A unit's class key comes
  * from its flattened leaves (core's ch_flatten): one exclusive field, one hot
  * group (each ungrouped hot field is a group of its own), read-mostly, none
@@ -34,7 +35,14 @@
 #define KEY_COMPOSITE (-2)
 
 struct unit {
-	size_t first, count;       /* member range in the struct */
+	size_t *mem;               /* member indexes, in the order they are laid out */
+	size_t nmem;
+	uint64_t *relbit;          /* bit-field unit: each member's first bit from the
+				    * unit's start; NULL for other units */
+	uint64_t S;                /* bit-fields of one storage type of S bytes:
+				    * placed as GCC packs them (seg_layout) */
+	const struct ch_type *t;   /* the struct (bit widths) */
+	size_t first;              /* lowest member index (stable ordering) */
 	uint64_t orig_off, size;   /* bytes */
 	unsigned align;            /* bytes */
 	int key;                   /* index into keys, KEY_NONE, KEY_COMPOSITE */
@@ -96,18 +104,46 @@ static int key_index(struct keyset *ks, ch_ctx *ctx, const char *k)
 	return (int)ks->n++;
 }
 
-/* Lay out a segment's units from start; returns the end offset. */
+/* Lay out a segment's units from start; returns the end offset. Bit-field
+ * units of one storage type are placed as GCC places consecutive bit-fields:
+ * from the bit where the previous bit-field ended (or the first free byte),
+ * each field moved to the next storage unit only when it would straddle one. */
 static uint64_t seg_layout(struct unit *u, const size_t *order, size_t n, uint64_t start,
 			   int commit)
 {
-	uint64_t off = start;
-	size_t i;
+	uint64_t off = start, bitcur = start * 8;
+	int prev_bits = 0;
+	size_t i, q;
 	for (i = 0; i < n; i++) {
 		struct unit *x = &u[order[i]];
+		if (x->S) {
+			uint64_t p = prev_bits ? bitcur : off * 8, bits = x->S * 8, first = 0;
+			for (q = 0; q < x->nmem; q++) {
+				unsigned b = x->t->members[x->mem[q]].bit_size;
+				if (p % bits + b > bits)
+					p = align_up(p, bits);
+				if (!q)
+					first = p;
+				if (commit)
+					x->relbit[q] = p;
+				p += b;
+			}
+			if (commit) {
+				x->new_off = first / 8;
+				for (q = 0; q < x->nmem; q++)
+					x->relbit[q] -= x->new_off * 8;
+			}
+			bitcur = p;
+			off = (p + 7) / 8;
+			prev_bits = 1;
+			continue;
+		}
 		off = align_up(off, x->align);
 		if (commit)
 			x->new_off = off;
 		off += x->size;
+		bitcur = off * 8;
+		prev_bits = 0;
 	}
 	return off;
 }
@@ -248,6 +284,197 @@ static void print_member(FILE *out, struct lt_set *s, const struct ch_member *m,
 	(void)head;
 }
 
+/* Member om (the q-th of unit x) at its new place, into nm. */
+static void member_place(struct ch_member *nm, const struct ch_member *om, const struct unit *x,
+			 size_t q)
+{
+	if (x->relbit && om->bit_size) {
+		uint64_t bitpos = x->new_off * 8 + x->relbit[q];
+		nm->offset = bitpos / 8;
+		nm->bit_offset = (unsigned)(bitpos % 8);
+		nm->size = (nm->bit_offset + om->bit_size + 7) / 8;
+	} else
+		nm->offset = om->offset - x->orig_off + x->new_off;
+}
+
+static void unit_new(struct unit *x, const struct ch_member *m, size_t idx)
+{
+	memset(x, 0, sizeof(*x));
+	x->mem = malloc(sizeof(size_t));
+	if (!x->mem)
+		abort();
+	x->mem[0] = idx;
+	x->nmem = 1;
+	x->first = idx;
+	x->orig_off = m->offset;
+	x->size = m->size;
+	x->align = m->align ? m->align : 1;
+}
+
+static int unit_has(const struct unit *x, size_t idx)
+{
+	size_t i;
+	for (i = 0; i < x->nmem; i++)
+		if (x->mem[i] == idx)
+			return 1;
+	return 0;
+}
+
+/* Class key of a unit from the flattened leaves inside it. */
+static void unit_key(struct unit *x, const struct ch_type *t, const struct ch_leaf *lv,
+		     size_t nl, struct keyset *ks, ch_ctx *ctx)
+{
+	uint64_t lo = x->orig_off, hi = x->orig_off + x->size;
+	int key = KEY_NONE, multi = 0, has_none = 0;
+	size_t j;
+	x->has_ex = 0;
+	for (j = 0; j < nl; j++) {
+		const struct ch_leaf *l = &lv[j];
+		const struct ch_member *lm = l->member;
+		int inside, k;
+		char kbuf[256];
+		if (lm >= t->members && lm < t->members + t->nmembers)
+			inside = unit_has(x, (size_t)(lm - t->members));
+		else
+			inside = !x->relbit && l->offset >= lo && l->offset < hi;
+		if (!inside || l->pad == CH_PAD_UNIFIED || l->pad == CH_PAD_PRIVATE ||
+		    l->pad == CH_PAD_BYTES)
+			continue;
+		if (l->cls == CH_CLASS_NONE) {
+			has_none = 1;
+			continue;
+		}
+		if (l->cls == CH_CLASS_EXCLUSIVE) {
+			x->has_ex = 1;
+			snprintf(kbuf, sizeof(kbuf), "exclusive %s", l->path);
+		} else if (l->cls == CH_CLASS_HOT)
+			snprintf(kbuf, sizeof(kbuf), l->group ? "hot group %s" : "hot %s",
+				 l->group ? l->group : l->path);
+		else
+			snprintf(kbuf, sizeof(kbuf), "read-mostly");
+		k = key_index(ks, ctx, kbuf);
+		if (key == KEY_NONE)
+			key = k;
+		else if (key != k)
+			multi = 1;
+	}
+	if (multi)
+		key = KEY_COMPOSITE;
+	/* an exclusive field with neighbours inside one unit */
+	if (x->has_ex && has_none && key != KEY_COMPOSITE)
+		key = KEY_COMPOSITE;
+	x->key = key;
+}
+
+/* Bit-fields of run [r0, r0+rn) into units. With one storage size S (bytes)
+ * the run is split by class key (unannotated bit-fields join the first
+ * non-exclusive part), and each part is placed by seg_layout as GCC packs
+ * consecutive bit-fields of one type. With mixed storage types (S == 0) the
+ * run keeps its original layout as one unit. Returns the new unit count. */
+static size_t bitfield_units(struct unit *u, size_t nu, const struct ch_type *t, size_t r0,
+			     size_t rn, uint64_t S, const struct ch_leaf *lv, size_t nl,
+			     struct keyset *ks, ch_ctx *ctx)
+{
+	int *key = calloc(rn, sizeof(int)), *ex = calloc(rn, sizeof(int));
+	int gkey[64];
+	size_t ng = 0, q, g;
+	if (!key || !ex)
+		abort();
+	for (q = 0; q < rn; q++) {
+		struct unit tmp;
+		unit_new(&tmp, &t->members[r0 + q], r0 + q);
+		tmp.relbit = (uint64_t *)1;   /* leaves by member only */
+		unit_key(&tmp, t, lv, nl, ks, ctx);
+		key[q] = tmp.key;
+		ex[q] = tmp.has_ex;
+		free(tmp.mem);
+		if (tmp.key >= 0) {
+			for (g = 0; g < ng; g++)
+				if (gkey[g] == tmp.key)
+					break;
+			if (g == ng && ng < 64)
+				gkey[ng++] = tmp.key;
+		}
+	}
+	if (!S || ng <= 1) {
+		/* one unit, original layout */
+		struct unit *x = &u[nu++];
+		const struct ch_member *m = &t->members[r0];
+		uint64_t end = 0;
+		memset(x, 0, sizeof(*x));
+		x->mem = malloc(rn * sizeof(size_t));
+		x->relbit = malloc(rn * sizeof(uint64_t));
+		if (!x->mem || !x->relbit)
+			abort();
+		x->first = r0;
+		x->orig_off = m->offset;
+		x->align = 1;
+		for (q = 0; q < rn; q++) {
+			const struct ch_member *mq = &t->members[r0 + q];
+			x->mem[q] = r0 + q;
+			x->relbit[q] = (mq->offset - m->offset) * 8 + mq->bit_offset;
+			if (mq->offset + mq->size > end)
+				end = mq->offset + mq->size;
+			if (mq->align > x->align)
+				x->align = mq->align;
+		}
+		x->nmem = rn;
+		x->size = end - m->offset;   /* GCC packs what follows into the rest */
+		x->S = S;
+		x->t = t;
+		free(key);
+		free(ex);
+		return nu;
+	}
+	{
+		/* the group unannotated bit-fields join: first non-exclusive */
+		int home = -1;
+		for (q = 0; q < rn && home < 0; q++)
+			if (key[q] >= 0 && !ex[q])
+				home = key[q];
+		for (g = 0; g <= ng; g++) {
+			int gk = g < ng ? gkey[g] : KEY_NONE;
+			struct unit *x;
+			uint64_t used = 0, bits = S * 8;
+			size_t n = 0;
+			if (g == ng && home >= 0)
+				break;   /* unannotated ones went home */
+			for (q = 0; q < rn; q++)
+				if (key[q] == gk || (key[q] == KEY_NONE && gk == home))
+					n++;
+			if (!n)
+				continue;
+			x = &u[nu++];
+			memset(x, 0, sizeof(*x));
+			x->mem = malloc(n * sizeof(size_t));
+			x->relbit = malloc(n * sizeof(uint64_t));
+			if (!x->mem || !x->relbit)
+				abort();
+			x->first = (size_t)-1;
+			for (q = 0; q < rn; q++) {
+				const struct ch_member *mq = &t->members[r0 + q];
+				if (!(key[q] == gk || (key[q] == KEY_NONE && gk == home)))
+					continue;
+				if (used % bits + mq->bit_size > bits)
+					used = align_up(used, bits);
+				x->mem[x->nmem] = r0 + q;
+				x->relbit[x->nmem++] = used;
+				used += mq->bit_size;
+				if (x->first == (size_t)-1)
+					x->first = r0 + q;
+			}
+			x->align = t->members[x->first].align ? t->members[x->first].align : 1;
+			x->size = (used + 7) / 8;
+			x->S = S;
+			x->t = t;
+			x->orig_off = t->members[x->first].offset;
+		}
+	}
+	free(key);
+	free(ex);
+	return nu;
+}
+
 int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
 		  FILE *out, char *err, size_t errsz)
 {
@@ -293,81 +520,47 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 	/* units */
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
-		struct unit *x;
-		uint64_t end;
+		size_t r0 = i, rn, q;
+		uint64_t end, S;
+		int same_storage = 1;
 		if (is_pad_member(m))
 			continue;
-		if (m->flexible) {
-			flex = nu;
+		if (!m->bit_size) {
+			if (m->flexible)
+				flex = nu;
+			unit_new(&u[nu++], m, i);
+			continue;
 		}
-		x = &u[nu++];
-		x->first = i;
-		x->count = 1;
-		x->orig_off = m->offset;
-		x->align = m->align ? m->align : 1;
+		/* a run of bit-fields sharing storage */
 		end = m->offset + m->size;
-		/* a run of bit-fields sharing storage moves as one */
-		while (m->bit_size && i + 1 < t->nmembers && t->members[i + 1].bit_size &&
-		       t->members[i + 1].offset < align_up(end, x->align)) {
+		while (i + 1 < t->nmembers && t->members[i + 1].bit_size &&
+		       t->members[i + 1].offset < align_up(end, m->align ? m->align : 1)) {
 			i++;
-			x->count++;
 			if (t->members[i].offset + t->members[i].size > end)
 				end = t->members[i].offset + t->members[i].size;
-			if (t->members[i].align > x->align)
-				x->align = t->members[i].align;
 		}
-		x->size = m->bit_size ? align_up(end - m->offset, 1) : m->size;
+		rn = i + 1 - r0;
+		S = m->elem_size;
+		for (q = r0; q <= i; q++)
+			if (t->members[q].elem_size != S || !S)
+				same_storage = 0;
+		nu = bitfield_units(u, nu, t, r0, rn, same_storage ? S : 0, lv, nl, &ks, ctx);
 	}
 	if (flex != (size_t)-1 && flex != nu - 1) {
+		for (i = 0; i < nu; i++) {
+			free(u[i].mem);
+			free(u[i].relbit);
+		}
 		free(u);
 		free(sg);
+		free(ks.name);
 		snprintf(err, errsz, "struct %s: the flexible array member is not last", st->name);
 		return -1;
 	}
 
 	/* class key of each unit, from its leaves */
-	for (i = 0; i < nu; i++) {
-		struct unit *x = &u[i];
-		uint64_t lo = x->orig_off, hi = x->orig_off + x->size;
-		int key = KEY_NONE, multi = 0, has_none = 0;
-		for (j = 0; j < nl; j++) {
-			const struct ch_leaf *l = &lv[j];
-			const struct ch_member *lm = l->member;
-			int inside;
-			char kbuf[256];
-			int k;
-			if (lm >= t->members && lm < t->members + t->nmembers)
-				inside = (size_t)(lm - t->members) >= x->first &&
-					 (size_t)(lm - t->members) < x->first + x->count;
-			else
-				inside = l->offset >= lo && l->offset < hi;
-			if (!inside || l->pad == CH_PAD_UNIFIED || l->pad == CH_PAD_PRIVATE ||
-			    l->pad == CH_PAD_BYTES)
-				continue;
-			if (l->cls == CH_CLASS_NONE) {
-				has_none = 1;
-				continue;
-			}
-			if (l->cls == CH_CLASS_EXCLUSIVE) {
-				x->has_ex = 1;
-				snprintf(kbuf, sizeof(kbuf), "exclusive %s", l->path);
-			} else if (l->cls == CH_CLASS_HOT)
-				snprintf(kbuf, sizeof(kbuf), l->group ? "hot group %s" : "hot %s",
-					 l->group ? l->group : l->path);
-			else
-				snprintf(kbuf, sizeof(kbuf), "read-mostly");
-			k = key_index(&ks, ctx, kbuf);
-			if (key == KEY_NONE)
-				key = k;
-			else if (key != k)
-				multi = 1;
-		}
-		if (multi)
-			key = KEY_COMPOSITE;
-		if (x->has_ex && has_none && key != KEY_COMPOSITE && t->members[x->first].type)
-			key = KEY_COMPOSITE;  /* exclusive field with neighbours inside */
-		x->key = key;
-	}
+	for (i = 0; i < nu; i++)
+		unit_key(&u[i], t, lv, nl, &ks, ctx);
 
 	/* segments: one per key, composites alone, in order of first appearance */
 	key_seg = malloc((ks.n + 1) * sizeof(int));
@@ -394,6 +587,46 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		}
 		x->seg = key_seg[x->key];
 		seg_push(&sg[x->seg], i);
+	}
+
+	/* a flexible array member stays last: the segment of its class goes last
+	 * (or, unannotated, a segment that accepts neutral data) */
+	if (flex != (size_t)-1) {
+		int fk = u[flex].key;
+		size_t fs = (size_t)-1;
+		if (fk >= 0) {
+			if (key_seg[fk] < 0) {
+				key_seg[fk] = (int)nseg;
+				sg[nseg].key = fk;
+				sg[nseg].exclusive = u[flex].has_ex;
+				nseg++;
+			}
+			fs = (size_t)key_seg[fk];
+		} else if (fk == KEY_COMPOSITE) {
+			sg[nseg].key = KEY_COMPOSITE;
+			sg[nseg].exclusive = u[flex].has_ex;
+			fs = nseg++;
+		} else {
+			for (j = nseg; j-- > 0;)
+				if (!sg[j].exclusive) {
+					fs = j;
+					break;
+				}
+			if (fs == (size_t)-1) {
+				sg[nseg].key = KEY_NONE;
+				fs = nseg++;
+			}
+		}
+		if (fs != nseg - 1) {
+			struct seg tmp = sg[fs];
+			memmove(&sg[fs], &sg[fs + 1], (nseg - 1 - fs) * sizeof(*sg));
+			sg[nseg - 1] = tmp;
+		}
+		for (i = 0; i < ks.n; i++)
+			key_seg[i] = -1;
+		for (j = 0; j < nseg; j++)
+			if (sg[j].key >= 0)
+				key_seg[sg[j].key] = (int)j;
 	}
 
 	/* neutral units: best fit into the last lines of segments that accept
@@ -507,11 +740,11 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		for (k = 0; k < sg[j].nu; k++) {
 			struct unit *x = &u[sg[j].u[k]];
 			size_t q;
-			for (q = 0; q < x->count; q++) {
-				const struct ch_member *om = &t->members[x->first + q];
+			for (q = 0; q < x->nmem; q++) {
+				const struct ch_member *om = &t->members[x->mem[q]];
 				struct ch_member *nm = ch_type_add_member(ctx, nt, om->name);
 				*nm = *om;
-				nm->offset = om->offset - x->orig_off + x->new_off;
+				member_place(nm, om, x, q);
 			}
 		}
 	}
@@ -519,7 +752,7 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		const struct ch_member *om = &t->members[u[flex].first];
 		struct ch_member *nm = ch_type_add_member(ctx, nt, om->name);
 		*nm = *om;
-		nm->offset = u[flex].new_off;
+		member_place(nm, om, &u[flex], 0);
 	}
 	ch_check_type(ctx, nt, &o->cfg, verify_emit, &vc);
 
@@ -531,8 +764,9 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		(unsigned long long)t->size, L,
 		SA > L ? ch_printf(ctx, ", segments on %u-byte boundaries", SA) : "");
 	if (vc.warnings)
-		fprintf(out, "the core still finds %d conflict%s (inside embedded types, which "
-			"keep their own layout)\n", vc.warnings, vc.warnings == 1 ? "" : "s");
+		fprintf(out, "the core still finds %d conflict%s no member order removes "
+			"(inside an embedded type, which keeps its own layout)\n", vc.warnings,
+			vc.warnings == 1 ? "" : "s");
 	else
 		fprintf(out, "checked by the core: no conflict\n");
 	if (vc.warnings) {
@@ -569,11 +803,11 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		for (k = 0; k < sg[j].nu; k++) {
 			struct unit *x = &u[sg[j].u[k]];
 			size_t q;
-			for (q = 0; q < x->count; q++) {
-				const struct ch_member *om = &t->members[x->first + q];
-				unsigned extra = (k == 0 && j > 0 && SA > L) ? SA : 0;
-				print_member(out, s, om, st->name, om->offset - x->orig_off + x->new_off,
-					     q == 0 ? extra : 0, o, 1);
+			for (q = 0; q < x->nmem; q++) {
+				const struct ch_member *om = &t->members[x->mem[q]];
+				struct ch_member pm = *om;
+				member_place(&pm, om, x, q);
+				print_member(out, s, om, st->name, pm.offset, 0, o, 1);
 			}
 		}
 	}
@@ -586,6 +820,10 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 
 	for (j = 0; j < nseg; j++)
 		free(sg[j].u);
+	for (i = 0; i < nu; i++) {
+		free(u[i].mem);
+		free(u[i].relbit);
+	}
 	free(sg);
 	free(u);
 	free(ks.name);

@@ -265,6 +265,24 @@ expect_eq layout/reorg-aligned-offsets-real "$(reorg_offsets "$T/ral.txt" | grep
 	"$(show_members "$T/ral.o" al | cut -d' ' -f1,2 | grep -v '_pad\|^[xy] ')"
 expect_eq layout/reorg-aligned-big "big 128" "$(reorg_offsets "$T/ral.txt" | grep '^big ')"
 
+# bit-fields of different classes sharing one word: split, each class packed anew
+rm -f "$T/bf.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/bf.json" -Iinclude $DBG -c tests/fixtures/bitfields.c -o "$T/bf.o" 2>/dev/null
+"$LT" --manifest "$T/bf.json" --macros --reorganize flags "$T/bf.o" >"$T/rbf.txt"
+{ echo '#include "cachehot.h"'; echo '#include "kernel-cache.h"'
+  sed -n '/^struct flags {/,/^};/p' "$T/rbf.txt"; echo 'struct flags f;'; } >"$T/rbf.c"
+out=$($CC -fplugin="$PLUGIN" -Iinclude -Itests/fixtures $DBG -c "$T/rbf.c" -o "$T/rbf.o" 2>&1); rc=$?
+expect_eq layout/reorg-bitfields-compiles-clean "rc=0 " "rc=$rc $out"
+expect_eq layout/reorg-bitfields-real "dirty 0:0|mode 0:1|nr 0:4|frozen 64:0" \
+	"$("$LT" -q --show flags "$T/rbf.o" | sed -n 's/^\tunsigned int \([a-z]*\):[0-9]*; *\/\* *\([0-9]*:[0-9]*\) .*/\1 \2/p' | paste -sd'|')"
+
+# a flexible array member stays last, on its class's own line
+rm -f "$T/fl.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/fl.json" -Iinclude $DBG -c tests/fixtures/flexible.c -o "$T/fl.o" 2>/dev/null
+"$LT" --manifest "$T/fl.json" --reorganize ring "$T/fl.o" >"$T/rfl.txt"
+expect_eq layout/reorg-flexible-last "head 0|size 8|_pad1_ 64|entries 64" "$(reorg_offsets "$T/rfl.txt" | paste -sd'|')"
+expect_eq layout/reorg-flexible-clean "checked by the core: no conflict" "$(head -1 "$T/rfl.txt" | grep -o 'checked by the core: no conflict')"
+
 # ---- 6. --diff --------------------------------------------------------------------
 cp tests/layout/diff-base.c "$T/old.c"; cp tests/layout/diff-base.c "$T/new.c"
 if patch -s "$T/new.c" tests/layout/move-read-mostly.patch; then
