@@ -375,6 +375,48 @@ else:
     coccinelle.fn = p[0].current_element
 
 // ---- patch ---------------------------------------------------------------
+// a call that is the whole body of a loop or if gets braces around its if/else
+@fix_body depends on patch@
+identifier verdict.fn, sel.fp, sel.f, sel.g;
+expression sel.E;
+expression list es;
+expression c;
+statement S;
+@@
+fn(...) {
+<...
+(
+for (...;...;...)
+- fp(es);
++ {
++	if (E)
++		f(es);
++	else
++		g(es);
++ }
+|
+while (c)
+- fp(es);
++ {
++	if (E)
++		f(es);
++	else
++		g(es);
++ }
+|
+if (c)
+- fp(es);
++ {
++	if (E)
++		f(es);
++	else
++		g(es);
++ }
+else S
+)
+...>
+}
+
 @fix_stmt depends on patch@
 identifier verdict.fn, sel.fp, sel.f, sel.g;
 expression sel.E;

@@ -10,7 +10,7 @@ TOPR=$(realpath "$TOP")
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 CFLAGS_FIX="-O2 -g -Wall -Wextra -Werror"
-FIXTURES="seed stmt escape changed neg_direct neg_macro neg_always neg_shadow"
+FIXTURES="seed stmt body escape changed neg_direct neg_macro neg_always neg_shadow"
 SPATCH="spatch --very-quiet --no-includes --include-headers --sp-file $RULE"
 
 if [ ! -x "$BLOAT" ]; then fail build "bin/cachehot-bloat missing (make bloat)"; exit 0; fi
@@ -73,9 +73,11 @@ expect_eq census "$(printf '%s\n' \
 	"udplite_getfrag                                1       1      47" \
 	"lruvec_page_state_local                        1       1      18" \
 	"lruvec_page_state                              1       1      17" \
+	"counter_dec                                    1       1       4" \
+	"counter_inc                                    1       1       4" \
 	"step_down                                      1       1       4" \
 	"step_up                                        1       1       4" \
-	"Total: 7 functions, 7 copies, 201 bytes, in 4 of 8 objects")" \
+	"Total: 9 functions, 9 copies, 209 bytes, in 5 of 9 objects")" \
 	"$("$BLOAT" --census "$T/obj")"
 
 expect_eq census-top-lines "$(printf '%s\n' "show_long	1	1	63" "show_short	1	1	48")" \
@@ -88,7 +90,7 @@ expect_eq census-two-objects "lruvec_page_state_local	2	2	36" \
 rm -f seed2.o
 
 # ---- inline list (read by the cocci rule) --------------------------------------
-expect_eq inline-list "$(printf '%s\n' apply fast lruvec_page_state lruvec_page_state_local \
+expect_eq inline-list "$(printf '%s\n' apply counter_dec counter_inc fast lruvec_page_state lruvec_page_state_local \
 	show_long show_short slow step_down step_up twice udplite_getfrag)" \
 	"$("$BLOAT" --inline-list .)"
 "$BLOAT" --inline-list -o "$T/inline.list" . 2>/dev/null
@@ -148,6 +150,7 @@ expect_eq damaged-no-crash "" "$crash"
 if ! command -v spatch >/dev/null; then fail cocci "spatch missing (make deps)"; exit 0; fi
 cd "$T/src" || exit 1
 expect_eq cocci-report "$(printf '%s\n' \
+	"./body.c:18:1-5: inline counter_inc/counter_dec selected through local pointer step: call counter_inc/counter_dec directly (out-of-line copies)" \
 	"./changed.c:19:1-5: inline step_up/step_down selected through pointer step keeps an out-of-line copy; not fixable here: up changes after the selection" \
 	"./changed.c:32:1-5: inline step_up/step_down selected through pointer step keeps an out-of-line copy; not fixable here: step is assigned again (line 34)" \
 	"./escape.c:14:1-8: inline udplite_getfrag selected through pointer getfrag keeps an out-of-line copy; not fixable here: getfrag escapes: used as a value at line 15" \
@@ -156,15 +159,15 @@ expect_eq cocci-report "$(printf '%s\n' \
 	"$($SPATCH -D report -D inline_list="$T/inline.list" --dir . 2>&1 | sort)"
 
 # the list can also come from the environment
-expect_eq cocci-report-env 5 \
+expect_eq cocci-report-env 6 \
 	"$(CACHEHOT_INLINE_LIST="$T/inline.list" $SPATCH -D report --dir . 2>&1 | grep -c ': inline ')"
 
 # without a list only functions defined inline in the file itself are known:
 # seed.c's accessors live in memcg.h and escape.c's in udp.h: not reported
-expect_eq cocci-report-nolist "$(printf '%s\n' changed.c changed.c stmt.c)" \
+expect_eq cocci-report-nolist "$(printf '%s\n' body.c changed.c changed.c stmt.c)" \
 	"$($SPATCH -D report --dir . 2>&1 | sed 's|^\./||; s|:.*||' | sort)"
 
-expect_eq cocci-context-lines "$(printf '%s\n' changed.c escape.c seed.c stmt.c)" \
+expect_eq cocci-context-lines "$(printf '%s\n' body.c changed.c escape.c seed.c stmt.c)" \
 	"$($SPATCH -D context -D inline_list="$T/inline.list" --dir . 2>&1 | sed -n 's|^--- \./||p' | sort)"
 
 # an unreadable list is an error, not an empty list
@@ -180,6 +183,7 @@ done
 $SPATCH -D patch -D inline_list="$T/inline.list" --in-place --dir . >/dev/null 2>&1
 expect_file_eq cocci-patch-seed "$FIX/expected/seed.c" "$T/src/seed.c"
 expect_file_eq cocci-patch-stmt "$FIX/expected/stmt.c" "$T/src/stmt.c"
+expect_file_eq cocci-patch-body "$FIX/expected/body.c" "$T/src/body.c"
 unchanged=""
 for f in escape changed neg_direct neg_macro neg_always neg_shadow; do
 	cmp -s "$FIX/$f.c" "$T/src/$f.c" || unchanged="$unchanged $f.c"
@@ -188,17 +192,19 @@ expect_eq cocci-patch-leaves-others "" "$unchanged"
 
 mkdir -p "$T/new"
 ok_build=1
-for f in seed stmt; do
+for f in seed stmt body; do
 	gcc $CFLAGS_FIX -c "$f.c" -o "$T/new/$f.o" || ok_build=0
 done
 expect_eq cocci-patched-compile 1 "$ok_build"
 cd "$T/new" || exit 1
-expect_eq patched-no-copies "" "$("$BLOAT" --format=lines seed.o stmt.o)"
+expect_eq patched-no-copies "" "$("$BLOAT" --format=lines seed.o stmt.o body.o)"
 expect_eq patched-nm-seed "node_stat numa_stat_sum" "$(nm seed.o | awk '$2 ~ /[Tt]/ {print $3}' | sort | xargs)"
 expect_eq patched-nm-stmt "show_all" "$(nm stmt.o | awk '$2 ~ /[Tt]/ {print $3}' | sort | xargs)"
 textsz() { size "$1" | awk 'NR == 2 {print $1}'; }
 expect_eq text-seed "353 -> 193" "$(textsz "$T/obj/seed.o") -> $(textsz seed.o)"
 expect_eq text-stmt "314 -> 264" "$(textsz "$T/obj/stmt.o") -> $(textsz stmt.o)"
+expect_eq text-body "265 -> 138" "$(textsz "$T/obj/body.o") -> $(textsz body.o)"
+expect_eq patched-nm-body "counters_step" "$(nm body.o | awk '$2 ~ /[Tt]/ {print $3}' | sort | xargs)"
 fnsize() { echo $((16#$(nm -S "$1" | awk -v s="$2" '$4 == s {print $2}'))); }
 expect_eq patched-function-size "numa_stat_sum 102 -> 102" \
 	"numa_stat_sum $(fnsize "$T/obj/seed.o" numa_stat_sum) -> $(fnsize seed.o numa_stat_sum)"
