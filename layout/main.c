@@ -340,6 +340,13 @@ int main(int argc, char **argv)
 		if (!nonly && unmatched && ch_sidecar_count(s->ctx))
 			ch_sidecar_unmatched(s->ctx, side_unmatched, NULL);
 		if (!quiet)
+			for (i = 0; i < s->n; i++)
+				if (s->structs[i].layouts_differ &&
+				    ch_type_is_annotated(s->ctx, s->structs[i].t))
+					fprintf(stderr, "cachehot-layout: struct %s has definitions of "
+						"different sizes in the inputs; judged the one from %s\n",
+						s->structs[i].name, s->structs[i].input);
+		if (!quiet)
 			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "
 				"%d warnings%s\n", s->n, judged, ea.warnings + sa.warnings,
 				mf ? (diffs || refused ? ", binary differs from the manifest"

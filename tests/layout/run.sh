@@ -169,6 +169,37 @@ expect_eq layout/randstruct-refused \
 	"rc=$rc $out"
 out=$("$LT" -q --manifest "$T/rand.json" --reorganize cfgd "$T/cfg0.o" 2>&1); rc=$?
 expect_eq layout/randstruct-no-reorganize "rc=2 cachehot-layout: struct cfgd is laid out by randstruct: its member order is not the compiler's, no reorganization is proposed" "rc=$rc $out"
+# real randstruct (the 6.1 tree's plugin, when the tree is unpacked): the
+# manifest says randomized, the DWARF still shows declaration-order offsets
+# (offsetof(max) is not 56): refused, not judged
+KSRC=$BUILD/linux-6.1/scripts/gcc-plugins
+if [ -f "$KSRC/randomize_layout_plugin.c" ]; then
+	mkdir -p "$T/rs"
+	echo '#define randstruct_seed "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"' >"$T/rs/randomize_layout_seed.h"
+	if g++ -shared -fPIC -O2 -fno-rtti -std=gnu++11 -DPLUGIN_VERSION='"6.1"' -I"$($CC -print-file-name=plugin)/include" \
+		-I"$T/rs" -I"$KSRC" "$KSRC/randomize_layout_plugin.c" -o "$T/rs/rl.so" 2>/dev/null; then
+		cat >"$T/rs/r.c" <<'EOF2'
+#include <stddef.h>
+#include "cachehot.h"
+struct rs {
+	unsigned long usage __cacheline_hot;
+	unsigned long a, b, c, d, e, f;
+	unsigned long max __cacheline_read_mostly;
+} __attribute__((randomize_layout));
+struct rs g;
+unsigned long off_max = offsetof(struct rs, max);
+EOF2
+		$CC -fplugin="$T/rs/rl.so" -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/rs/r.json" -Iinclude $DBG -c "$T/rs/r.c" -o "$T/rs/r.o" 2>/dev/null
+		expect_eq layout/randstruct-real-dwarf-says-56 "max 56" "$(show_members "$T/rs/r.o" rs | grep '^max' | cut -d' ' -f1,2)"
+		expect_eq layout/randstruct-real-manifest "true max:40" "$(jq -r '.structs.rs | "\(.randomized) \(.fields[] | select(.name == "max") | "max:\(.offset)")"' "$T/rs/r.json")"
+		out=$("$LT" -q --manifest "$T/rs/r.json" "$T/rs/r.o"); rc=$?
+		expect_eq layout/randstruct-real-refused "rc=1 $T/rs/r.o: error: struct rs was laid out by randstruct when compiled: its binary layout is not compared with the source nor judged (mark it __no_randomize_layout to check it)" "rc=$rc $out"
+	else
+		fail layout/randstruct-real "the 6.1 randstruct plugin did not build"
+	fi
+else
+	echo "  --   layout/randstruct-real: skipped, no unpacked 6.1 tree (kernel/prepare.sh)"
+fi
 # bad input: a message and status 2, never a crash
 bad() { # NAME EXPECTED-STDERR ARGS...
 	local n=$1 e=$2; shift 2
