@@ -141,13 +141,23 @@ void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input);
 /* "file:line:col: " for a location (display column; field: the member the
  * location belongs to, for macro-declared members), else "input: ". */
 void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const char *input);
-/* --show */
+/* --show: write st's flattened layout to out (offsets/sizes in bytes,
+ * bit-fields as byte:bit and bits), cache-line boundaries at the configured
+ * line size, each field's class and the core's findings marked on their
+ * fields, then the findings as diagnostics. Returns 0. */
 int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
 	    FILE *out);
-/* --reorganize */
+/* --reorganize: write a member order with CACHELINE_PADDING that satisfies
+ * every annotation of st with the fewest lines, then bytes (the rules are the
+ * core's, core/rules.c and docs/checks.rst; the proposal is judged by
+ * ch_check_type before it is printed). Returns 0, or -1 with err filled
+ * (union, randomized struct, flexible array not last) and nothing written. */
 int lt_reorganize(struct lt_set *s, struct lt_struct *st,
 		  const struct lt_opts *o, FILE *out, char *err, size_t errsz);
-/* --diff: returns 0 no new conflict, 1 new conflict, -1 error. */
+/* --diff: for each struct in both sets, moved/added/removed fields (bytes),
+ * size and line-count changes and the conflicts NEW has that OLD has not
+ * (pairs of fields at one line size, judged by the core on each side).
+ * Returns 1 when a new conflict appears, else 0. */
 int lt_diff(struct lt_set *old, struct lt_set *new_, const struct lt_opts *o,
 	    FILE *out);
 
