@@ -436,7 +436,7 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 	GElf_Ehdr eh;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
-	int have_symtab = 0, have_debug = 0, rc = -1;
+	int have_symtab = 0, have_debug = 0, have_lto = 0, rc = -1;
 	size_t cap = 0;
 
 	*syms = NULL;
@@ -486,6 +486,8 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 		}
 		if (!strcmp(name, ".debug_info"))
 			have_debug = 1;
+		if (!strncmp(name, ".gnu.lto_", 9))
+			have_lto = 1;
 		if (sh.sh_type != SHT_NOBITS) {
 			struct stat st;
 			if (!fstat(fd, &st) && sh.sh_offset + sh.sh_size > (uint64_t)st.st_size) {
@@ -526,6 +528,11 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 	}
 	if (!have_symtab) {
 		seterr(err, errlen, "no symbol table (stripped?)");
+		goto out;
+	}
+	if (!have_debug && have_lto) {
+		seterr(err, errlen, "GCC LTO bytecode object without machine code: "
+		       "build with -ffat-lto-objects, or read the linked file");
 		goto out;
 	}
 	if (!have_debug) {
@@ -630,6 +637,12 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 	/* pass 1: top-level subprograms (children skipped via DW_AT_sibling) */
 	while ((cu = dwfl_module_nextcu(mod, cu, &bias))) {
 		Dwarf_Die die;
+		if (dwarf_tag(cu) == DW_TAG_skeleton_unit ||
+		    dwarf_hasattr(cu, DW_AT_dwo_name) || dwarf_hasattr(cu, DW_AT_GNU_dwo_name)) {
+			seterr(err, errlen, "split DWARF (-gsplit-dwarf): the functions are in "
+			       "a .dwo file; build without -gsplit-dwarf");
+			goto out;
+		}
 		if (dwarf_child(cu, &die))
 			continue;
 		do {

@@ -102,6 +102,7 @@ echo "not an object" > "$T/text.o"
 head -c 500 seed.o > "$T/trunc.o"
 (cd "$T/src" && gcc -O2 -c seed.c -o "$T/nodwarf.o")
 cp seed.o "$T/stripped.o" && strip "$T/stripped.o"
+(cd "$T/src" && gcc -O2 -g -gsplit-dwarf -c seed.c -o "$T/split.o" && gcc -O2 -g -flto -c seed.c -o "$T/lto.o")
 (cd "$T" && ar rc lib.a obj/seed.o)
 bad() {  # NAME EXPECTED-STDERR FILE...
 	local name=$1 want=$2; shift 2
@@ -116,6 +117,8 @@ bad bad-empty "cachehot-bloat: empty.o: not an ELF file" "$T/empty.o"
 bad bad-truncated "cachehot-bloat: trunc.o: truncated: section headers end at byte $(( $(readelf -h seed.o | awk '/Start of section headers/ {print $5}') + $(readelf -h seed.o | awk '/Number of section headers/ {print $5}') * 64 )), file has 500" "$T/trunc.o"
 bad bad-no-dwarf "cachehot-bloat: nodwarf.o: no DWARF debug info (.debug_info); compile with -g" "$T/nodwarf.o"
 bad bad-stripped "cachehot-bloat: stripped.o: no symbol table (stripped?)" "$T/stripped.o"
+bad bad-split-dwarf "cachehot-bloat: split.o: split DWARF (-gsplit-dwarf): the functions are in a .dwo file; build without -gsplit-dwarf" "$T/split.o"
+bad bad-lto "cachehot-bloat: lto.o: GCC LTO bytecode object without machine code: build with -ffat-lto-objects, or read the linked file" "$T/lto.o"
 bad bad-archive "cachehot-bloat: lib.a: an ar archive, not an ELF object: give its members (ar x)" "$T/lib.a"
 bad bad-missing "cachehot-bloat: nosuch.o: No such file or directory" "$T/nosuch.o"
 
