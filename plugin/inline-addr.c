@@ -147,9 +147,11 @@ static int is_fnptr_type(tree type)
 		TREE_CODE(TREE_TYPE(type)) == METHOD_TYPE);
 }
 
-/* An automatic variable of the function being walked. */
+/* An automatic variable or a parameter of the function being walked. */
 static int is_local_var(tree v)
 {
+	if (v && TREE_CODE(v) == PARM_DECL)
+		return 1;
 	return v && TREE_CODE(v) == VAR_DECL && !TREE_STATIC(v) && !DECL_EXTERNAL(v) &&
 	       DECL_CONTEXT(v) && TREE_CODE(DECL_CONTEXT(v)) == FUNCTION_DECL;
 }
@@ -217,6 +219,7 @@ static struct ia_slot slot_for_lhs(tree lhs)
 	}
 	switch (TREE_CODE(base)) {
 	case VAR_DECL:
+	case PARM_DECL:
 		s.var = base;
 		if (is_local_var(base))
 			s.kind = is_fnptr_type(TREE_TYPE(base)) ? IA_LOCAL : IA_TABLE;
@@ -336,7 +339,7 @@ static void walk_1(tree t, struct ia_slot s, location_t loc)
 	code = TREE_CODE(t);
 	/* decls, types and constants: nothing below them is walked */
 	if (DECL_P(t)) {
-		if (code == VAR_DECL)
+		if (code == VAR_DECL || code == PARM_DECL)
 			var_use(t, &s);
 		return;
 	}
@@ -363,7 +366,7 @@ static void walk_1(tree t, struct ia_slot s, location_t loc)
 			}
 			return;
 		}
-		if (op && TREE_CODE(op) == VAR_DECL) {
+		if (op && (TREE_CODE(op) == VAR_DECL || TREE_CODE(op) == PARM_DECL)) {
 			walk_kind(op, IA_OTHER, loc); /* &fp: the pointer escapes */
 			return;
 		}
