@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+///
+/// Report a statistics counter that is updated once per element inside a
+/// loop although neither its target (zone, node, lruvec, memcg) nor its stat
+/// item changes in the loop: accumulate the delta in a local and apply it
+/// once after the loop. Every update is an interrupt-safe or per-cpu
+/// read-modify-write of a shared counter line, so N updates cost N times the
+/// cache-line traffic of one.
+/// Rule source: the multi-gen LRU aging batched its per-page memcg/node
+/// statistics updates (accumulate locally, apply once), which measurably
+/// helped memcached throughput; mm/page_alloc.c rmqueue_bulk() batches
+/// NR_FREE_PAGES after its loop but still updates NR_FREE_CMA_PAGES per page.
+/// If the item depends on the element (file vs anon, per-lru), the update is
+/// reported with lower confidence as a keyed accumulator (one local per
+/// item). If the target can change per element (another lruvec, memcg, zone
+/// or page each time), nothing is reported: the updates cannot be merged.
+///
+// Confidence: Moderate (loop-invariant item); Low (keyed accumulator)
+// Copyright: (C) 2026 The cachehot authors
+// Comments: Updaters: see UPDATERS below. Extend the list with
+//  -D counter_batch_updaters=NAME[:TARGET:ITEM],... (0-based argument
+//  indexes; TARGET "-" for per-cpu event counters without a target; the
+//  default is 0:1), e.g. under coccicheck SPFLAGS="-D counter_batch_updaters=
+//  my_stat_add:0:1". A variable "changes in the loop" when it is assigned,
+//  incremented, declared or used as an iterator cursor between the loop
+//  keyword and the end of the loop body; only the innermost loop around the
+//  call is judged. No patch mode: where to declare the accumulator and
+//  whether a zero delta may be applied are decisions for a reviewer
+//  (docs/cocci.rst explains what a fix looks like).
+// Options: --no-includes --include-headers
+//
+// Keywords: vmstat, memcg, lruvec, batching, false sharing
+//
+
+virtual report
+virtual org
+virtual context
+virtual patch
+
+@initialize:python@
+@@
+import re, sys
+# name -> (index of the target argument or None, index of the item argument)
+UPDATERS = {
+    "__mod_lruvec_state": (0, 1), "mod_lruvec_state": (0, 1),
+    "__mod_lruvec_page_state": (0, 1),
+    "__mod_node_page_state": (0, 1), "mod_node_page_state": (0, 1),
+    "__mod_zone_page_state": (0, 1), "mod_zone_page_state": (0, 1),
+    "__count_vm_event": (None, 0), "count_vm_event": (None, 0),
+    "__count_vm_events": (None, 0), "count_vm_events": (None, 0),
+    "__mod_memcg_state": (0, 1), "mod_memcg_state": (0, 1),
+    "__count_memcg_events": (0, 1),
+}
+
+def cb_add_updaters(spec):
+    for ent in spec.replace(",", " ").split():
+        parts = ent.split(":")
+        if len(parts) == 1 and re.match(r"^\w+$", parts[0]):
+            UPDATERS[parts[0]] = (0, 1)
+        elif (len(parts) == 3 and re.match(r"^\w+$", parts[0]) and
+              re.match(r"^(-|\d+)$", parts[1]) and parts[2].isdigit()):
+            UPDATERS[parts[0]] = (None if parts[1] == "-" else int(parts[1]),
+                                  int(parts[2]))
+        else:
+            sys.stderr.write("counter_batch.cocci: bad counter_batch_updaters "
+                             "entry '%s' (want NAME or NAME:TARGET:ITEM)\n" % ent)
+            sys.exit(2)
+
+def cb_is_updater(name):
+    return name in UPDATERS
+
+# Per-file state, filled by the collecting rules below and emptied by
+# cb_decide() at the end of each file.
+cb_calls = []    # (call position, name, [args])
+cb_loops = []    # (first offset, end offset, loop line, file): loop head to body end
+cb_changes = []  # (offset, identifier, file) of every write
+cb_hits = {}     # (file, line, col) -> message, for the context/report rules
+
+def cb_pos(p, end=False):
+    if end:
+        return (int(p.line_end), int(p.column_end))
+    return (int(p.line), int(p.column))
+
+cb_text = {}
+
+def cb_name_at(p):
+    # The name of the callee, read back from the source at the position of
+    # the call (a script-constrained identifier cannot be inherited).
+    t = cb_source(p.file)
+    m = re.match(r"\w+", t[cb_off(p):cb_off(p) + 200])
+    return m.group(0) if m else ""
+
+cb_starts = {}
+SLASH2 = "/" + "/"   # (two slashes in a row start a comment for spatch)
+QUOTE, APOS, BACKSLASH = chr(34), chr(39), chr(92)
+
+def cb_source(fname):
+    if fname not in cb_text:
+        with open(fname, errors="replace") as f:
+            cb_text[fname] = f.read()
+        starts, off = [0], 0
+        for line in cb_text[fname].split("\n"):
+            off += len(line) + 1
+            starts.append(off)
+        cb_starts[fname] = starts
+    return cb_text[fname]
+
+def cb_off(p):
+    # character offset of a position (line 1-based, column 0-based)
+    cb_source(p.file)
+    return cb_starts[p.file][int(p.line) - 1] + int(p.column)
+
+def cb_skip(t, i):
+    # skip blanks and comments
+    while i < len(t):
+        if t[i].isspace():
+            i += 1
+        elif t.startswith("/*", i):
+            j = t.find("*/", i + 2)
+            i = len(t) if j < 0 else j + 2
+        elif t.startswith(SLASH2, i):
+            j = t.find("\n", i)
+            i = len(t) if j < 0 else j + 1
+        else:
+            break
+    return i
+
+def cb_match(t, i, stop=None):
+    # t[i] opens ( [ or {: return the offset after its partner. With stop
+    # (a character), return the offset after the first stop at depth 0.
+    depth = 0
+    while i < len(t):
+        c = t[i]
+        if c == QUOTE or c == APOS:
+            j = i + 1
+            while j < len(t) and t[j] != c:
+                j += 2 if t[j] == BACKSLASH else 1
+            i = j + 1
+            continue
+        if t.startswith("/*", i) or t.startswith(SLASH2, i):
+            i = cb_skip(t, i)
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0 and stop is None:
+                return i + 1
+        elif c == stop and depth == 0:
+            return i + 1
+        i += 1
+    return len(t)
+
+def cb_statement_end(t, i):
+    # end of the statement starting at i: a block, or up to its ";"
+    # (if/else chains and nested loops without braces included)
+    i = cb_skip(t, i)
+    if t.startswith("{", i):
+        return cb_match(t, i)
+    m = re.match(r"(if|for|while|switch)\b", t[i:])
+    if m:
+        j = cb_skip(t, i + len(m.group(1)))
+        j = cb_match(t, j)
+        end = cb_statement_end(t, j)
+        if m.group(1) == "if":
+            k = cb_skip(t, end)
+            if re.match(r"else\b", t[k:]):
+                end = cb_statement_end(t, k + 4)
+        return end
+    return cb_match(t, i, ";")
+
+def cb_loop_extent(p):
+    # (start, end, line) of the loop whose keyword or iterator name is at p
+    t = cb_source(p.file)
+    i = cb_off(p)
+    m = re.match(r"\w+", t[i:i + 200])
+    if not m:
+        return None
+    j = cb_skip(t, i + len(m.group(0)))
+    if not t.startswith("(", j):
+        return None
+    j = cb_match(t, j)
+    return (i, cb_statement_end(t, j), int(p.line), p.file, j)
+
+def cb_exits_after(p):
+    # 1 if the statement after the call leaves the loop (break, goto,
+    # return): the update then runs at most once per loop run
+    t = cb_source(p.file)
+    i = cb_match(t, cb_off(p), ";")
+    while True:
+        i = cb_skip(t, i)
+        if t.startswith("#", i):  # #endif and friends between the two
+            j = t.find("\n", i)
+            i = len(t) if j < 0 else j + 1
+            continue
+        break
+    return re.match(r"(break\s*;|goto\s+\w+\s*;|return\b)", t[i:i + 100]) is not None
+
+def cb_split_args(es):
+    # es is the token-spaced text from spatch, "a , b ( c , d ) , e": split at commas
+    # that are not inside brackets.
+    args, depth, cur = [], 0, []
+    for tok in es.split():
+        if tok in ("(", "[", "{"):
+            depth += 1
+        elif tok in (")", "]", "}"):
+            depth -= 1
+        if tok == "," and depth == 0:
+            args.append(" ".join(cur))
+            cur = []
+        else:
+            cur.append(tok)
+    if cur:
+        args.append(" ".join(cur))
+    return args
+
+def cb_idents(expr):
+    # Identifiers read by an expression, member names after -> and . left out.
+    toks = expr.split()
+    out = set()
+    for i, t in enumerate(toks):
+        if re.match(r"^[A-Za-z_]\w*$", t) and not (i > 0 and toks[i - 1] in ("->", ".")):
+            out.add(t)
+    return out
+
+def cb_compact(expr):
+    # Re-space the token-spaced expression text the way kernel code is written.
+    out = []
+    toks = expr.split()
+    for i, t in enumerate(toks):
+        prev = toks[i - 1] if i > 0 else None
+        unary_prev = prev is not None and prev in ("-", "+", "!", "~", "*", "&") and \
+            (i < 2 or toks[i - 2] in ("(", "[", ",", "?", ":", "=") or
+             re.match(r"^[-+*/%<>=!&|^]+$", toks[i - 2]))
+        if i == 0 or prev in ("(", "[", "->", ".") or t in (")", "]", ",", "->", ".", "(", "[") \
+                and not (t == "(" and prev in ("+", "-", "*", "/", "<<", ">>", "?", ":", ",",
+                                                "&&", "||", "|", "&", "==", "!=", "<", ">")) \
+                or unary_prev or (i == 1 and prev in ("-", "+", "!", "~", "*", "&")):
+            out.append(t)
+        else:
+            out.append(" " + t)
+    return "".join(out)
+
+def cb_decide():
+    for (p, name, args) in cb_calls:
+        if name not in UPDATERS:
+            continue
+        at = cb_off(p)
+        # the innermost loop around the call: the one that starts last
+        inner = None
+        for lp in cb_loops:
+            if lp[3] == p.file and lp[0] <= at < lp[1] and (inner is None or lp[0] > inner[0]):
+                inner = lp
+        if inner is None:
+            continue
+        tidx, iidx = UPDATERS[name]
+        if iidx >= len(args) or (tidx is not None and tidx >= len(args)):
+            continue
+        changed = set(x for (off, x, f) in cb_changes
+                      if f == p.file and inner[0] <= off < inner[1])
+        in_head = set(x for (off, x, f) in cb_changes
+                      if f == p.file and inner[0] <= off < inner[4])
+        if cb_exits_after(p):
+            continue  # the loop ends right after the update: once per run
+        target = args[tidx] if tidx is not None else None
+        item = args[iidx]
+        if target is not None and cb_idents(target) & changed:
+            continue  # another lruvec/memcg/zone/page per element: no batching
+        shown = ", ".join(cb_compact(a) for a in ([target] if target is not None else []) + [item])
+        if re.match(r"^\w+$", item.strip()) and item.strip() in in_head:
+            continue  # the item is the loop index: each item is updated once
+        if cb_idents(item) & changed:
+            msg = ("%s(%s) in the loop at line %d: the item depends on the element; "
+                   "keep one local accumulator per item and apply each once after the loop "
+                   "(confidence: low)" % (name, shown, inner[2]))
+        else:
+            msg = ("%s(%s) in the loop at line %d: target and item do not change in the loop; "
+                   "accumulate in a local and apply once after the loop" % (name, shown, inner[2]))
+        cb_hits[(p.file, p.line, p.column)] = (p, msg)
+
+cb_mode = None
+
+def cb_print_hits():
+    for key in sorted(cb_hits, key=lambda k: (k[0], int(k[1]), int(k[2]))):
+        loc, msg = cb_hits[key]
+        if cb_mode == "report":
+            coccilib.report.print_report(loc, msg)
+        elif cb_mode == "org":
+            coccilib.org.print_todo(loc, msg)
+
+def cb_is_hit(p):
+    return (p[0].file, p[0].line, p[0].column) in cb_hits
+
+@script:python depends on report@
+@@
+cb_mode = "report"
+
+@script:python depends on org@
+@@
+cb_mode = "org"
+
+@script:python@
+extra << virtual.counter_batch_updaters;
+@@
+cb_add_updaters(extra)
+
+// Flat matches only (a nested <+... ...+> per loop timed out on mm/vmscan.c):
+// the calls, the loop heads, and every write to a variable. Which write and
+// which call lie inside which loop is decided from the loop extent, measured
+// on the source text by cb_loop_extent().
+@calls@
+identifier upd : script:python () { cb_is_updater(upd) };
+expression list es;
+position p;
+@@
+upd@p(es)
+
+@script:python@
+p << calls.p;
+es << calls.es;
+@@
+cb_calls.append((p[0], cb_name_at(p[0]), [str(a) for a in es.elements]))
+
+@loops depends on calls@
+iterator I;
+statement S;
+position pl;
+@@
+(
+for@pl (...;...;...) S
+|
+while@pl (...) S
+|
+I@pl(...) S
+)
+
+@script:python@
+pl << loops.pl;
+@@
+ext = cb_loop_extent(pl[0])
+if ext:
+    cb_loops.append(ext)
+
+@changed depends on loops@
+identifier x;
+expression E;
+position pc;
+@@
+(
+x@pc = E
+|
+x@pc += E
+|
+x@pc -= E
+|
+x@pc |= E
+|
+x@pc &= E
+|
+x@pc++
+|
+x@pc--
+|
+ ++x@pc
+|
+ --x@pc
+)
+
+@script:python@
+x << changed.x;
+pc << changed.pc;
+@@
+cb_changes.append((cb_off(pc[0]), x, pc[0].file))
+
+@cursor depends on loops@
+identifier x;
+iterator I;
+statement S;
+position pc;
+@@
+I(x@pc, ...) S
+
+@script:python@
+x << cursor.x;
+pc << cursor.pc;
+@@
+cb_changes.append((cb_off(pc[0]), x, pc[0].file))
+
+@script:python depends on calls@
+@@
+cb_decide()
+cb_print_hits()
+
+@depends on context@
+identifier upd : script:python () { cb_is_updater(upd) };
+expression list es;
+position p : script:python () { cb_is_hit(p) };
+@@
+* upd@p(es)
+
+@script:python@
+@@
+del cb_calls[:]
+del cb_loops[:]
+del cb_changes[:]
+cb_starts.clear()
+cb_hits.clear()
+cb_text.clear()

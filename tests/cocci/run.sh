@@ -1,0 +1,172 @@
+#!/bin/bash
+# tests/cocci/run.sh -- tests of cocci/unify_padding.cocci and
+# cocci/counter_batch.cocci (issue 4). Each rule and mode runs on a fixture
+# and its output is compared byte for byte with an expected file:
+#   counter_batch/batch.c     positive shapes (rmqueue_bulk's CMA update,
+#                             keyed item, per-cpu event, iterator, user list)
+#   counter_batch/exclude.c   one function per exclusion: no output at all
+#   unify_padding/oldtree/    a small tree in the pre-6.1 style with private
+#                             PC_PADDING / MEMCG_PADDING / ZONE_PADDING
+#   unify_padding/direct.h    a member declared with a private padding type
+# The old-style tree is converted with the command documented in
+# docs/cocci.rst, must compile with and without CONFIG_SMP, and every struct
+# must have the same pahole layout (offsets, sizes, holes, alignment) before
+# and after, the padding type name aside.
+# Needs: spatch (coccinelle), gcc, pahole, patch. Runs in a few seconds.
+. "$(dirname "$0")/../lib.sh"
+HERE=$TOP/tests/cocci
+RULES=$TOP/cocci
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+OPTS="--very-quiet --no-includes --include-headers"
+
+for tool in spatch gcc pahole patch; do
+	command -v $tool >/dev/null || { fail "cocci-tools" "$tool is not installed (make deps)"; exit 0; }
+done
+
+# Files under --dir come in directory order, which differs between file
+# systems: sort report/org lines by file and line, and diffs by file.
+sort_lines() { sort -t: -k1,1 -k2,2n "$@"; }
+sort_diff() {
+	python3 -c '
+import sys, re
+text = sys.stdin.read()
+parts = re.split(r"(?m)^(?=--- )", text)
+head, files = parts[0], parts[1:]
+sys.stdout.write(head + "".join(sorted(files)))'
+}
+sort_org() {
+	python3 -c '
+import sys, re
+lines = sys.stdin.read().splitlines(True)
+key = lambda l: (re.search(r"view:([^:]*)::", l).group(1), int(re.search(r"linb=(\d+)", l).group(1)))
+sys.stdout.write("".join(sorted(lines, key=key)))'
+}
+# spatch's context diff names a temporary file: keep only the stable part.
+norm_ctx() { sed -E 's|^\+\+\+ /tmp/cocci-output-[0-9]+-[0-9a-f]+-|+++ /tmp/cocci-output-|'; }
+
+# run_rule RULE MODE OUT ARGS...: spatch in MODE on ARGS (from the cwd).
+run_rule() {
+	local rule=$1 mode=$2 out=$3; shift 3
+	local nsd=""
+	case $mode in report|org) nsd=--no-show-diff;; esac
+	spatch -D "$mode" $nsd $OPTS --sp-file "$RULES/$rule.cocci" "$@" >"$out" 2>"$out.err"
+}
+
+# ---- conventions of the kernel's scripts/coccinelle rules -------------------
+for rule in unify_padding counter_batch; do
+	f=$RULES/$rule.cocci
+	missing=""
+	head -1 "$f" | grep -q '^// SPDX-License-Identifier: GPL-2.0' || missing="$missing SPDX"
+	for key in '^/// [A-Z]' '^// Confidence: ' '^// Copyright: ' '^// Comments: ' \
+		   '^// Options: --no-includes --include-headers$' '^virtual patch$' \
+		   '^virtual context$' '^virtual org$' '^virtual report$' \
+		   'coccilib.report.print_report' 'coccilib.org.print_todo'; do
+		grep -q "$key" "$f" || missing="$missing [$key]"
+	done
+	expect_eq "conventions-$rule" "" "$missing"
+	if spatch --parse-cocci "$f" >"$W/parse.out" 2>&1; then ok "parse-$rule"
+	else fail "parse-$rule" "$(tail -3 "$W/parse.out")"; fi
+done
+
+# ---- counter_batch -----------------------------------------------------------
+cd "$HERE/counter_batch"
+EXTRA="-D counter_batch_updaters=my_stat_add:0:1"
+run_rule counter_batch report "$W/cb.report" $EXTRA batch.c
+expect_file_eq cb-report batch.report "$W/cb.report"
+run_rule counter_batch report "$W/cb.default" batch.c
+grep -v my_stat_add batch.report >"$W/cb.default.exp"
+expect_file_eq cb-report-default-list "$W/cb.default.exp" "$W/cb.default"
+run_rule counter_batch org "$W/cb.org" $EXTRA batch.c
+expect_file_eq cb-org batch.org "$W/cb.org"
+run_rule counter_batch context "$W/cb.ctx" $EXTRA batch.c
+norm_ctx <"$W/cb.ctx" >"$W/cb.ctx.n"
+expect_file_eq cb-context batch.context "$W/cb.ctx.n"
+# No patch mode: no rewrite of these loops is certain (docs/cocci.rst).
+run_rule counter_batch patch "$W/cb.patch" $EXTRA batch.c
+expect_eq cb-patch-empty "" "$(cat "$W/cb.patch")"
+for mode in report org context; do
+	run_rule counter_batch $mode "$W/cb.ex.$mode" $EXTRA exclude.c
+	expect_eq "cb-exclude-$mode" "" "$(cat "$W/cb.ex.$mode" "$W/cb.ex.$mode.err")"
+done
+# The fixtures are real C.
+for c in batch.c exclude.c; do
+	if gcc -c -Wall -Werror -o "$W/x.o" $c 2>"$W/gcc.err"; then ok "cb-compiles-$c"
+	else fail "cb-compiles-$c" "$(head -5 "$W/gcc.err")"; fi
+done
+# Bad user list: a clear error and a failing exit status.
+if run_rule counter_batch report "$W/cb.bad" -D counter_batch_updaters=foo:x:1 batch.c; then
+	fail cb-bad-updater "spatch exited 0"
+else
+	expect_eq cb-bad-updater \
+		"counter_batch.cocci: bad counter_batch_updaters entry 'foo:x:1' (want NAME or NAME:TARGET:ITEM)" \
+		"$(grep -m1 '^counter_batch.cocci:' "$W/cb.bad.err")"
+fi
+
+# ---- unify_padding -------------------------------------------------------------
+cd "$HERE/unify_padding/oldtree"
+run_rule unify_padding report "$W/up.r" --dir .
+sort_lines "$W/up.r" >"$W/up.report"
+expect_file_eq up-report ../oldtree.report "$W/up.report"
+run_rule unify_padding org "$W/up.o" --dir .
+sort_org <"$W/up.o" >"$W/up.org"
+expect_file_eq up-org ../oldtree.org "$W/up.org"
+run_rule unify_padding context "$W/up.c" --dir .
+sort_diff <"$W/up.c" >"$W/up.ctx"
+expect_file_eq up-context ../oldtree.context "$W/up.ctx"
+# The documented conversion command (docs/cocci.rst):
+#   (cd TREE && spatch -D patch --very-quiet --no-includes --include-headers \
+#      --sp-file cocci/unify_padding.cocci --dir .) > unify.patch
+#   patch -d TREE -p1 < unify.patch
+run_rule unify_padding patch "$W/up.p" --dir .
+sort_diff <"$W/up.p" >"$W/up.patch"
+expect_file_eq up-patch ../oldtree.patch "$W/up.patch"
+cp -r "$HERE/unify_padding/oldtree" "$W/old"
+cp -r "$HERE/unify_padding/oldtree" "$W/new"
+if patch -s -d "$W/new" -p1 <"$W/up.patch" >"$W/patch.out" 2>&1; then ok up-patch-applies
+else fail up-patch-applies "$(head -5 "$W/patch.out")"; fi
+# Layout of every struct, SMP and UP, before and after. The only change
+# allowed is the name of the padding type.
+norm_pahole() { sed -E 's/struct (pc|memcg|zone)_padding[ \t]+/struct cacheline_padding /; s/[ \t]+/ /g'; }
+for cfg in smp up; do
+	def=""; [ $cfg = smp ] && def=-DCONFIG_SMP
+	okc=1
+	for t in old new; do
+		if ! gcc -g -c $def -I"$W/$t/include" -o "$W/$t-$cfg.o" "$W/$t/mm/layout.c" 2>"$W/gcc.err"; then
+			fail "up-compiles-$t-$cfg" "$(head -5 "$W/gcc.err")"; okc=0
+		else ok "up-compiles-$t-$cfg"; fi
+	done
+	[ $okc = 1 ] || continue
+	structs=$(pahole --sizes "$W/old-$cfg.o" | awk '{print $1}' | grep -Ev '^(pc|memcg|zone)_padding$' | sort)
+	# the private types go; on SMP the shared struct cacheline_padding comes
+	want=$( (echo "$structs"; [ $cfg = smp ] && echo cacheline_padding) | sort)
+	expect_eq "up-struct-set-$cfg" "$want" \
+		"$(pahole --sizes "$W/new-$cfg.o" | awk '{print $1}' | sort)"
+	[ -n "$structs" ] || fail "up-layout-$cfg" "pahole found no structs"
+	for s in $structs; do
+		pahole -C "$s" "$W/old-$cfg.o" | norm_pahole >"$W/l.old"
+		pahole -C "$s" "$W/new-$cfg.o" | norm_pahole >"$W/l.new"
+		if [ -s "$W/l.old" ] && cmp -s "$W/l.old" "$W/l.new"; then ok "up-layout-$cfg-$s"
+		else fail "up-layout-$cfg-$s" "$(diff "$W/l.old" "$W/l.new" | head -8)"; fi
+	done
+done
+# SMP layouts the conversion must keep (pahole): the padding really pads.
+expect_eq up-layout-values-smp \
+	"_pad1_ 64 0|_pad2_ 128 0|size: 192" \
+	"$(pahole -C page_counter "$W/new-smp.o" | sed -nE 's/.*(_pad[12]_) .*\/\* +([0-9]+) +([0-9]+) \*\/.*/\1 \2 \3/p; s/.*(size: [0-9]+),.*/\1/p' | paste -sd'|')"
+# A converted tree has nothing left to report or patch.
+(cd "$W/new" && spatch -D report --no-show-diff $OPTS --sp-file "$RULES/unify_padding.cocci" --dir .) >"$W/up.again" 2>&1
+expect_eq up-idempotent "" "$(cat "$W/up.again")"
+
+# A member declared with the private type itself (no wrapper macro).
+cd "$HERE/unify_padding"
+run_rule unify_padding report "$W/d.report" direct.h
+expect_file_eq up-direct-report direct.report "$W/d.report"
+run_rule unify_padding patch "$W/d.patch" direct.h
+expect_file_eq up-direct-patch direct.patch "$W/d.patch"
+
+# Bad input: a file spatch cannot parse gives no output and no crash.
+printf 'struct broken {\n\tPC_PADDING(x\n};\n#define PC_PADDING(n) struct pc_padding n\n' >"$W/broken.h"
+(cd "$W" && spatch -D patch $OPTS --sp-file "$RULES/unify_padding.cocci" broken.h) >"$W/b.out" 2>&1
+expect_eq up-bad-input "0:" "$?:$(grep -v '^$' "$W/b.out")"
+exit 0
