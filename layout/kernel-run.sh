@@ -34,6 +34,9 @@ for s in page_counter mem_cgroup zone pglist_data; do
 	"$LT" -q --annotations "$ANN" --reorganize "$s" $files >"$OUT.tmp/reorganize-$s.txt" 2>&1
 	echo "$s: $(grep -o '/\* [0-9]* conflicts\{0,1\} \*/' "$OUT.tmp/show-$s.txt" | tr -d '/*' | xargs); $(head -1 "$OUT.tmp/reorganize-$s.txt" | sed 's/^\/\* cachehot-layout --reorganize [a-z_]*: //')"
 done
+# pahole's --reorganize on the same object, for comparison (docs/layout.rst)
+pahole --reorganize -C page_counter "$O/mm/page_counter.o" >"$OUT.tmp/pahole-reorganize-page_counter.txt" 2>&1
+echo "pahole --reorganize page_counter: $(sed -n 's/.*\(parent\|_pad2_\)[^;]*; *\/\* *\([0-9]*\) .*/\1 at \2/p' "$OUT.tmp/pahole-reorganize-page_counter.txt" | paste -sd, | sed 's/,/, /g'); cachehot: $(sed -n 's/^\t.*[ *(]\(parent\|usage\|_pad1_\)\(;\|);\) *\/\* *\([0-9]*\) .*/\1 at \3/p' "$OUT.tmp/reorganize-page_counter.txt" | paste -sd, | sed 's/,/, /g')"
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	"$LT" --annotations "$ANN" /sys/kernel/btf/vmlinux >"$OUT.tmp/btf-check.txt" 2>"$OUT.tmp/btf-check.err"; rc=$?
 	echo "running kernel $(uname -r) BTF: exit status $rc: $(cat "$OUT.tmp/btf-check.err")"
