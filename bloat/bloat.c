@@ -537,14 +537,16 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 	}
 	if (!have_debug) {
 		seterr(err, errlen, "no DWARF debug info (.debug_info); compile with -g");
+		rc = -2;
 		goto out;
 	}
-	rc = 0;
 	*elfp = elf;   /* symbol names point into it: caller calls elf_end() */
 	return 0;
 out:
 	elf_end(elf);
-	if (rc) {
+	if (rc >= 0)
+		rc = -1;
+	{
 		free(*syms);
 		*syms = NULL;
 		*nsyms = 0;
@@ -614,10 +616,11 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 		seterr(err, errlen, "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	if (read_symbols(s, fd, path, &elf, &syms, &nsyms, err, errlen)) {
+	if ((rc = read_symbols(s, fd, path, &elf, &syms, &nsyms, err, errlen))) {
 		close(fd);
-		return -1;
+		return rc;
 	}
+	rc = -1;
 	dwfl = dwfl_begin(&dwfl_cb);
 	if (!dwfl) {
 		seterr(err, errlen, "libdwfl: %s", dwfl_errmsg(-1));

@@ -60,7 +60,9 @@ void bl_scan_set_source(struct bl_scan *s, int on);
 
 /* Add the copies and inline names of one relocatable or linked ELF object.
  * Errors (nothing is added then): cannot open/read, not an ELF file,
- * truncated or corrupt ELF, no symbol table, no DWARF debug info. */
+ * truncated or corrupt ELF, no symbol table, split DWARF, LTO bytecode:
+ * -1; no DWARF debug info at all: -2 (callers may skip such objects in a
+ * tree, e.g. objects assembled from .S files). */
 int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen);
 
 /* The copies found so far, in object order then symbol address order. */

@@ -32,6 +32,8 @@ static const char usage[] =
 	"  directories are searched for *.o. Objects need DWARF (-g). See docs/bloat.rst.\n";
 
 static int nerrors;
+static size_t nskipped;          /* objects without DWARF found in directories */
+static char *first_skipped;
 
 static void report_error(const char *path, const char *msg)
 {
@@ -84,7 +86,12 @@ static void scan_path(struct bl_scan *s, const char *path, int top)
 		free(ents);
 		return;
 	}
-	if (bl_scan_object(s, path, err, sizeof(err)))
+	int rc = bl_scan_object(s, path, err, sizeof(err));
+	if (rc == -2 && !top) {
+		/* e.g. objects assembled from .S files in a -g kernel tree */
+		if (!nskipped++)
+			first_skipped = strdup(path);
+	} else if (rc)
 		report_error(path, err);
 }
 
@@ -236,6 +243,14 @@ int main(int argc, char **argv)
 			scan_path(s, a, 1);
 	}
 
+	if (nskipped) {
+		fprintf(stderr, "cachehot-bloat: warning: skipped %zu object%s without DWARF "
+			"found in directories (e.g. %s)\n", nskipped, nskipped == 1 ? "" : "s",
+			first_skipped ? first_skipped : "?");
+		if (!bl_scan_objects(s))
+			nerrors++;
+	}
+	free(first_skipped);
 	if (nerrors && !bl_scan_objects(s)) {
 		/* nothing could be read: no output at all, no output file */
 		bl_scan_free(s);

@@ -122,6 +122,16 @@ bad bad-lto "cachehot-bloat: lto.o: GCC LTO bytecode object without machine code
 bad bad-archive "cachehot-bloat: lib.a: an ar archive, not an ELF object: give its members (ar x)" "$T/lib.a"
 bad bad-missing "cachehot-bloat: nosuch.o: No such file or directory" "$T/nosuch.o"
 
+# in a directory, objects without DWARF (e.g. from .S files) are skipped
+# with one warning; named on the command line they are errors (above)
+mkdir -p "$T/tree/asm"
+cp seed.o "$T/tree/" && cp "$T/nodwarf.o" "$T/tree/asm/"
+out=$("$BLOAT" --census --format=lines "$T/tree" 2>"$T/err"); rc=$?
+expect_eq tree-skips-no-dwarf "0|lruvec_page_state_local 1 1 18 lruvec_page_state 1 1 17|cachehot-bloat: warning: skipped 1 object without DWARF found in directories (e.g. tree/asm/nodwarf.o)" \
+	"$rc|$(echo $out)|$(sed "s|$T/||g" "$T/err")"
+out=$("$BLOAT" --census "$T/tree/asm" 2>/dev/null); rc=$?
+expect_eq tree-only-no-dwarf "2|" "$rc|$out"
+
 # bad input never leaves an output file behind
 rm -f "$T/out.txt"
 "$BLOAT" -o "$T/out.txt" "$T/text.o" 2>/dev/null
