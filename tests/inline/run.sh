@@ -33,6 +33,7 @@ declare -A NM_CHECK=(
 	[shadow.c]="+scale"
 	[not-inline.c]="+plain_a +plain_b"
 	[mixed.c]="+hook -sel_only"
+	[local-static.c]="+a1 -a2"
 )
 
 # fixture_expect FILE: the expected "L:C: KIND: MSG" lines, sorted
