@@ -713,7 +713,6 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 		const char *file;
 		unsigned line, col;
 		enum bl_how how;
-		struct inl *in;
 
 		memcpy(base, sy->name, n);
 		base[n] = 0;
@@ -734,13 +733,12 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			else
 				continue;
 		}
-		in = note_inline(s, base, file, line, how);
+		note_inline(s, base, file, line, how);
 		struct bl_copy cp = {
 			.object = obj, .symbol = intern(s, sy->name), .function = intern(s, base),
 			.bytes = sy->size, .decl_file = real_path(s, file),
 			.decl_line = line, .how = how, .global = sy->global,
 		};
-		(void)in;
 		add_copy(s, &cp);
 	}
 	s->nobjects++;

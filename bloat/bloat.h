@@ -55,7 +55,8 @@ struct bl_scan;
 struct bl_scan *bl_scan_new(void);
 void bl_scan_free(struct bl_scan *s);
 
-/* Option: also read source text for BL_SOURCE (default on). */
+/* Option: also read source text for BL_SOURCE (default on; 0 turns it off
+ * and BL_HEADER applies instead). */
 void bl_scan_set_source(struct bl_scan *s, int on);
 
 /* Add the copies and inline names of one relocatable or linked ELF object.
@@ -65,7 +66,9 @@ void bl_scan_set_source(struct bl_scan *s, int on);
  * tree, e.g. objects assembled from .S files). */
 int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen);
 
-/* The copies found so far, in object order then symbol address order. */
+/* The copies found so far, in object order then symbol address order
+ * (section index, st_value). Owned by s; valid until the next
+ * bl_scan_object() or bl_scan_free(). *n gets the count. */
 const struct bl_copy *bl_scan_copies(const struct bl_scan *s, size_t *n);
 
 /* Names of every function known to be inline (any bl_how), sorted,
@@ -82,9 +85,11 @@ struct bl_census_row {
 /* Rows sorted by bytes (descending), then name; owned by s. */
 const struct bl_census_row *bl_scan_census(struct bl_scan *s, size_t *n);
 
-/* Objects successfully scanned. */
+/* Number of objects successfully scanned (errors not counted). */
 size_t bl_scan_objects(const struct bl_scan *s);
 
+/* Human name of h for the text output: "declared inline", "inline in
+ * source", "static in header" (static storage; never NULL). */
 const char *bl_how_name(enum bl_how h);
 
 #endif

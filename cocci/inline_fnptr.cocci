@@ -84,7 +84,7 @@ def pure(e):
     s = re.sub(r'\bsizeof\s*\(', '(', e)
     if re.search(r'[A-Za-z0-9_\]\)]\s*\(', s):
         return False
-    if '++' in s or '--' in s:
+    if '++' in s or '--' in s or '<<=' in s or '>>=' in s:
         return False
     if re.search(r'(^|[^=!<>])=($|[^=])', s):
         return False
