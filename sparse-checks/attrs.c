@@ -55,6 +55,7 @@ struct tag {
 };
 static struct tag *tags;
 static size_t ntags, captags;
+static int any_class;      /* a class attribute was seen (any context) */
 
 /* Tags written in declaration specifiers (ctx->ident == NULL), per stream in
  * parse order (positions only grow within one stream). */
@@ -171,6 +172,8 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 		   const char *group, int user_align)
 {
 	struct symbol *m = member_of(ctx);
+	if (cls != CH_CLASS_NONE)
+		any_class = 1;
 	if (m) {
 		struct tag *t = tag_slot(m, 1);
 		if (cls != CH_CLASS_NONE) {
@@ -279,6 +282,11 @@ int ch_attr_lookup(const struct symbol *member, struct position after,
 		}
 	}
 	return *cls != CH_CLASS_NONE || *user_align;
+}
+
+int ch_attr_any_class(void)
+{
+	return any_class;
 }
 
 void ch_attr_reset(void)

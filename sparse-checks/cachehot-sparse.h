@@ -34,6 +34,9 @@ void ch_attr_register(void);
  * 'after' and the member. Returns 1 if anything was found. */
 int ch_attr_lookup(const struct symbol *member, struct position after,
 		   enum ch_class *cls, const char **group, int *user_align);
+/* 1 once any cachehot class attribute has been parsed (in this process):
+ * until then no member can carry one and lookups are skipped. */
+int ch_attr_any_class(void);
 /* Forget all tags (after each input file has been checked). */
 void ch_attr_reset(void);
 
@@ -71,6 +74,10 @@ unsigned ch_name_column(const char *path, unsigned line, unsigned col, const cha
 /* A sparse position as a core location (file interned per stream, so that
  * ch_print_finding can map it back). */
 struct ch_loc ch_sparse_loc(struct position pos);
+/* Note the struct names the loaded sidecar files mention (call once, after
+ * loading them and before any file is checked): only members of those
+ * structs are looked up in the sidecar. */
+void ch_sidecar_names_init(void);
 /* Resolve the effective config for the current file. Must run while the
  * file's tokens exist: macro bodies are freed with them (clear_token_alloc). */
 void ch_file_config(struct ch_config *cfg);

@@ -166,6 +166,7 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 		nargv[n++] = argv[i];
 	}
 	nargv[n] = NULL;
+	ch_sidecar_names_init();
 	list = __real_sparse_initialize(n, nargv, filelist);
 	/* structs from "-include" files live in the builtin scope */
 	if (*filelist) {

@@ -351,6 +351,45 @@ static int cmp_pos(const void *a, const void *b)
 /* The plugin's cheap pre-check (plugin/cachehot.c relevant()): any cachehot
  * attribute or sidecar entry in this type or a nested one. Types that are
  * not relevant are not judged, exactly as in the plugin. */
+/* Struct names in the sidecar files, as sparse's interned idents (compared
+ * by pointer: built_in_ident() returns the one ident for a name). */
+static const struct ident **side_names;
+static size_t nside_names;
+
+static void note_side_name(const char *file, unsigned line, const char *entry, void *arg)
+{
+	size_t n = strcspn(entry, ".(");
+	char buf[256];
+	const struct ident *id;
+	size_t i;
+	if (!n || n >= sizeof(buf) || entry[n] != '.')
+		return;
+	memcpy(buf, entry, n);
+	buf[n] = 0;
+	id = built_in_ident(buf);
+	for (i = 0; i < nside_names; i++)
+		if (side_names[i] == id)
+			return;
+	side_names = realloc(side_names, (nside_names + 1) * sizeof(*side_names));
+	if (!side_names)
+		die("cachehot-sparse: out of memory");
+	side_names[nside_names++] = id;
+}
+
+void ch_sidecar_names_init(void)
+{
+	ch_sidecar_unmatched(ch_sparse_ctx, note_side_name, NULL);
+}
+
+static int in_sidecar(const struct ident *id)
+{
+	size_t i;
+	for (i = 0; id && i < nside_names; i++)
+		if (side_names[i] == id)
+			return 1;
+	return 0;
+}
+
 /* memo: symbol -> 1 relevant, 2 not (open addressing, grows) */
 static const struct symbol **memo_k;
 static unsigned char *memo_v;
@@ -396,6 +435,8 @@ static int relevant(struct symbol *s, const char *name, int depth)
 	struct symbol *mem;
 	unsigned char *memo;
 	int r = 0;
+	int attrs = ch_attr_any_class();
+	int side = name && in_sidecar(s->ident);
 
 	if (!is_aggregate(s) || !s->symbol_list || depth > 32)
 		return 0;
@@ -410,9 +451,9 @@ static int relevant(struct symbol *s, const char *name, int depth)
 			break;
 		if (mem->type != SYM_NODE)
 			continue;
-		if (ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
+		if (attrs && ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
 			r = 1;
-		if (!r && name && mem->ident && ch_sidecar_count(ch_sparse_ctx) &&
+		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
 		ft = base_of(mem->ctype.base_type);
@@ -447,15 +488,19 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	size_t n = 0, cap = 0, i;
 	struct ch_config cfg = *cfgp;
 
-	if (!sc)
+	/* as the plugin: nothing to judge without any annotation source */
+	if (!sc || (!ch_attr_any_class() && !nside_names))
 		return;
 	/* typedefs first: they carry the alignment of anonymous structs */
 	FOR_EACH_PTR(sc->symbols, sym) {
 		if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE)
 			note_typedef(sym);
 	} END_FOR_EACH_PTR(sym);
+	/* the relevant struct definitions of this scope */
 	FOR_EACH_PTR(sc->symbols, sym) {
 		struct symbol *t = NULL;
+		const char *name;
+		int tagged;
 		if (sym->namespace == NS_STRUCT && is_aggregate(sym))
 			t = sym;
 		else if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE &&
@@ -463,8 +508,26 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 			t = sym->ctype.base_type;
 		if (!t || !t->symbol_list)
 			continue;
+		name = t->ident ? show_ident(t->ident) : NULL;
+		tagged = is_tagged(t);
+		if (!relevant(t, tagged ? name : NULL, 0)) {
+			/* a sidecar may name the typedef of an anonymous struct */
+			struct symbol *mem;
+			int hit = 0;
+			const char *g;
+			if (tagged || !name || !in_sidecar(t->ident))
+				continue;
+			FOR_EACH_PTR(t->symbol_list, mem) {
+				if (!hit && mem->ident &&
+				    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) !=
+					    CH_CLASS_NONE)
+					hit = 1;
+			} END_FOR_EACH_PTR(mem);
+			if (!hit)
+				continue;
+		}
 		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
+			cap = cap ? cap * 2 : 64;
 			v = realloc(v, cap * sizeof(*v));
 			if (!v)
 				die("cachehot-sparse: out of memory");
@@ -475,27 +538,10 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	for (i = 0; i < n; i++) {
 		struct symbol *s = v[i];
 		struct ch_type *ct;
-		const char *name = s->ident ? show_ident(s->ident) : NULL;
 		int tagged = is_tagged(s);
 
 		if (i && s == v[i - 1])
 			continue;
-		if (!relevant(s, tagged ? name : NULL, 0)) {
-			/* a sidecar may name the typedef of an anonymous struct */
-			struct symbol *mem;
-			int hit = 0;
-			const char *g;
-			if (tagged || !name || !ch_sidecar_count(ch_sparse_ctx))
-				continue;
-			FOR_EACH_PTR(s->symbol_list, mem) {
-				if (!hit && mem->ident &&
-				    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) !=
-					    CH_CLASS_NONE)
-					hit = 1;
-			} END_FOR_EACH_PTR(mem);
-			if (!hit)
-				continue;
-		}
 		ct = build_type(s, 0);
 		if (!ct)
 			continue;

@@ -21,10 +21,14 @@ ALL_TARGETS   += $(SPARSE_BIN)
 CLEAN_FILES   += $(SPARSE_BIN)
 
 # Built once per installed Debian sparse version (the script checks it).
-$(SPARSE_LIB) $(SPARSE_MAINO): sparse-checks/get-libsparse.sh
+$(SPARSE_LIB): sparse-checks/get-libsparse.sh
 	@sparse-checks/get-libsparse.sh $(BUILD)/sparse-src
+	@touch $@
+
+# sparse's own main(), compiled unmodified in that tree
+$(SPARSE_MAINO): $(SPARSE_LIB)
 	@$(MAKE) -s -C $(SPARSE_SRC) sparse.o >/dev/null
-	@touch $(SPARSE_LIB) $(SPARSE_MAINO)
+	@touch $@
 
 $(BUILD)/sparse-checks/%.o: sparse-checks/%.c sparse-checks/cachehot-sparse.h $(CORE_HDRS) $(SPARSE_LIB)
 	@mkdir -p $(@D)
