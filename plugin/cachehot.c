@@ -32,7 +32,7 @@
 #include "c-family/c-pragma.h"
 #include "cachehot-plugin.h"
 
-int plugin_is_GPL_compatible;
+__attribute__((visibility("default"))) int plugin_is_GPL_compatible;
 
 struct cachehot_opts cachehot_opts;
 ch_ctx *cachehot_ctx;
@@ -536,6 +536,7 @@ static void load_annotations(const char *val)
 	free(list);
 }
 
+__attribute__((visibility("default")))
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
 	int i;

@@ -4,7 +4,7 @@ PLUGIN_DIR    := $(shell $(CC) -print-file-name=plugin)
 PLUGIN_SO     := plugin/cachehot.so
 PLUGIN_SRCS   := $(wildcard plugin/*.c)
 PLUGIN_OBJS   := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(PLUGIN_SRCS))
-PLUGIN_CXXFLAGS = -std=gnu++11 -fPIC -fno-rtti -fno-exceptions -O2 -g -Wall \
+PLUGIN_CXXFLAGS = -std=gnu++11 -fPIC -fno-rtti -fno-exceptions -fvisibility=hidden -O2 -g -Wall \
 		  -Wno-unused-parameter -I$(PLUGIN_DIR)/include -Icore -Iplugin
 ALL_TARGETS   += $(PLUGIN_SO)
 CLEAN_FILES   += $(PLUGIN_SO)
@@ -14,8 +14,11 @@ $(BUILD)/plugin/%.o: plugin/%.c plugin/cachehot-plugin.h $(CORE_HDRS)
 	@test -d $(PLUGIN_DIR)/include || { echo "plugin: no GCC plugin headers in $(PLUGIN_DIR): install gcc-12-plugin-dev (make deps)" >&2; exit 1; }
 	$(CXX) -x c++ $(PLUGIN_CXXFLAGS) -c -o $@ $<
 
+# libstdc++ linked in statically: cc1 does not load libstdc++.so, and
+# loading it for the plugin cost more instructions than the checks themselves
+# (bench/plugin-overhead).
 $(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS)
-	$(CXX) -shared -o $@ $^ $(CORE_LIBS)
+	$(CXX) -shared -static-libstdc++ -static-libgcc -Wl,-O1 -Wl,--as-needed -o $@ $^ $(CORE_LIBS)
 
 .PHONY: plugin
 plugin: $(PLUGIN_SO)
