@@ -261,7 +261,7 @@ static int is_word(char c)
 
 /* 1 if the declaration text before the function name at path:line:col says
  * inline, 0 if it does not, -1 if the source cannot be read. The window is the three lines up to the name, cut after the last
- * ';', '{', '}', comment end or preprocessor line (kernel style puts
+ * ';', '{', '}', comment end, // comment or preprocessor line (kernel style puts
  * "static inline T" on the line before the name). */
 static int source_says_inline(struct bl_scan *s, const char *path,
 			      unsigned line, unsigned col)
@@ -289,6 +289,11 @@ static int source_says_inline(struct bl_scan *s, const char *path,
 			from = i + 1;
 		else if (c == '*' && i + 1 < to && f->text[i + 1] == '/')
 			from = i + 2;
+		else if (c == '/' && i + 1 < to && f->text[i + 1] == '/') {
+			while (i < to && f->text[i] != '\n')
+				i++;
+			from = i;
+		}
 		else if (c == '#' && (i == 0 || f->text[i - 1] == '\n')) {
 			while (i < to && f->text[i] != '\n')
 				i++;

@@ -57,6 +57,14 @@ expect_eq udp-shape-lines \
 	"escape.o	udplite_getfrag	udplite_getfrag	47	src/udp.h:3	source	local" \
 	"$("$BLOAT" --format=lines escape.o | norm)"
 
+# functions never inlined have no DW_AT_inline: their declaration text decides
+(cd "$T/src" && gcc $CFLAGS_FIX -c decl_styles.c -o "$T/decl_styles.o")
+expect_eq decl-styles "$(printf '%s\n' \
+	"decl_styles.o	style_split	style_split	5	src/decl_styles.c:9	source	local" \
+	"decl_styles.o	style_attr	style_attr	8	src/decl_styles.c:25	source	local")" \
+	"$(cd "$T" && "$BLOAT" --format=lines decl_styles.o | norm)"
+expect_eq decl-styles-no-source "" "$(cd "$T" && "$BLOAT" --no-source --format=lines decl_styles.o)"
+
 (cd "$T/src" && gcc $CFLAGS_FIX -c global.c -o "$T/global.o")
 expect_eq global-inline "global.o: gl_hook: 13 bytes: out-of-line copy of inline gl_hook (src/global.c:7, declared inline, global symbol)" \
 	"$(cd "$T" && "$BLOAT" global.o | norm | head -1)"
