@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "driver.h"
 #include "../core/cachehot-core.h"
 
@@ -270,6 +271,18 @@ static json_t *build_sarif(const struct findings *fs)
 	json_object_set_new(run, "tool", tool);
 	json_object_set_new(run, "results", results);
 	json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
+	/* relative locations are relative to the directory cachehot ran in */
+	char cwd[4096];
+	if (getcwd(cwd, sizeof(cwd) - 1)) {
+		json_t *bases = json_object(), *root_loc = json_object();
+		char *dir = xasprintf("%s/", strcmp(cwd, "/") ? cwd : "");
+		char *uri = path_uri(dir);
+		json_object_set_new(root_loc, "uri", json_string(uri));
+		json_object_set_new(bases, "%SRCROOT%", root_loc);
+		json_object_set_new(run, "originalUriBaseIds", bases);
+		free(uri);
+		free(dir);
+	}
 	json_array_append_new(runs, run);
 	json_object_set_new(root, "$schema", json_string("https://json.schemastore.org/sarif-2.1.0.json"));
 	json_object_set_new(root, "version", json_string("2.1.0"));
