@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* How the declaration text is read for functions never inlined (no
- * DW_AT_inline): kernel style across lines counts, comments do not. */
+ * DW_AT_inline): kernel style across lines counts; comments and noinline
+ * do not. */
 #define __always_inline inline __attribute__((__always_inline__))
 
 typedef int (*op_t)(int);
@@ -31,4 +32,16 @@ op_t style_pick(int c)
 {
 	return c == 0 ? style_split : c == 1 ? style_comment :
 	       c == 2 ? style_block : style_attr;
+}
+
+#define noinline __attribute__((__noinline__))
+
+static noinline int style_noinline(int x)
+{
+	return x * 13 + 5;
+}
+
+op_t style_pick2(int c)
+{
+	return c ? style_noinline : style_split;
 }

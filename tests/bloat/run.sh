@@ -60,8 +60,8 @@ expect_eq udp-shape-lines \
 # functions never inlined have no DW_AT_inline: their declaration text decides
 (cd "$T/src" && gcc $CFLAGS_FIX -c decl_styles.c -o "$T/decl_styles.o")
 expect_eq decl-styles "$(printf '%s\n' \
-	"decl_styles.o	style_split	style_split	5	src/decl_styles.c:9	source	local" \
-	"decl_styles.o	style_attr	style_attr	8	src/decl_styles.c:25	source	local")" \
+	"decl_styles.o	style_split	style_split	5	src/decl_styles.c:10	source	local" \
+	"decl_styles.o	style_attr	style_attr	8	src/decl_styles.c:26	source	local")" \
 	"$(cd "$T" && "$BLOAT" --format=lines decl_styles.o | norm)"
 expect_eq decl-styles-no-source "" "$(cd "$T" && "$BLOAT" --no-source --format=lines decl_styles.o)"
 
