@@ -443,6 +443,7 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 	Elf_Scn *scn = NULL;
 	int have_symtab = 0, have_debug = 0, have_lto = 0, rc = -1;
 	size_t cap = 0;
+	struct stat st;
 
 	*syms = NULL;
 	*nsyms = 0;
@@ -462,9 +463,12 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 		seterr(err, errlen, "truncated or corrupt ELF header (%s)", elf_errmsg(-1));
 		goto out;
 	}
+	if (fstat(fd, &st)) {
+		seterr(err, errlen, "cannot stat: %s", strerror(errno));
+		goto out;
+	}
 	{
-		struct stat st;
-		if (!fstat(fd, &st) && eh.e_shnum &&
+		if (eh.e_shnum &&
 		    eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize > (uint64_t)st.st_size) {
 			seterr(err, errlen, "truncated: section headers end at byte %llu, file has %llu",
 			       (unsigned long long)(eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize),
@@ -494,8 +498,7 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 		if (!strncmp(name, ".gnu.lto_", 9))
 			have_lto = 1;
 		if (sh.sh_type != SHT_NOBITS) {
-			struct stat st;
-			if (!fstat(fd, &st) && sh.sh_offset + sh.sh_size > (uint64_t)st.st_size) {
+			if (sh.sh_offset + sh.sh_size > (uint64_t)st.st_size) {
 				seterr(err, errlen, "truncated: section %s ends at byte %llu, file has %llu",
 				       name, (unsigned long long)(sh.sh_offset + sh.sh_size),
 				       (unsigned long long)st.st_size);
