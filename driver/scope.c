@@ -22,11 +22,30 @@ static int is_kw(const struct tok *t, const char *kw)
 }
 static int is_ident(const struct tok *t) { return isalpha((unsigned char)t->s[0]) || t->s[0] == '_'; }
 static int is_punct(const struct tok *t, char c) { return t->len == 1 && t->s[0] == c; }
-static int is_attr_word(const struct tok *t)
+static int in_list(const struct tok *t, const char *const *list)
 {
-	return is_ident(t) && t->len > 2 && t->s[0] == '_' && t->s[1] == '_';
+	for (; *list; list++)
+		if (is_kw(t, *list))
+			return 1;
+	return 0;
 }
-
+/* Attribute macros that take an argument list. */
+static const char *const arg_attrs[] = {
+	"__attribute__", "__attribute", "__aligned", "__acquires", "__releases",
+	"__must_hold", "__cond_acquires", "__cond_releases", "__acquires_shared",
+	"__releases_shared", "__printf", "__scanf", "__section", "__alloc_size",
+	"__diag_ignore", "__no_sanitize", "__counted_by", NULL
+};
+/* Attribute words without arguments that may stand between "struct", the
+ * tag and the brace. */
+static const char *const bare_attrs[] = {
+	"__packed", "__randomize_layout", "__no_randomize_layout", "__designated_init",
+	"__aligned_largest", "__may_alias", NULL
+};
+static int is_bare_attr(const struct tok *t)
+{
+	return in_list(t, bare_attrs) || (t->len > 13 && !strncmp(t->s, "____cacheline", 13));
+}
 static void add_scope(struct scopes *out, const char *name, size_t len, int is_func, unsigned first)
 {
 	if (out->n == out->cap) {
@@ -51,17 +70,36 @@ static long skip_parens_back(const struct tok *t, long i)
 	return -1;
 }
 
-/* Skip attribute words and their argument groups backwards from i. */
+/* Skip attributes (and their argument groups) backwards from i. */
 static long skip_attrs_back(const struct tok *t, long i, long stop)
 {
 	while (i > stop) {
 		if (is_punct(&t[i], ')')) {
 			long j = skip_parens_back(t, i);
-			if (j > stop && is_attr_word(&t[j])) { i = j - 1; continue; }
+			if (j > stop && in_list(&t[j], arg_attrs)) { i = j - 1; continue; }
 			return i;
 		}
-		if (is_attr_word(&t[i])) { i--; continue; }
+		if (is_bare_attr(&t[i])) { i--; continue; }
 		return i;
+	}
+	return i;
+}
+
+/* Skip attributes forwards from i (up to end, exclusive). */
+static long skip_attrs_fwd(const struct tok *t, long i, long end)
+{
+	while (i < end) {
+		if (in_list(&t[i], arg_attrs) && i + 1 < end && is_punct(&t[i + 1], '(')) {
+			int depth = 0;
+			for (i++; i < end; i++) {
+				if (is_punct(&t[i], '(')) depth++;
+				else if (is_punct(&t[i], ')') && --depth == 0) break;
+			}
+			i++;
+			continue;
+		}
+		if (is_bare_attr(&t[i])) { i++; continue; }
+		break;
 	}
 	return i;
 }
@@ -120,7 +158,7 @@ void scan_scopes(const char *text, struct scopes *out)
 		k->len = p - k->s;
 		nt++;
 		long i = nt - 1;
-		if (pending_name >= 0 && is_ident(k) && !is_attr_word(k)) {
+		if (pending_name >= 0 && is_ident(k) && !is_bare_attr(k) && !in_list(k, arg_attrs)) {
 			struct scope *s = &out->v[pending_name];
 			if (!s->name) s->name = xstrndup(k->s, k->len);
 			pending_name = -1;
@@ -128,25 +166,29 @@ void scan_scopes(const char *text, struct scopes *out)
 		if (is_punct(k, ';')) { stmt_start = i + 1; pending_name = -1; continue; }
 		if (is_punct(k, '{')) {
 			long j = skip_attrs_back(t, i - 1, stmt_start - 1);
-			long scope = -1;
+			long scope = -1, kw = -1;
 			int anon_td = 0;
 			int in_func = 0;
 			for (size_t d = 0; d < depth; d++)
 				if (stack[d].scope >= 0 && out->v[stack[d].scope].is_func) in_func = 1;
-			if (j >= stmt_start && (is_kw(&t[j], "struct") || is_kw(&t[j], "union"))) {
-				/* anonymous: named by a typedef, if any */
-				for (long q = stmt_start; q < j; q++)
+			/* the last struct/union keyword of the statement */
+			for (long q = stmt_start; q < i; q++)
+				if (is_kw(&t[q], "struct") || is_kw(&t[q], "union"))
+					kw = q;
+			long after = kw >= 0 ? skip_attrs_fwd(t, kw + 1, i) : -1;
+			if (kw >= 0 && after == i) {
+				/* "struct {": anonymous, named by a typedef if any */
+				for (long q = stmt_start; q < kw; q++)
 					if (is_kw(&t[q], "typedef")) anon_td = 1;
 				if (anon_td) {
-					add_scope(out, NULL, 0, 0, t[j].line);
+					add_scope(out, NULL, 0, 0, t[kw].line);
 					scope = out->n - 1;
 				}
-			} else if (j > stmt_start && is_ident(&t[j])) {
-				long kwi = skip_attrs_back(t, j - 1, stmt_start - 1);
-				if (kwi >= stmt_start && (is_kw(&t[kwi], "struct") || is_kw(&t[kwi], "union"))) {
-					add_scope(out, t[j].s, t[j].len, 0, t[kwi].line);
-					scope = out->n - 1;
-				}
+			} else if (kw >= 0 && after < i && is_ident(&t[after]) &&
+				   skip_attrs_fwd(t, after + 1, i) == i) {
+				/* "struct NAME {" */
+				add_scope(out, t[after].s, t[after].len, 0, t[kw].line);
+				scope = out->n - 1;
 			} else if (j > stmt_start && is_punct(&t[j], ')') && !in_func) {
 				long f = skip_parens_back(t, j);
 				if (f >= stmt_start && is_ident(&t[f]) && !is_kw(&t[f], "if") &&
