@@ -19,6 +19,10 @@ TOP      := $(CURDIR)
 # Debian packages the default build and tests need (rules.mk files add theirs).
 DEB_PACKAGES = gcc g++ make gcc-12-plugin-dev libjansson-dev libelf-dev libdw-dev \
                pahole jq
+# Run-time needs found on a fresh Debian 12 (debootstrap) that no package
+# dependency pulls in: spatch's python rules dlopen libpython3.11.so (the -dev
+# symlink); pahole 1.24 -J adds .BTF with llvm-objcopy.
+DEB_PACKAGES += libpython3.11-dev llvm
 ALL_TARGETS  =
 CLEAN_FILES  =
 
