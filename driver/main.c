@@ -106,8 +106,12 @@ static int is_dir(const char *p)
 static char *find_tool(const char *env, const char *const cands[], int want_dir)
 {
 	const char *e = getenv(env);
-	if (e && *e)
-		return xstrdup(e);
+	if (e && *e) {
+		if (want_dir ? is_dir(e) : is_file(e))
+			return xstrdup(e);
+		fprintf(stderr, "cachehot: %s=%s: no such %s\n", env, e, want_dir ? "directory" : "file");
+		return NULL;
+	}
 	for (int i = 0; cands[i]; i++) {
 		char *p = xasprintf("%s/%s", opt.exedir, cands[i]);
 		if (want_dir ? is_dir(p) : is_file(p))

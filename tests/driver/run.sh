@@ -128,6 +128,21 @@ expect_eq layout-object-list "1|${LINE/hot.c/plain.c}" "$rc|$out"
 expect_eq objects-need-layout "2|cachehot: object files need --engine=layout" "$rc|$(head -1 "$T/err")"
 "$CH" check --annotations=nosuch.ann hot.c >/dev/null 2>"$T/err"; rc=$?
 expect_eq annotations-missing "2|cachehot: no such annotations file: 'nosuch.ann'" "$rc|$(head -1 "$T/err")"
+# layout and bloat front the tools of the same names (arguments, output, status)
+"$CH" layout --show stats plain.o >"$T/a" 2>&1; rc1=$?
+"$TOP/bin/cachehot-layout" --show stats plain.o >"$T/b" 2>&1; rc2=$?
+expect_eq layout-front-status "0 0" "$rc1 $rc2"
+expect_file_eq layout-front-output "$T/b" "$T/a"
+expect_eq layout-front-has-struct "struct stats {	/* DWARF: plain.o */" "$(head -1 "$T/a")"
+"$CH" bloat plain.o >"$T/a" 2>&1; rc1=$?
+"$TOP/bin/cachehot-bloat" plain.o >"$T/b" 2>&1; rc2=$?
+expect_eq bloat-front "0 0|Total: 0 copies, 0 bytes, in 0 of 1 objects" "$rc1 $rc2|$(cat "$T/a")"
+"$CH" layout --no-such-option >/dev/null 2>&1; rc1=$?
+"$TOP/bin/cachehot-layout" --no-such-option >/dev/null 2>&1; rc2=$?
+expect_eq layout-front-error-status "$rc2" "$rc1"
+CACHEHOT_LAYOUT=$T/none "$CH" layout x.o 2>"$T/err"; rc=$?
+expect_eq layout-front-missing "2|cachehot: CACHEHOT_LAYOUT=$T/none: no such file
+cachehot: cachehot-layout not found next to cachehot (run 'make layout', or set CACHEHOT_LAYOUT)" "$rc|$(cat "$T/err")"
 # Coccinelle in report mode (0-based columns become 1-based), check id from the rule
 out=$("$CH" check --engine=cocci --format=checkpatch --terse loop.c); rc=$?
 expect_eq cocci-real "1|loop.c:10: WARNING:CACHEHOT_COUNTER_BATCH: __mod_zone_page_state(z, 3) in the loop at line 9: target and item do not change in the loop; accumulate in a local and apply once after the loop
