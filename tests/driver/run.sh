@@ -204,7 +204,7 @@ struct old_stats {
 
 struct old_stats a;
 EOF
-git add mod.c && git commit -qm old
+git add mod.c && git commit -qm old && git tag old
 cat >>mod.c <<'EOF'
 
 struct new_stats {
@@ -233,9 +233,19 @@ sed -i 's/unsigned long hits __cacheline_hot;/unsigned long hits __cacheline_hot
 out=$("$CH" check $INC --diff HEAD mod.c); expect_eq diff-touched-struct "$OLDL" "$out"
 git checkout -q mod.c
 "$CH" check $INC --diff no-such-rev mod.c >/dev/null 2>&1; expect_eq diff-bad-rev 2 $?
+# a header change is seen through a unit that includes it
+sed -n '1,8p' mod.c | sed 's/old_stats/hdr_stats/g' >hdr.h
+printf '#include "hdr.h"\nint user;\n' >user.c
+git add hdr.h user.c && git commit -qm header
+printf '\nstruct hdr_new {\n\tunsigned long a __cacheline_hot;\n\tunsigned long b __cacheline_read_mostly;\n} __attribute__((aligned(64)));\n' >>hdr.h
+out=$("$CH" check $INC --diff HEAD user.c | cut -d' ' -f1-5); rc=$?
+expect_eq diff-header-change "hdr.h:12:23: warning: read-mostly field 'b'" "$out"
+out=$("$CH" check $INC --diff HEAD); rc=$?
+expect_eq diff-header-no-unit "0|" "$rc|$out"
+git checkout -q hdr.h
 
 # ---- baselines ------------------------------------------------------------------------
-git checkout -q HEAD~1
+git checkout -q old
 "$CH" check $INC --baseline "$T/base" --update-baseline mod.c 2>"$T/err"; rc=$?
 expect_eq baseline-update "0|cachehot: wrote 1 findings to $T/base" "$rc|$(cat "$T/err")"
 expect_eq baseline-content "cachehot-false-sharing old_stats limit" "$(grep -v '^#' "$T/base")"
@@ -247,7 +257,7 @@ expect_eq baseline-suppresses-old "1|$NEWL" "$rc|$out"
 out=$("$CH" check $INC --baseline "$T/base" mod.c)
 expect_eq baseline-survives-edits "${NEWL/mod.c:12:/mod.c:15:}" "$out"
 git checkout -q mod.c
-git checkout -q HEAD~1
+git checkout -q old
 out=$("$CH" check $INC --baseline "$T/base" mod.c); rc=$?
 expect_eq baseline-all-known "0|" "$rc|$out"
 git checkout -q -
