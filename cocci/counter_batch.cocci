@@ -66,14 +66,18 @@ def cb_add_updaters(spec):
                              "entry '%s' (want NAME or NAME:TARGET:ITEM)\n" % ent)
             sys.exit(2)
 
+CB_BUILTIN = set(UPDATERS)
+
+def cb_is_extra(name):
+    return name in UPDATERS and name not in CB_BUILTIN
+
 def cb_is_updater(name):
     return name in UPDATERS
 
 # Per-file state, filled by the collecting rules below and emptied by
 # cb_decide() at the end of each file.
 cb_calls = []    # (call position, name, [args])
-cb_loops = []    # (first offset, end offset, loop line, file): loop head to body end
-cb_changes = []  # (offset, identifier, file) of every write
+cb_loops = []    # (first offset, end offset, loop line, file, body offset)
 cb_hits = {}     # (file, line, col) -> message, for the context/report rules
 
 def cb_pos(p, end=False):
@@ -182,6 +186,38 @@ def cb_loop_extent(p):
     j = cb_match(t, j)
     return (i, cb_statement_end(t, j), int(p.line), p.file, j)
 
+def cb_strip(t):
+    # comments and literals blanked out (same length: offsets stay valid)
+    out, i = [], 0
+    while i < len(t):
+        if t.startswith("/*", i) or t.startswith(SLASH2, i):
+            j = cb_skip(t, i)
+            out.append(" " * (j - i))
+            i = j
+        elif t[i] == QUOTE or t[i] == APOS:
+            j = i + 1
+            while j < len(t) and t[j] != t[i]:
+                j += 2 if t[j] == BACKSLASH else 1
+            j = min(j + 1, len(t))
+            out.append(" " * (j - i))
+            i = j
+        else:
+            out.append(t[i])
+            i += 1
+    return "".join(out)
+
+def cb_written(text, x):
+    # 1 if the loop text writes variable x: an assignment (=, +=, ...),
+    # ++/--, a declaration with an initializer, an iterator cursor, or &x
+    # passed on (conservative). Member writes (p->x = ...) do not count.
+    X = re.escape(x)
+    pats = (r"(?<![\w.>])" + X + r"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)",
+            r"(?<![\w.>])" + X + r"\s*(?:\+\+|--)",
+            r"(?:\+\+|--)\s*" + X + r"\b",
+            r"&\s*" + X + r"\b(?!\s*(?:->|\.|\[))",
+            r"^\w+\s*\(\s*" + X + r"\s*,")   # iterator cursor: I(x, ...)
+    return any(re.search(pat, text) for pat in pats)
+
 def cb_exits_after(p):
     # 1 if the statement after the call leaves the loop (break, goto,
     # return): the update then runs at most once per loop run
@@ -256,20 +292,21 @@ def cb_decide():
         tidx, iidx = UPDATERS[name]
         if iidx >= len(args) or (tidx is not None and tidx >= len(args)):
             continue
-        changed = set(x for (off, x, f) in cb_changes
-                      if f == p.file and inner[0] <= off < inner[1])
-        in_head = set(x for (off, x, f) in cb_changes
-                      if f == p.file and inner[0] <= off < inner[4])
+        t = cb_source(p.file)
+        loop = cb_strip(t[inner[0]:inner[1]])
+        head = loop[:inner[4] - inner[0]]
+        def changed_in(text, names):
+            return set(x for x in names if cb_written(text, x))
         if cb_exits_after(p):
             continue  # the loop ends right after the update: once per run
         target = args[tidx] if tidx is not None else None
         item = args[iidx]
-        if target is not None and cb_idents(target) & changed:
+        if target is not None and changed_in(loop, cb_idents(target)):
             continue  # another lruvec/memcg/zone/page per element: no batching
         shown = ", ".join(cb_compact(a) for a in ([target] if target is not None else []) + [item])
-        if re.match(r"^\w+$", item.strip()) and item.strip() in in_head:
+        if re.match(r"^\w+$", item.strip()) and changed_in(head, [item.strip()]):
             continue  # the item is the loop index: each item is updated once
-        if cb_idents(item) & changed:
+        if changed_in(loop, cb_idents(item)):
             msg = ("%s(%s) in the loop at line %d: the item depends on the element; "
                    "keep one local accumulator per item and apply each once after the loop "
                    "(confidence: low)" % (name, shown, inner[2]))
@@ -299,17 +336,15 @@ cb_mode = "report"
 @@
 cb_mode = "org"
 
-@script:python@
+@script:python batch_extra@
 extra << virtual.counter_batch_updaters;
 @@
 cb_add_updaters(extra)
 
-// Flat matches only (a nested <+... ...+> per loop timed out on mm/vmscan.c):
-// the calls, the loop heads, and every write to a variable. Which write and
-// which call lie inside which loop is decided from the loop extent, measured
-// on the source text by cb_loop_extent().
+// The built-in updaters by a regular expression (checked by spatch itself,
+// no Python call per function call); keep it equal to UPDATERS above.
 @calls@
-identifier upd : script:python () { cb_is_updater(upd) };
+identifier upd =~ "^(__mod_lruvec_state|mod_lruvec_state|__mod_lruvec_page_state|__mod_node_page_state|mod_node_page_state|__mod_zone_page_state|mod_zone_page_state|__count_vm_events?|count_vm_events?|__mod_memcg_state|mod_memcg_state|__count_memcg_events)$";
 expression list es;
 position p;
 @@
@@ -321,7 +356,26 @@ es << calls.es;
 @@
 cb_calls.append((p[0], cb_name_at(p[0]), [str(a) for a in es.elements]))
 
-@loops depends on calls@
+// Updaters added with -D counter_batch_updaters=...
+@calls_extra depends on batch_extra@
+identifier upd : script:python () { cb_is_extra(upd) };
+expression list es;
+position p;
+@@
+upd@p(es)
+
+@script:python@
+p << calls_extra.p;
+es << calls_extra.es;
+@@
+cb_calls.append((p[0], cb_name_at(p[0]), [str(a) for a in es.elements]))
+
+// Flat matches only (a nested <+... ...+> per loop timed out on
+// mm/vmscan.c, and a rule per write cost a Python call per assignment): the
+// calls above and the loop heads. Which call lies in which loop, and which
+// variables a loop writes, is read from the source text of the loop
+// (cb_loop_extent, cb_written).
+@loops depends on calls || calls_extra@
 iterator I;
 statement S;
 position pl;
@@ -341,57 +395,12 @@ ext = cb_loop_extent(pl[0])
 if ext:
     cb_loops.append(ext)
 
-@changed depends on loops@
-identifier x;
-expression E;
-position pc;
-@@
-(
-x@pc = E
-|
-x@pc += E
-|
-x@pc -= E
-|
-x@pc |= E
-|
-x@pc &= E
-|
-x@pc++
-|
-x@pc--
-|
- ++x@pc
-|
- --x@pc
-)
-
-@script:python@
-x << changed.x;
-pc << changed.pc;
-@@
-cb_changes.append((cb_off(pc[0]), x, pc[0].file))
-
-@cursor depends on loops@
-identifier x;
-iterator I;
-statement S;
-position pc;
-@@
-I(x@pc, ...) S
-
-@script:python@
-x << cursor.x;
-pc << cursor.pc;
-@@
-cb_changes.append((cb_off(pc[0]), x, pc[0].file))
-
-@script:python depends on calls@
+@script:python depends on calls || calls_extra@
 @@
 cb_decide()
 cb_print_hits()
 
-@depends on context@
+@depends on context && (calls || calls_extra)@
 identifier upd : script:python () { cb_is_updater(upd) };
 expression list es;
 position p : script:python () { cb_is_hit(p) };
@@ -402,7 +411,6 @@ position p : script:python () { cb_is_hit(p) };
 @@
 del cb_calls[:]
 del cb_loops[:]
-del cb_changes[:]
 cb_starts.clear()
 cb_hits.clear()
 cb_text.clear()

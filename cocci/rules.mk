@@ -1,0 +1,16 @@
+# cocci/rules.mk -- Coccinelle rules (cocci/*.cocci; docs/cocci.rst).
+# Nothing to build: spatch reads the rules as they are.
+#   make cocci-check    the rule tests only (tests/cocci/run.sh, a few seconds)
+#   make cocci-kernel   every rule over linux-6.1 mm/, through the kernel's
+#                       "make coccicheck MODE=report M=mm/" and plain
+#                       "spatch --dir mm -j 2" (minutes; never run by tests)
+#   make cocci-bench    bench/cocci: the rule set against an empty-match pass
+DEB_PACKAGES += coccinelle pahole patch python3 bc time
+
+.PHONY: cocci-check cocci-kernel cocci-bench
+cocci-check: deps
+	@tests/run.sh cocci
+cocci-kernel: deps
+	@cocci/kernel-run.sh
+cocci-bench: deps
+	@bench/cocci
