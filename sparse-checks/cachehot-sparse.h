@@ -61,8 +61,8 @@ extern ch_ctx *ch_sparse_ctx;
  * source order; print findings through sparse's diagnostics. */
 void ch_check_scope(int builtin, const struct ch_config *cfg);
 /* Print one finding at its position (sparse's warning()/sparse_error()
- * format "file:line:col: warning: message"); the column is moved onto the
- * member's name (GCC's convention) when sparse's points at the declarator. */
+ * format "file:line:col: warning: message"). Member locations already carry
+ * GCC's column (the name, not the start of the declarator). */
 void ch_print_finding(const struct ch_finding *f, void *arg);
 /* Text of line 'line' (1-based) of file 'path', without the newline, and its
  * length; NULL if unreadable. Valid until the next call for another file. */

@@ -182,6 +182,11 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 	m->offset = mem->offset;
 	m->align = (unsigned)mem->ctype.alignment;
 	m->loc = ch_sparse_loc(mem->pos);
+	if (mem->ident)         /* GCC's column: the name, not the declarator */
+		m->loc.col = ch_name_column(m->loc.file, m->loc.line, m->loc.col,
+					    show_ident(mem->ident));
+	else if (is_aggregate(t) && !t->ident)
+		m->loc = ch_sparse_loc(t->pos);   /* anonymous struct/union: its '{' */
 	m->nelems = 1;
 
 	if (t && t->type == SYM_BITFIELD) {
@@ -654,7 +659,6 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 
 	memset(&pos, 0, sizeof(pos));
 	if (stream >= 0 && f->loc.line) {
-		col = ch_name_column(f->loc.file, f->loc.line, f->loc.col, f->field_a);
 		pos.stream = stream;
 		pos.line = f->loc.line;
 		pos.pos = col;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Sparse suite: bin/cachehot-sparse against every layout fixture
-# (tests/fixtures/*.c), two ways:
+# (tests/fixtures/*.c, and tests/sparse/agree-*.c), two ways:
 #   sparse/expect/NAME  its diagnostics for the fixture file equal the
 #                       fixture's expect: block (line, column, kind, message);
 #   sparse/agree/NAME   engine agreement: its findings equal the GCC plugin's
@@ -55,7 +55,9 @@ run_plugin() {
 }
 
 nfix=0
-for f in tests/fixtures/*.c; do
+# the lead's layout fixtures, then shapes of our own (agree-*.c: compared
+# with the plugin only)
+for f in tests/fixtures/*.c tests/sparse/agree-*.c; do
 	name=$(basename "$f" .c)
 	nfix=$((nfix + 1))
 	run_sparse "$f" >"$T/sparse"
