@@ -24,9 +24,12 @@
 //  my_stat_add:0:1". A variable "changes in the loop" when it is assigned,
 //  incremented, declared or used as an iterator cursor between the loop
 //  keyword and the end of the loop body; only the innermost loop around the
-//  call is judged. No patch mode: where to declare the accumulator and
-//  whether a zero delta may be applied are decisions for a reviewer
-//  (docs/cocci.rst explains what a fix looks like).
+//  call is judged. Patch mode rewrites only the certain shape: a
+//  three-argument updater (target, item, delta) called as a statement, the
+//  delta free of calls and side effects, no return or goto in the loop; it
+//  declares "long nr_<item> = 0;" at the top of the function, adds the
+//  delta to it in the loop and applies it once after the loop when
+//  non-zero. Keyed items and one-argument event counters are reported only.
 // Options: --no-includes --include-headers
 //
 // Keywords: vmstat, memcg, lruvec, batching, false sharing
@@ -313,9 +316,40 @@ def cb_decide():
         else:
             msg = ("%s(%s) in the loop at line %d: target and item do not change in the loop; "
                    "accumulate in a local and apply once after the loop" % (name, shown, inner[2]))
+            if (tidx, iidx) == (0, 1) and len(args) == 3 and cb_pure(args[2]) and \
+                    not re.search(r"\b(return|goto)\b", loop):
+                cb_certain[(p.file, p.line, p.column)] = cb_acc_name(item, t)
         cb_hits[(p.file, p.line, p.column)] = (p, msg)
 
 cb_mode = None
+cb_certain = {}  # (file, line, col) -> accumulator name, for patch mode
+
+def cb_pure(expr):
+    # no call, no assignment, no ++/--: evaluating it once per element into
+    # an accumulator is the same as passing it to the updater
+    toks = expr.split()
+    for i, t in enumerate(toks):
+        if t in ("++", "--") or (t.endswith("=") and t not in ("==", "!=", "<=", ">=")):
+            return False
+        if t == "(" and i > 0 and re.match(r"^[A-Za-z_]\w*$", toks[i - 1]) and \
+                toks[i - 1] != "sizeof":
+            return False
+    return True
+
+def cb_acc_name(item, text):
+    # nr_free_cma_pages for NR_FREE_CMA_PAGES; another name if taken
+    item = item.strip()
+    if re.match(r"^[A-Z_][A-Z0-9_]*$", item):
+        base = item.lower() if item.startswith("NR_") else "nr_" + item.lower()
+    else:
+        base = "nr_batched"
+    name = base
+    while re.search(r"\b" + name + r"\b", text):
+        name += "_batched"
+    return name
+
+def cb_keep_certain(p):
+    return (p.file, p.line, p.column) in cb_certain
 
 def cb_print_hits():
     for key in sorted(cb_hits, key=lambda k: (k[0], int(k[1]), int(k[2]))):
@@ -407,8 +441,127 @@ position p : script:python () { cb_is_hit(p) };
 @@
 * upd@p(es)
 
+// Patch mode, only where the rewrite is certain (see Comments above): the
+// update is a statement "UPD(TARGET, ITEM, DELTA);" of a loop body, target
+// and item do not change in the loop, DELTA has no call and no side effect,
+// and nothing in the loop returns or jumps out with goto (break and
+// continue are fine: the batched update follows the loop).
+@cb_find_for depends on patch && (calls || calls_extra)@
+identifier upd;
+expression T, I, D;
+position p, pl;
+@@
+for@pl (...;...;...) { <+... upd@p(T, I, D) ...+> }
+
+@script:python cb_name_for@
+p << cb_find_for.p;
+acc;
+@@
+if cb_keep_certain(p[0]):
+    coccinelle.acc = cb_certain[(p[0].file, p[0].line, p[0].column)]
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+identifier cb_find_for.upd;
+expression cb_find_for.T, cb_find_for.I, cb_find_for.D;
+position cb_find_for.p, cb_find_for.pl;
+identifier cb_name_for.acc;
+identifier f;
+@@
+f(...) {
++ long acc = 0;
+...
+for@pl (...;...;...) {
+<...
+- upd@p(T, I, D);
++ acc += D;
+...>
+}
++ if (acc)
++	upd(T, I, acc);
+...
+}
+
+@cb_find_while depends on patch && (calls || calls_extra)@
+identifier upd;
+expression T, I, D;
+position p, pl;
+@@
+while@pl (...) { <+... upd@p(T, I, D) ...+> }
+
+@script:python cb_name_while@
+p << cb_find_while.p;
+acc;
+@@
+if cb_keep_certain(p[0]):
+    coccinelle.acc = cb_certain[(p[0].file, p[0].line, p[0].column)]
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+identifier cb_find_while.upd;
+expression cb_find_while.T, cb_find_while.I, cb_find_while.D;
+position cb_find_while.p, cb_find_while.pl;
+identifier cb_name_while.acc;
+identifier f;
+@@
+f(...) {
++ long acc = 0;
+...
+while@pl (...) {
+<...
+- upd@p(T, I, D);
++ acc += D;
+...>
+}
++ if (acc)
++	upd(T, I, acc);
+...
+}
+
+@cb_find_iter depends on patch && (calls || calls_extra)@
+identifier upd;
+expression T, I, D;
+iterator J;
+position p, pl;
+@@
+J@pl(...) { <+... upd@p(T, I, D) ...+> }
+
+@script:python cb_name_iter@
+p << cb_find_iter.p;
+acc;
+@@
+if cb_keep_certain(p[0]):
+    coccinelle.acc = cb_certain[(p[0].file, p[0].line, p[0].column)]
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+identifier cb_find_iter.upd;
+expression cb_find_iter.T, cb_find_iter.I, cb_find_iter.D;
+iterator cb_find_iter.J;
+position cb_find_iter.p, cb_find_iter.pl;
+identifier cb_name_iter.acc;
+identifier f;
+@@
+f(...) {
++ long acc = 0;
+...
+J@pl(...) {
+<...
+- upd@p(T, I, D);
++ acc += D;
+...>
+}
++ if (acc)
++	upd(T, I, acc);
+...
+}
+
 @script:python@
 @@
+cb_certain.clear()
 del cb_calls[:]
 del cb_loops[:]
 cb_starts.clear()

@@ -82,9 +82,26 @@ expect_file_eq cb-org batch.org "$W/cb.org"
 run_rule counter_batch context "$W/cb.ctx" $EXTRA batch.c
 norm_ctx <"$W/cb.ctx" >"$W/cb.ctx.n"
 expect_file_eq cb-context batch.context "$W/cb.ctx.n"
-# No patch mode: no rewrite of these loops is certain (docs/cocci.rst).
-run_rule counter_batch patch "$W/cb.patch" $EXTRA batch.c
-expect_eq cb-patch-empty "" "$(cat "$W/cb.patch")"
+# Patch mode rewrites the certain shapes only (not the keyed item, not the
+# one-argument event counter); the patched file compiles with the kernel's
+# -Wdeclaration-after-statement.
+run_rule counter_batch patch "$W/cb.p" $EXTRA batch.c
+norm_ctx <"$W/cb.p" >"$W/cb.patch"
+expect_file_eq cb-patch batch.patch "$W/cb.patch"
+if patch -s -o "$W/batch-patched.c" batch.c <"$W/cb.p" >"$W/patch.out" 2>&1 &&
+   gcc -c -Wall -Werror -Wdeclaration-after-statement -o "$W/x.o" "$W/batch-patched.c" 2>"$W/gcc.err"; then
+	ok cb-patch-compiles
+else
+	fail cb-patch-compiles "$(cat "$W/patch.out" "$W/gcc.err" | head -5)"
+fi
+run_rule counter_batch patch "$W/cb.ex.patch" $EXTRA exclude.c
+expect_eq cb-exclude-patch "" "$(cat "$W/cb.ex.patch" "$W/cb.ex.patch.err")"
+# The regular expression of built-in updaters names exactly UPDATERS.
+rx=$(sed -n 's/^identifier upd =~ "^(\(.*\))\$";$/\1/p' "$RULES/counter_batch.cocci" |
+	sed 's/__count_vm_events?/__count_vm_event|__count_vm_events/; s/|count_vm_events?/|count_vm_event|count_vm_events/' |
+	tr '|' '\n' | sort | paste -sd' ')
+tbl=$(sed -n '/^UPDATERS = {/,/^}/p' "$RULES/counter_batch.cocci" | grep -o '"[a-z_]*"' | tr -d '"' | sort | paste -sd' ')
+expect_eq cb-updater-list-in-sync "$tbl" "$rx"
 for mode in report org context; do
 	run_rule counter_batch $mode "$W/cb.ex.$mode" $EXTRA exclude.c
 	expect_eq "cb-exclude-$mode" "" "$(cat "$W/cb.ex.$mode" "$W/cb.ex.$mode.err")"
@@ -101,6 +118,22 @@ else
 	expect_eq cb-bad-updater \
 		"counter_batch.cocci: bad counter_batch_updaters entry 'foo:x:1' (want NAME or NAME:TARGET:ITEM)" \
 		"$(grep -m1 '^counter_batch.cocci:' "$W/cb.bad.err")"
+fi
+
+# ---- bench/cocci-merge.py: one semantic patch from several rules -------------
+python3 "$TOP/bench/cocci-merge.py" "$W/all.cocci" "$RULES/unify_padding.cocci" "$RULES/counter_batch.cocci" 2>"$W/merge.err"
+expect_eq merge-virtuals "virtual report|virtual org|virtual context|virtual patch" \
+	"$(grep '^virtual' "$W/all.cocci" | paste -sd'|')"
+if spatch --parse-cocci "$W/all.cocci" >/dev/null 2>"$W/merge.err"; then ok merge-parses
+else fail merge-parses "$(tail -3 "$W/merge.err")"; fi
+(cd "$HERE/counter_batch" && spatch -D report --no-show-diff $OPTS $EXTRA --sp-file "$W/all.cocci" batch.c) >"$W/merged.report" 2>&1
+expect_file_eq merge-same-report "$HERE/counter_batch/batch.report" "$W/merged.report"
+printf '@r@\n@@\n- foo();\n' >"$W/r1.cocci"; cp "$W/r1.cocci" "$W/r2.cocci"
+if python3 "$TOP/bench/cocci-merge.py" "$W/bad.cocci" "$W/r1.cocci" "$W/r2.cocci" 2>"$W/merge.err"; then
+	fail merge-name-clash "exit 0"
+else
+	expect_eq merge-name-clash "cocci-merge.py: rule name 'r' is used by $W/r1.cocci and $W/r2.cocci|no-output" \
+		"$(cat "$W/merge.err")|$([ -e "$W/bad.cocci" ] || echo no-output)"
 fi
 
 # ---- unify_padding -------------------------------------------------------------
