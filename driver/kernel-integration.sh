@@ -92,5 +92,22 @@ say "$nobj objects in mm/, $nload compiled with -fplugin=./scripts/gcc-plugins/c
 nfind=$(grep -c '\[cachehot-' "$LOG" || true)
 say "$nfind cachehot diagnostics in the build log; once each (cachehot check --log):"
 (cd "$KSRC" && "$TOP"/bin/cachehot check --no-progress --log "$LOG" --format=checkpatch --terse) >&2 || true
+# 6. the driver on the same build: its compile database, plugin + sparse
+CCDB=$KI/compile_commands.json
+python3 "$KSRC/scripts/clang-tools/gen_compile_commands.py" -d "$OBJ" -o "$CCDB"
+if [ -x "$TOP/bin/cachehot-sparse" ] && [ -f "$TOP/examples/linux-6.1.annotations" ]; then
+	say "cachehot check -p compile_commands.json --engine=plugin,sparse on mm/{page_counter,memcontrol,vmscan}.c"
+	set +e
+	(cd "$OBJ" && "$TOP"/bin/cachehot check -j"$JOBS" --no-progress -p "$CCDB" \
+		--annotations="$TOP/examples/linux-6.1.annotations" --engine=plugin,sparse \
+		--format=json "$KSRC"/mm/page_counter.c "$KSRC"/mm/memcontrol.c "$KSRC"/mm/vmscan.c) >"$KI/check.json"
+	rc=$?
+	set -e
+	both=$(jq '[.findings[] | select(.engines == ["plugin","sparse"])] | length' "$KI/check.json")
+	total=$(jq '.findings | length' "$KI/check.json")
+	say "exit status $rc, $total findings, $both reported by both plugin and sparse"
+	jq -r '.findings[] | "  \(.file):\(.line): \(.check) \(.struct).\(.field) [\(.engines|join(","))]"' "$KI/check.json" >&2
+	[ "$rc" -le 1 ] && [ "$both" -ge 1 ] || { say "FAILED: cachehot check on the kernel's compile database"; fail=1; }
+fi
 [ "$fail" -eq 0 ] && say "OK"
 exit "$fail"

@@ -184,6 +184,15 @@ static void keep_flags(char **argv, size_t argc, const char *src, struct strv *o
 		}
 		if (!strncmp(a, "-o", 2) || !strncmp(a, "-MF", 3))
 			continue;
+		/* a build made with cachehot already (in-tree CONFIG_GCC_PLUGIN_CACHEHOT,
+		 * KCFLAGS): the engines get their plugin and arguments from us */
+		if (!strncmp(a, "-fplugin-arg-cachehot-", 22))
+			continue;
+		if (!strncmp(a, "-fplugin=", 9)) {
+			const char *b = strrchr(a, '/');
+			if (!strncmp(b ? b + 1 : a + 9, "cachehot", 8))
+				continue;
+		}
 		strv_push(out, a);
 	}
 }
@@ -782,7 +791,7 @@ static int cmd_check(int argc, char **argv)
 
 	opt.progress = isatty(2) && !getenv("CI");
 	/* getopt_long_only so that GCC's single-dash -include/-isystem work. */
-	while ((c = getopt_long_only(argc, argv, "+p:o:A:I:D:U:j:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long_only(argc, argv, "p:o:A:I:D:U:j:vh", lo, NULL)) != -1) {
 		char *a;
 		switch (c) {
 		case 'e': engine_list = optarg; break;
