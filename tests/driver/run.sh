@@ -41,6 +41,8 @@ expect_eq gcc-hot-exit 1 $rc
 expect_eq gcc-hot-line "$LINE" "$out"
 out=$("$CH" check $INC clean.c); rc=$?
 expect_eq gcc-clean "0|" "$rc|$out"
+out=$("$CH" check hot.c $INC --format gcc); rc=$?
+expect_eq options-after-files "1|$LINE" "$rc|$out"
 out=$("$CH" check $INC --severity=note hot.c); rc=$?
 expect_eq severity-note-exit-0 "0|hot.c:7:23: note: $MSG [cachehot-false-sharing]" "$rc|$out"
 
@@ -108,6 +110,11 @@ hot.c:6:23: note: sparse-only note on 'hits' [cachehot-false-sharing]
 $LINE" "$out"
 out=$("$CH" check $INC --engine=sparse,plugin --format=json hot.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"' | tr '\n' ' ')
 expect_eq merge-engines "6:23:sparse 7:23:plugin,sparse " "$out"
+"$CH" check $INC --engine=plugin,sparse,cocci --format=sarif hot.c >"$T/m.sarif"
+if v=$(validate "$T/m.sarif"); then
+	out=$(jq -r '[.runs[0].tool.driver.rules[3].id, (.runs[0].results | map("\(.ruleIndex):\(.level)") | join(","))] | join("|")' "$T/m.sarif")
+	expect_eq sarif-merged "cachehot-counter_batch|3:warning,0:note,0:warning" "$out"
+else fail sarif-merged "$v"; fi
 unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
 
 # ---- the real engines agree: one finding, three engines ------------------------------
@@ -180,7 +187,7 @@ total: 0 errors, 1 warnings, 0 lines checked" "$rc|$out"
 mkdir -p "$T/proj/src"; cp "$FX/hot.c" "$FX/clean.c" "$T/proj/src/"
 cat >"$T/proj/compile_commands.json" <<EOF
 [ { "directory": "$T/proj", "file": "src/hot.c",
-    "command": "gcc -O2 -I$TOP/include -Wp,-MMD,src/.hot.o.d -c -o src/hot.o src/hot.c" },
+    "command": "gcc -O2 -I$TOP/include -Wp,-MMD,src/.hot.o.d -fplugin=/nonexistent/cachehot.so -fplugin-arg-cachehot-severity=error -c -o src/hot.o src/hot.c" },
   { "directory": "$T/proj", "file": "src/clean.c",
     "arguments": ["gcc", "-I", "$TOP/include", "-c", "src/clean.c", "-o", "src/clean.o"] } ]
 EOF
