@@ -71,9 +71,10 @@ expect_eq json-clean '[[],0]' "$out"
 
 # ---- sarif ------------------------------------------------------------------
 validate() { /usr/bin/python3 -m jsonschema -i "$1" "$SCHEMA" 2>&1; }
+[ -f "$SCHEMA" ] || make -s -C "$TOP" driver-test-tools >"$T/npm.log" 2>&1 || cat "$T/npm.log"
 "$CH" check $INC --format=sarif hot.c >"$T/r.sarif"; rc=$?
 expect_eq sarif-exit 1 $rc
-if [ ! -f "$SCHEMA" ]; then fail sarif-validates "no schema at $SCHEMA (make driver)"
+if [ ! -f "$SCHEMA" ]; then fail sarif-validates "no schema at $SCHEMA (make driver-test-tools)"
 elif v=$(validate "$T/r.sarif"); then ok sarif-validates
 else fail sarif-validates "$v"; fi
 out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v1"]] | join("|")' "$T/r.sarif")
