@@ -43,6 +43,8 @@ out=$("$CH" check $INC clean.c); rc=$?
 expect_eq gcc-clean "0|" "$rc|$out"
 out=$("$CH" check hot.c $INC --format gcc); rc=$?
 expect_eq options-after-files "1|$LINE" "$rc|$out"
+out=$("$CH" check $INC --engine=plugin,layout --severity=error --format=json hot.c | jq -r '.findings[] | "\(.severity) \(.engines|join(","))"'); rc=$?
+expect_eq severity-error "error plugin,layout" "$out"
 out=$("$CH" check $INC --severity=note hot.c); rc=$?
 expect_eq severity-note-exit-0 "0|hot.c:7:23: note: $MSG [cachehot-false-sharing]" "$rc|$out"
 
