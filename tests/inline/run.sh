@@ -34,6 +34,7 @@ declare -A NM_CHECK=(
 	[not-inline.c]="+plain_a +plain_b"
 	[mixed.c]="+hook -sel_only"
 	[local-static.c]="+a1 -a2"
+	[clones.c]="+hook"
 )
 
 # fixture_expect FILE: the expected "L:C: KIND: MSG" lines, sorted
