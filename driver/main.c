@@ -48,7 +48,7 @@ static struct {
 static void usage_check(FILE *f)
 {
 	fputs("usage: cachehot check [OPTIONS] [FILE.c... | FILE.o...] [-I DIR] [-D NAME[=VAL]] [-include FILE]\n"
-	      "  --engine=LIST           plugin,sparse,cocci,layout (default: plugin)\n"
+	      "  --engine=LIST           plugin,sparse,cocci,layout or all (default: plugin)\n"
 	      "  -p, --compile-commands=FILE  check the units of a compile_commands.json\n"
 	      "  --objects=FILE          object files (one a line) for the layout engine\n"
 	      "  --annotations=FILE      sidecar annotations (cachehot-annotations(7))\n"
@@ -606,7 +606,8 @@ static int parse_engines(const char *list)
 		else if (!strcmp(t, "sparse")) m |= ENG_SPARSE;
 		else if (!strcmp(t, "cocci")) m |= ENG_COCCI;
 		else if (!strcmp(t, "layout")) m |= ENG_LAYOUT;
-		else die_usage("unknown engine '%s' (plugin, sparse, cocci, layout)", t);
+		else if (!strcmp(t, "all")) m |= ENG_PLUGIN | ENG_SPARSE | ENG_COCCI | ENG_LAYOUT;
+		else die_usage("unknown engine '%s' (plugin, sparse, cocci, layout, all)", t);
 	}
 	free(copy);
 	if (!m)

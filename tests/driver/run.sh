@@ -30,7 +30,7 @@ expect_eq usage-bad-format "2|cachehot: unknown format 'xml' (gcc, checkpatch, j
 "$CH" check nosuch.c >/dev/null 2>"$T/err"; rc=$?
 expect_eq usage-missing-file "2|cachehot: no such file: 'nosuch.c'" "$rc|$(head -1 "$T/err")"
 "$CH" check --engine=plugin,magic hot.c >/dev/null 2>"$T/err"; rc=$?
-expect_eq usage-bad-engine "2|cachehot: unknown engine 'magic' (plugin, sparse, cocci, layout)" "$rc|$(head -1 "$T/err")"
+expect_eq usage-bad-engine "2|cachehot: unknown engine 'magic' (plugin, sparse, cocci, layout, all)" "$rc|$(head -1 "$T/err")"
 "$CH" frobnicate >/dev/null 2>&1; expect_eq usage-unknown-command 2 $?
 "$CH" annotate hot.c >/dev/null 2>"$T/err"; rc=$?
 expect_eq annotate-not-yet "2|cachehot: annotate: not yet implemented (see cachehot(1))" "$rc|$(cat "$T/err")"
@@ -123,6 +123,8 @@ unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
 # ---- the real engines agree: one finding, three engines ------------------------------
 out=$("$CH" check $INC --engine=plugin,sparse,layout --format=json hot.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"')
 expect_eq real-engines-merge "7:23:plugin,sparse,layout" "$out"
+out=$("$CH" check $INC --engine=all --format=json hot.c loop.c | jq -r '.findings[] | "\(.file):\(.line):\(.engines|join(","))"' | tr '\n' ' ')
+expect_eq engine-all "hot.c:7:plugin,sparse,layout loop.c:10:cocci " "$out"
 # sidecar annotations instead of attributes, for every engine
 printf '# test sidecar\nstats.hits hot\nstats.limit read_mostly\n' >side.ann
 sed 's/ __cacheline_[a-z_]*//' hot.c >plain.c
