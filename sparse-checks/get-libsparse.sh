@@ -20,16 +20,12 @@ set -u
 DEST=${1:?usage: get-libsparse.sh DESTDIR}
 die() { echo "get-libsparse: $*" >&2; exit 1; }
 
-if [ "$(id -u)" -eq 0 ]; then SUDO=""; else
-	command -v sudo >/dev/null || die "not root and no sudo: cannot add a deb-src entry"
-	SUDO="sudo"
-fi
-
 ver=$(dpkg-query -W -f='${Version}' sparse 2>/dev/null) || ver=""
 [ -n "$ver" ] || die "Debian package 'sparse' is not installed (run: make deps)"
 command -v dpkg-source >/dev/null || die "dpkg-dev is not installed (run: make deps)"
 
 DEST=$(realpath -m "$DEST")
+mkdir -p "$(dirname "$DEST")" || die "cannot create $(dirname "$DEST")"
 if [ -f "$DEST/sparse/libsparse.a" ] && [ "$(cat "$DEST/version" 2>/dev/null)" = "$ver" ]; then
 	exit 0
 fi
@@ -37,6 +33,11 @@ fi
 # 2. a source record for sparse
 has_src() { apt-cache showsrc sparse 2>/dev/null | grep -qx "Version: $ver"; }
 if ! has_src; then
+	if [ "$(id -u)" -eq 0 ]; then SUDO=""; else
+		command -v sudo >/dev/null ||
+			die "apt has no source record for sparse, and adding a deb-src entry needs root: run as root, install sudo, or add a deb-src line for bookworm yourself"
+		SUDO="sudo"
+	fi
 	list=/etc/apt/sources.list.d/cachehot-deb-src.sources
 	codename=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-bookworm}")
 	echo "get-libsparse: adding deb-src entry for $codename ($list)" >&2
