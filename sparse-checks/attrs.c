@@ -359,6 +359,41 @@ static struct token *rm_attr(struct token *token, struct symbol *attr, struct de
 	return class_attr(token, CH_CLASS_READ_MOSTLY, "cacheline_read_mostly", ctx, 0);
 }
 
+/* randomize_layout (the kernel's __randomize_layout with RANDSTRUCT): sparse
+ * lays the struct out in declaration order, the compiler does not. Written
+ * after the closing brace, the attribute is parsed with ctx->ctype.base_type
+ * set to the struct (parse.c, struct_union_enum_specifier()). */
+static const struct symbol **randomized;
+static size_t nrandomized;
+
+static struct token *randomize_attr(struct token *token, struct symbol *attr,
+				    struct decl_state *ctx)
+{
+	struct symbol *s = ctx ? ctx->ctype.base_type : NULL;
+	if (match_op(token, '(')) {
+		struct expression *expr = NULL;
+		token = parens_expression(token, &expr, "in attribute");
+	}
+	if (s && (s->type == SYM_STRUCT || s->type == SYM_UNION) && !ctx->ident) {
+		randomized = realloc(randomized, (nrandomized + 1) * sizeof(*randomized));
+		if (!randomized)
+			die("cachehot-sparse: out of memory");
+		randomized[nrandomized++] = s;
+	}
+	return token;
+}
+
+int ch_attr_randomized(const struct symbol *s)
+{
+	size_t i;
+	for (i = 0; i < nrandomized; i++)
+		if (randomized[i] == s)
+			return 1;
+	return 0;
+}
+
+static struct symbol_op randomize_op = { .type = KW_ATTRIBUTE, .attribute = randomize_attr };
+
 static struct symbol_op hot_op = { .type = KW_ATTRIBUTE, .attribute = hot_attr };
 static struct symbol_op excl_op = { .type = KW_ATTRIBUTE, .attribute = excl_attr };
 static struct symbol_op rm_op = { .type = KW_ATTRIBUTE, .attribute = rm_attr };
@@ -393,6 +428,8 @@ void ch_attr_register(void)
 	add_keyword("__cacheline_exclusive__", &excl_op);
 	add_keyword("cacheline_read_mostly", &rm_op);
 	add_keyword("__cacheline_read_mostly__", &rm_op);
+	add_keyword("randomize_layout", &randomize_op);
+	add_keyword("__randomize_layout__", &randomize_op);
 
 	for (i = 0; i < sizeof(aligned_names) / sizeof(aligned_names[0]); i++) {
 		struct symbol *sym = lookup_keyword(built_in_ident(aligned_names[i]), NS_KEYWORD);

@@ -37,6 +37,9 @@ int ch_attr_lookup(const struct symbol *member, struct position after,
 /* 1 once any cachehot class attribute has been parsed (in this process):
  * until then no member can carry one and lookups are skipped. */
 int ch_attr_any_class(void);
+/* 1 if struct/union s carries randomize_layout (laid out by randstruct in
+ * the real build; core does not judge it). */
+int ch_attr_randomized(const struct symbol *s);
 /* Forget all tags (after each input file has been checked). */
 void ch_attr_reset(void);
 

@@ -267,6 +267,7 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 			 (uint64_t)s->bit_size / 8, (unsigned)s->ctype.alignment);
 	ct->name_is_typedef = name && !is_tagged(s);
 	ct->packed = s->packed;
+	ct->randomized = ch_attr_randomized(s);
 	ct->loc = ch_sparse_loc(s->pos);
 	after = s->pos;
 	FOR_EACH_PTR(s->symbol_list, mem) {

@@ -149,6 +149,12 @@ expect_eq sparse/inline-addr-warnings 3 "$n"
 out=$("$CK" -Wno-decl -Iinclude "$S/columns.c" 2>&1 | grep 'warning:' | cut -d: -f2,3 | tr '\n' ' ')
 expect_eq sparse/columns "5:24 6:26 7:42 " "$out"   # = the plugin's; sparse alone: 23 24 41
 
+# randomize_layout: not judged (sparse's layout is declaration order)
+out=$("$CK" -Wno-decl -Iinclude "$S/randstruct.c" 2>&1)
+expect_eq sparse/randstruct \
+	"$S/randstruct.c:4:8: note: 'struct rnd' is laid out by randstruct: its cache-line layout is not judged (mark it __no_randomize_layout to check it) [cachehot-false-sharing]" \
+	"$out"
+
 # severity and -Wsparse-error
 n=$("$CK" -Wno-decl -fcachehot-severity=error -Iinclude tests/fixtures/page_counter_v5_10.c 2>&1 | grep -c ': error: .*cachehot-false-sharing')
 expect_eq sparse/severity-error 5 "$n"
