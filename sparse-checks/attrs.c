@@ -22,6 +22,13 @@
  *     ch_attr_lookup()); with several declarators in one declaration only
  *     the first one is tagged (documented in docs/sparse.rst).
  *
+ *  3. The same pointer tells a struct member from anything else: for a
+ *     declaration at file or block scope, external_declaration() points
+ *     ctx->ident at a local variable, i.e. into the stack (context_of()).
+ *     That is how "applies only to struct or union members" is diagnosed.
+ *  4. An attribute after a struct's closing brace is parsed with
+ *     ctx->ctype.base_type set to the struct (randomize_layout).
+ *
  * We also wrap the op of sparse's own "aligned" attribute so that we know
  * whether a member's alignment came from an attribute (GCC's DECL_USER_ALIGN,
  * which the padding-macro rule needs): after examine_symbol_type() the

@@ -10,8 +10,10 @@
  * inline functions used as values (inline.c).
  *
  * Units: bytes unless a name says bits. Strings handed to core are copied by
- * core. Errors in our options end the run with exit status 1 and a message
- * "cachehot-sparse: ..." (never a crash).
+ * core; everything core returns belongs to ch_sparse_ctx (one per run).
+ * Errors in our options or sidecar files end the run with exit status 1 and a
+ * message "cachehot-sparse: error: ..." (never a crash); errors in the input
+ * are sparse's own. No rule or layout message lives here: they are core's.
  */
 #ifndef CACHEHOT_SPARSE_H
 #define CACHEHOT_SPARSE_H
@@ -27,8 +29,8 @@ struct symbol;
  * sparse's "aligned" op to note user alignment. Call once, after
  * init_symbols() and before any input is parsed. */
 void ch_attr_register(void);
-/* Tag of a struct member: class, group (owned by attrs.c, valid until
- * ch_attr_reset) and whether an aligned attribute applies to it. 'after' is
+/* Tag of a struct member: class, group (owned by attrs.c, valid for the
+ * whole run) and whether an aligned attribute applies to it. 'after' is
  * the position of the previous member (or of the struct's tag): attributes in
  * declaration-specifier position are only attached when they lie between
  * 'after' and the member. Returns 1 if anything was found. */
@@ -40,7 +42,8 @@ int ch_attr_any_class(void);
 /* 1 if struct/union s carries randomize_layout (laid out by randstruct in
  * the real build; core does not judge it). */
 int ch_attr_randomized(const struct symbol *s);
-/* Forget all tags (after each input file has been checked). */
+/* Forget the declaration-specifier tags of the file just checked (member
+ * tags stay: structs of "-include" files are shared by all input files). */
 void ch_attr_reset(void);
 
 /* ---- main.c: options and shared state ----------------------------------- */
@@ -63,9 +66,12 @@ extern ch_ctx *ch_sparse_ctx;
  * builtin=1, in sparse's builtin scope: "-include" files), each once, in
  * source order; print findings through sparse's diagnostics. */
 void ch_check_scope(int builtin, const struct ch_config *cfg);
-/* Print one finding at its position (sparse's warning()/sparse_error()
- * format "file:line:col: warning: message"). Member locations already carry
- * GCC's column (the name, not the start of the declarator). */
+/* Print one finding verbatim at its position, "file:line:col: KIND: message":
+ * warnings through sparse's warning() (so -Wsparse-error and -fmax-warnings
+ * apply), errors through sparse_error(), notes directly (sparse has no note
+ * kind), as are messages too long for sparse's 512-byte buffer. Member
+ * locations already carry GCC's column (the name, not the declarator). The
+ * message text and the rules behind it are core's (docs/checks.rst). */
 void ch_print_finding(const struct ch_finding *f, void *arg);
 /* Text of line 'line' (1-based) of file 'path', without the newline, and its
  * length; NULL if unreadable. Valid until the next call for another file. */
