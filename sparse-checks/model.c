@@ -670,14 +670,18 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 			return;
 		}
 		has_error |= 1;
-	} else if (f->severity == CH_SEV_WARNING && strlen(f->message) < 400) {
+	} else if (f->severity == CH_SEV_WARNING && strlen(f->message) < 400 && !has_error) {
 		/* sparse's own path: honours -Wsparse-error, -fmax-warnings */
 		warning(pos, "%s", f->message);
 		return;
 	}
-	/* notes, and messages too long for sparse's 512-byte buffer */
-	if (f->severity == CH_SEV_WARNING && (!fmax_warnings || has_error))
+	/* notes, messages too long for sparse's 512-byte buffer, and warnings
+	 * after an error (sparse would drop them; GCC, and so the plugin,
+	 * prints them: the engines must agree) */
+	if (f->severity == CH_SEV_WARNING && !fmax_warnings)
 		return;
+	if (f->severity == CH_SEV_WARNING && Wsparse_error)
+		has_error |= 1;
 	fflush(stdout);
 	fprintf(stderr, "%s:%d:%d: %s%s%s\n", stream >= 0 ? stream_name(stream) : "<unknown>",
 		pos.line, pos.pos, diag_prefix,
