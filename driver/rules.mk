@@ -36,7 +36,8 @@ driver-test-tools: $(SARIF_SCHEMA)
 # Every bin/ tool that exists, the plugin, the header, the Coccinelle rules
 # and the man pages. Layout: PREFIX/bin, PREFIX/lib/cachehot/cachehot.so
 # (where an installed cachehot looks for it), PREFIX/include/cachehot.h,
-# PREFIX/share/cachehot/cocci/, PREFIX/share/man/man{1,7}/.
+# PREFIX/share/cachehot/cocci/, PREFIX/share/man/man{1,7}/, the kernel patch
+# in PREFIX/share/cachehot/kernel/.
 INSTALL_DIR = $(DESTDIR)$(PREFIX)
 install: all
 	install -d $(INSTALL_DIR)/bin $(INSTALL_DIR)/share/man/man1 $(INSTALL_DIR)/share/man/man7 \
@@ -51,6 +52,8 @@ install: all
 	install -m 644 docs/man/cachehot.1 $(INSTALL_DIR)/share/man/man1/
 	install -m 644 docs/man/cachehot-annotations.7 $(INSTALL_DIR)/share/man/man7/
 	install -m 644 docs/cachehot.rst $(INSTALL_DIR)/share/doc/cachehot/
+	install -d $(INSTALL_DIR)/share/cachehot/kernel
+	install -m 644 docs/kernel/*.patch docs/kernel/README.rst $(INSTALL_DIR)/share/cachehot/kernel/
 
 # ---- make kernel-integration -----------------------------------------------
 # Applies docs/kernel/*.patch to a copy of build/linux-6.1 (only the files it

@@ -297,14 +297,14 @@ D=$(mktemp -d)
 if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr >"$T/inst" 2>&1; then
 	ok install-runs
 	(cd "$D" && find . -type f | sort) >"$T/files"
-	want="./usr/bin/cachehot ./usr/include/cachehot.h ./usr/lib/cachehot/cachehot.so ./usr/share/doc/cachehot/cachehot.rst ./usr/share/man/man1/cachehot.1 ./usr/share/man/man7/cachehot-annotations.7"
+	want="./usr/bin/cachehot ./usr/include/cachehot.h ./usr/lib/cachehot/cachehot.so ./usr/share/doc/cachehot/cachehot.rst ./usr/share/man/man1/cachehot.1 ./usr/share/man/man7/cachehot-annotations.7 ./usr/share/cachehot/kernel/0001-gcc-plugins-add-cachehot.patch"
 	missing=""
 	for f in $want; do grep -qx "$f" "$T/files" || missing="$missing $f"; done
 	for b in "$TOP"/bin/*; do grep -qx "./usr/bin/$(basename "$b")" "$T/files" || missing="$missing bin/$(basename "$b")"; done
 	for c in "$TOP"/cocci/*.cocci; do [ -f "$c" ] || continue
 		grep -qx "./usr/share/cachehot/cocci/$(basename "$c")" "$T/files" || missing="$missing $c"; done
 	expect_eq install-file-list "" "$missing"
-	expect_eq install-nothing-else "" "$(grep -v -e '^./usr/bin/' -e '^./usr/share/cachehot/cocci/' -e '^./usr/share/man/' -e '^./usr/share/doc/cachehot/' -e '^./usr/include/cachehot.h$' -e '^./usr/lib/cachehot/cachehot.so$' "$T/files")"
+	expect_eq install-nothing-else "" "$(grep -v -e '^./usr/bin/' -e '^./usr/share/cachehot/cocci/' -e '^./usr/share/cachehot/kernel/' -e '^./usr/share/man/' -e '^./usr/share/doc/cachehot/' -e '^./usr/include/cachehot.h$' -e '^./usr/lib/cachehot/cachehot.so$' "$T/files")"
 	expect_eq install-version "cachehot 0.1.0" "$("$D/usr/bin/cachehot" version 2>&1)"
 	# the installed command finds the installed plugin and header
 	out=$(cd "$T" && "$D/usr/bin/cachehot" check -I "$D/usr/include" hot.c); rc=$?
