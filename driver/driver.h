@@ -88,7 +88,8 @@ int parse_diag_line(const char *line, const char *engine, const char *default_ch
 		    const char *dir, struct finding *f);
 /* Fill scope and field of every finding from its source file. */
 void findings_resolve_scopes(struct findings *fs);
-/* Sort in the stable order (file, line, col, check, message) and merge
+/* Sort in the stable order (canonical file, line, check, message, engine,
+ * column) and merge
  * duplicates (same file, line, check, message) reported by several engines. */
 void findings_sort_dedupe(struct findings *fs);
 /* Count by severity. */
@@ -108,11 +109,13 @@ const struct scope *scope_at(const struct scopes *s, unsigned line);
 struct patch_file { char *abspath; unsigned *lines; size_t n, cap; };
 struct patch { struct patch_file *v; size_t n, cap; };
 /* Parse a unified diff; paths after "+++ " lose their first component
- * ("b/") and are taken relative to base. Lines: new-side lines added or
+ * ("b/") and are taken relative to base, else to the cwd. Lines: new-side lines added or
  * replaced (and the lines around a pure deletion). Returns 0 or -1. */
 int patch_parse(const char *text, const char *base, struct patch *p);
 /* "git diff -U0 REV" of the repository around the cwd. */
 int patch_from_git(const char *rev, struct patch *p);
+/* A unified diff file; paths relative to the git work tree's top, or to the
+ * cwd outside a work tree. */
 int patch_from_file(const char *path, struct patch *p);
 void patch_free(struct patch *p);
 /* Keep only findings on a struct/function (or line) the patch touches. */

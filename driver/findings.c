@@ -246,7 +246,8 @@ static int engine_rank(const char *e)
 static int cmp_finding(const void *a, const void *b)
 {
 	const struct finding *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
+	/* the canonical path: one file printed two ways still sorts together */
+	int c = strcmp(x->abspath, y->abspath);
 	if (c) return c;
 	if (x->line != y->line) return x->line < y->line ? -1 : 1;
 	if ((c = strcmp(x->check, y->check))) return c;

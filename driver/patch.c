@@ -59,6 +59,11 @@ int patch_parse(const char *text, const char *base, struct patch *p)
 			char *rel = xstrndup(n, ne - n);
 			char *full = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", base, rel);
 			char *abs = canon_path(full);
+			if (!abs && rel[0] != '/') {
+				/* not under base: try the current directory */
+				char *alt = canon_path(rel);
+				if (alt) { free(full); full = xstrdup(alt); abs = alt; }
+			}
 			cur = patch_file_for(p, abs ? abs : full);
 			free(abs); free(full); free(rel);
 			goto next;
@@ -106,7 +111,18 @@ int patch_from_file(const char *path, struct patch *p)
 		fprintf(stderr, "cachehot: getcwd: %s\n", strerror(errno));
 		return -1;
 	}
-	r = patch_parse(text, cwd, p);
+	/* Paths in a patch are relative to the top of the tree: inside a git
+	 * work tree that is its top, else the current directory. */
+	char *top = NULL;
+	char *av[] = { "git", "rev-parse", "--show-toplevel", NULL };
+	if (run_capture(av, NULL, &top) == 0 && top[0] == '/')
+		top[strcspn(top, "\n")] = 0;
+	else {
+		free(top);
+		top = xstrdup(cwd);
+	}
+	r = patch_parse(text, top, p);
+	free(top);
 	free(text);
 	return r;
 }

@@ -145,12 +145,9 @@ char *display_path(const char *path)
 		free(abs);
 		return r;
 	}
-	/* Outside the cwd: keep what the engine printed if it was absolute. */
-	if (path[0] == '/') {
-		free(abs);
-		return xstrdup(path);
-	}
-	return abs;
+	/* Outside the cwd: keep what the engine printed ("../x.c", "/abs/x.h"). */
+	free(abs);
+	return xstrdup(path);
 }
 
 char *exe_dir(void)

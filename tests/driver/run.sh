@@ -240,6 +240,9 @@ expect_eq diff-nothing-changed "0|" "$rc|$out"
 git format-patch -q -1 -o "$T/patches"
 out=$("$CH" check $INC --patch "$T"/patches/0001-new.patch mod.c); rc=$?
 expect_eq patch-new-only "1|$NEWL" "$rc|$out"
+mkdir -p sub && out=$(cd sub && "$CH" check $INC --patch "$T"/patches/0001-new.patch ../mod.c); rc=$?
+expect_eq patch-from-subdir "1|${NEWL/mod.c/../mod.c}" "$rc|$out"
+rmdir sub
 # touching a field of the old struct brings its finding into scope
 sed -i 's/unsigned long hits __cacheline_hot;/unsigned long hits __cacheline_hot; \/* edited *\//' mod.c
 out=$("$CH" check $INC --diff HEAD mod.c); expect_eq diff-touched-struct "$OLDL" "$out"
