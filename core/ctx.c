@@ -38,6 +38,7 @@ void ch_ctx_free(ch_ctx *ctx)
 	free(ctx->vals);
 	free(ctx->types);
 	free(ctx->side);
+	free(ctx->side_types);
 	free(ctx);
 }
 

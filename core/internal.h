@@ -28,6 +28,8 @@ struct ch_ctx {
 	size_t ntypes, captypes;
 	struct ch_sidecar_entry *side;
 	size_t nside, capside;
+	const char **side_types;   /* open-addressing set of the STRUCT names */
+	size_t cap_side_types;
 	void *manifest;         /* json_t * (manifest.c) */
 };
 

@@ -27,6 +27,48 @@ static int is_ident(const char *s, size_t n)
 	return 1;
 }
 
+static size_t name_hash(const char *s, size_t cap)
+{
+	uint32_t h = 2166136261u;   /* FNV-1a */
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h & (cap - 1);
+}
+
+/* 1 if some entry names struct type_name: most structs of a translation
+ * unit are not in the sidecar, and one lookup settles them. */
+static int names_type(const ch_ctx *ctx, const char *type_name)
+{
+	size_t i;
+	if (!ctx->cap_side_types)
+		return 0;
+	for (i = name_hash(type_name, ctx->cap_side_types); ctx->side_types[i];
+	     i = (i + 1) & (ctx->cap_side_types - 1))
+		if (!strcmp(ctx->side_types[i], type_name))
+			return 1;
+	return 0;
+}
+
+static void rebuild_type_set(ch_ctx *ctx)
+{
+	size_t i, j;
+	free(ctx->side_types);
+	ctx->cap_side_types = 16;
+	while (ctx->cap_side_types < 2 * ctx->nside)
+		ctx->cap_side_types *= 2;
+	ctx->side_types = (const char **)calloc(ctx->cap_side_types, sizeof(char *));
+	if (!ctx->side_types)
+		abort();
+	for (i = 0; i < ctx->nside; i++) {
+		if (!ctx->side[i].field || names_type(ctx, ctx->side[i].type))
+			continue;
+		for (j = name_hash(ctx->side[i].type, ctx->cap_side_types); ctx->side_types[j];
+		     j = (j + 1) & (ctx->cap_side_types - 1))
+			;
+		ctx->side_types[j] = ctx->side[i].type;
+	}
+}
+
 static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
 {
 	if (ctx->nside == ctx->capside) {
@@ -144,6 +186,7 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 		if (*p)
 			p++;
 	}
+	rebuild_type_set(ctx);
 	return 0;
 }
 
@@ -185,7 +228,7 @@ enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
 			       const char *field, const char **group)
 {
 	size_t i;
-	if (!type_name || !field)
+	if (!type_name || !field || !names_type(ctx, type_name))
 		return CH_CLASS_NONE;
 	for (i = 0; i < ctx->nside; i++) {
 		struct ch_sidecar_entry *e = &ctx->side[i];

@@ -1,7 +1,8 @@
 #!/bin/bash
 # kernel/check.sh -- build real 6.1 objects with the plugin and the shipped
 # sidecar (make kernel-check). Objects: mm/page_counter.o mm/memcontrol.o
-# mm/vmscan.o mm/page_alloc.o first, then all of mm/ (OBJS= overrides).
+# mm/vmscan.o mm/page_alloc.o first, then all of mm/, and net/ipv4/udp.o
+# for the inline-addr check (OBJS= overrides).
 # Output in $BUILD/kernel-plugin: cachehot-build.log (the whole build),
 # cachehot-findings.txt (unique findings), cachehot-manifest.json,
 # pahole-<struct>.txt and the pahole cross-check of every annotated member.
@@ -12,7 +13,7 @@ BUILD=${BUILD:-$TOP/build}
 O=$BUILD/kernel-plugin
 SRC=$("$TOP"/kernel/prepare.sh "$O") || exit 1
 ANN=${ANN:-$TOP/examples/linux-6.1.annotations}
-OBJS=${OBJS:-"mm/page_counter.o mm/memcontrol.o mm/vmscan.o mm/page_alloc.o mm/"}
+OBJS=${OBJS:-"mm/page_counter.o mm/memcontrol.o mm/vmscan.o mm/page_alloc.o mm/ net/ipv4/udp.o"}
 J=${J:-$(nproc)}
 rm -f "$O/cachehot-manifest.json"
 KC="-g -fplugin=$TOP/plugin/cachehot.so -fplugin-arg-cachehot-annotations=$ANN"

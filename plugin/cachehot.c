@@ -11,6 +11,7 @@
  *   manifest=FILE      merge a JSON record of every annotated struct into FILE
  *   unmatched=S        note | ignore: sidecar entries that matched no struct
  *   inline-addr=0|1    the [cachehot-inline-addr] check (default 1)
+ *   inline-notes=0|1   its ops-table/callback findings as notes (default 1)
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -50,6 +51,7 @@ static struct plugin_info cachehot_info = {
 	"  manifest=FILE            merge a JSON record of annotated structs into FILE\n"
 	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
 	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
+	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
 	"Docs: docs/annotations.rst, docs/checks.rst"
 };
 
@@ -580,6 +582,12 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-unmatched%> takes note or ignore",
 				      plugin_name_used);
+		} else if (!strcmp(k, "inline-notes")) {
+			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+				cachehot_opts.inline_notes = atoi(v);
+			else
+				error("cachehot: %<-fplugin-arg-%s-inline-notes%> takes 0 or 1",
+				      plugin_name_used);
 		} else if (!strcmp(k, "inline-addr")) {
 			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
 				cachehot_opts.inline_addr = atoi(v);
@@ -589,7 +597,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr)", plugin_name_used, k);
+			      "inline-addr, inline-notes)", plugin_name_used, k);
 		}
 	}
 	judged = new hash_set<tree>;
