@@ -7,7 +7,9 @@
  * or error, after patch-only and baseline filtering), 2 usage or tool error.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -431,6 +433,36 @@ static int run_one(const char *engine, const char *default_check, struct strv *a
 }
 
 static char *tmpdir;
+static pid_t main_pid;
+
+/* Remove the scratch directory: objects, manifests (and the core's
+ * manifest lock files), worker results. */
+static void remove_tmpdir(void)
+{
+	if (tmpdir && getpid() == main_pid) {
+		DIR *d = opendir(tmpdir);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/%s", tmpdir, e->d_name);
+			unlink(path);
+		}
+		if (d)
+			closedir(d);
+		rmdir(tmpdir);
+	}
+}
+
+/* Interrupted: clean up and leave with 128+signal, as a shell reports it. */
+static void on_signal(int sig)
+{
+	remove_tmpdir();
+	if (opt.progress && getpid() == main_pid)
+		fputs("\r\033[K", stderr);
+	_exit(128 + sig);
+}
 
 static char *tmp_object(void)
 {
@@ -957,12 +989,17 @@ static int cmd_check(int argc, char **argv)
 		}
 	}
 
-	char tmpl[] = "/tmp/cachehot.XXXXXX";
+	const char *td = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/cachehot.XXXXXX", td && *td ? td : "/tmp");
 	tmpdir = mkdtemp(tmpl);
 	if (!tmpdir) {
-		fprintf(stderr, "cachehot: mkdtemp: %s\n", strerror(errno));
+		fprintf(stderr, "cachehot: mkdtemp %s: %s\n", tmpl, strerror(errno));
 		exit(EXIT_TROUBLE);
 	}
+	main_pid = getpid();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	jobs_total = opt.nunits * (!!(opt.engines & ENG_PLUGIN) + !!(opt.engines & ENG_SPARSE) +
 				   !!(opt.engines & ENG_COCCI) + !!(opt.engines & ENG_LAYOUT));
 	if (opt.engines & ENG_LAYOUT)
@@ -983,7 +1020,7 @@ static int cmd_check(int argc, char **argv)
 		jobs_done++;
 	}
 	progress(NULL, NULL);
-	rmdir(tmpdir);
+	remove_tmpdir();
 
 	findings_resolve_scopes(&all);
 	findings_sort_dedupe(&all);

@@ -93,6 +93,15 @@ if v=$(validate "$T/c.sarif"); then
 	expect_eq sarif-clean 0 "$(jq '.runs[0].results | length' "$T/c.sarif")"
 else fail sarif-clean "$v"; fi
 
+# ---- scratch files: none left behind, also when interrupted --------------------------
+mkdir "$T/scratch"
+TMPDIR=$T/scratch "$CH" check $INC --engine=plugin,layout -j 2 hot.c clean.c >/dev/null
+expect_eq scratch-removed "" "$(ls -A "$T/scratch")"
+printf '#!/bin/sh\nsleep 3\n' >"$T/slow.sh"; chmod +x "$T/slow.sh"
+TMPDIR=$T/scratch CACHEHOT_SPARSE=$T/slow.sh "$CH" check $INC --engine=plugin,sparse hot.c >/dev/null 2>&1 &
+pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
+expect_eq interrupted-status-and-cleanup "143|" "$rc|$(ls -A "$T/scratch")"
+
 # ---- -o: report written whole, or not at all --------------------------------
 "$CH" check $INC --format=json -o "$T/out.json" hot.c; rc=$?
 expect_eq output-file "1|1" "$rc|$(jq '.findings | length' "$T/out.json")"
