@@ -16,6 +16,14 @@ ANN=${ANN:-$TOP/examples/linux-6.1.annotations}
 OBJS=${OBJS:-"mm/page_counter.o mm/memcontrol.o mm/vmscan.o mm/page_alloc.o mm/ net/ipv4/udp.o"}
 J=${J:-$(nproc)}
 rm -f "$O/cachehot-manifest.json"
+# Kbuild tracks command lines, not the plugin binary: drop the objects so a
+# rebuilt plugin really runs over them.
+for o in $OBJS; do
+	case "$o" in
+	*/) [ -d "$O/$o" ] && find "$O/$o" -name '*.o' -delete ;;
+	*) rm -f "$O/$o" ;;
+	esac
+done
 KC="-g -fplugin=$TOP/plugin/cachehot.so -fplugin-arg-cachehot-annotations=$ANN"
 KC="$KC -fplugin-arg-cachehot-severity=note -fplugin-arg-cachehot-unmatched=ignore"
 KC="$KC -fplugin-arg-cachehot-manifest=$O/cachehot-manifest.json"
