@@ -8,6 +8,7 @@ DRIVER_HDRS := driver/driver.h core/cachehot-core.h
 DRIVER_NPM    := $(BUILD)/driver-npm
 SARIF_SCHEMA  := $(DRIVER_NPM)/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json
 ALL_TARGETS  += bin/cachehot
+CLEAN_FILES  += bin/cachehot
 # python3-jsonschema validates SARIF in tests/driver; git for --diff.
 # npm only when no npm is installed (nodesource's nodejs ships its own).
 DEB_PACKAGES += libjansson-dev python3-jsonschema git patch $(if $(shell command -v npm),,npm)
