@@ -69,9 +69,10 @@ void ch_check_scope(int builtin, const struct ch_config *cfg);
 /* Print one finding verbatim at its position, "file:line:col: KIND: message":
  * warnings through sparse's warning() (so -Wsparse-error and -fmax-warnings
  * apply), errors through sparse_error(), notes directly (sparse has no note
- * kind), as are messages too long for sparse's 512-byte buffer. Member
- * locations already carry GCC's column (the name, not the declarator). The
- * message text and the rules behind it are core's (docs/checks.rst). */
+ * kind), as are messages too long for sparse's 512-byte buffer. When
+ * f->loc.fe_loc is a sparse symbol (a member or function), the column is
+ * moved onto its name, GCC's convention (sparse points at the declarator).
+ * The message text and the rules behind it are core's (docs/checks.rst). */
 void ch_print_finding(const struct ch_finding *f, void *arg);
 /* Text of line 'line' (1-based) of file 'path', without the newline, and its
  * length; NULL if unreadable. Valid until the next call for another file. */

@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 
 #include "lib.h"
 #include "token.h"
@@ -105,7 +106,7 @@ void ch_check_inline_addr(const struct ch_config *cfg)
 		f.severity = ch_opts.inline_notes ? CH_SEV_NOTE : cfg->severity;
 		f.field_a = name;
 		f.loc = ch_sparse_loc(sym->pos);
-		f.loc.col = ch_name_column(f.loc.file, f.loc.line, f.loc.col, name);
+		f.loc.fe_loc = (uint64_t)(uintptr_t)sym;   /* column moved onto the name */
 		f.message = inline_addr_message(name);
 		ch_print_finding(&f, NULL);
 	} END_FOR_EACH_PTR(sym);

@@ -182,9 +182,10 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 	m->offset = mem->offset;
 	m->align = (unsigned)mem->ctype.alignment;
 	m->loc = ch_sparse_loc(mem->pos);
-	if (mem->ident)         /* GCC's column: the name, not the declarator */
-		m->loc.col = ch_name_column(m->loc.file, m->loc.line, m->loc.col,
-					    show_ident(mem->ident));
+	/* GCC's column is the name, not the start of the declarator: found in
+	 * the source only for members that are reported (ch_print_finding) */
+	if (mem->ident)
+		m->loc.fe_loc = (uint64_t)(uintptr_t)mem;
 	else if (is_aggregate(t) && !t->ident)
 		m->loc = ch_sparse_loc(t->pos);   /* anonymous struct/union: its '{' */
 	m->nelems = 1;
@@ -563,64 +564,89 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 }
 
 /* ---- printing ------------------------------------------------------------ */
-/* Source line cache, for moving a column onto a member's name. */
-static char *cached_path, *cached_text;
-static size_t cached_len;
+/* Source line cache, for moving a column onto a member's name: a few whole
+ * files with an index of line starts (members of one struct often come from
+ * several headers). */
+struct src_file {
+	char *path, *text;
+	size_t len;
+	size_t *starts;          /* offset of each line start; nlines entries */
+	size_t nlines;
+	unsigned long used;      /* LRU stamp */
+};
+#define SRC_CACHE 16
+static struct src_file src_cache[SRC_CACHE];
+static unsigned long src_clock;
+
+static struct src_file *load_source(const char *path)
+{
+	struct src_file *f = NULL, *victim = &src_cache[0];
+	FILE *fp;
+	size_t i, cap = 0, r;
+	char buf[65536];
+
+	for (i = 0; i < SRC_CACHE; i++) {
+		if (src_cache[i].path && !strcmp(src_cache[i].path, path)) {
+			src_cache[i].used = ++src_clock;
+			return &src_cache[i];
+		}
+		if (src_cache[i].used < victim->used)
+			victim = &src_cache[i];
+	}
+	f = victim;
+	free(f->path);
+	free(f->text);
+	free(f->starts);
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	f->used = ++src_clock;
+	if (!f->path || !(fp = fopen(path, "r")))
+		return f;
+	while ((r = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		if (f->len + r + 1 > cap) {
+			cap = (f->len + r + 1) * 2;
+			f->text = realloc(f->text, cap);
+			if (!f->text)
+				die("cachehot-sparse: out of memory");
+		}
+		memcpy(f->text + f->len, buf, r);
+		f->len += r;
+	}
+	fclose(fp);
+	cap = 0;
+	for (i = 0; i < f->len || (i == 0 && f->len == 0);) {
+		const char *nl;
+		if (f->nlines == cap) {
+			cap = cap ? cap * 2 : 1024;
+			f->starts = realloc(f->starts, cap * sizeof(*f->starts));
+			if (!f->starts)
+				die("cachehot-sparse: out of memory");
+		}
+		f->starts[f->nlines++] = i;
+		nl = f->len ? memchr(f->text + i, '\n', f->len - i) : NULL;
+		if (!nl)
+			break;
+		i = (size_t)(nl - f->text) + 1;
+	}
+	return f;
+}
 
 const char *ch_source_line(const char *path, unsigned line, size_t *len)
 {
-	const char *p, *end;
-	unsigned l = 1;
+	struct src_file *f;
+	const char *p, *nl;
 
-	if (!path)
+	if (!path || !line)
 		return NULL;
-	if (!cached_path || strcmp(cached_path, path)) {
-		FILE *f = fopen(path, "r");
-		free(cached_path);
-		free(cached_text);
-		cached_path = strdup(path);
-		cached_text = NULL;
-		cached_len = 0;
-		if (f) {
-			size_t cap = 0, r;
-			char buf[65536];
-			while ((r = fread(buf, 1, sizeof(buf), f)) > 0) {
-				if (cached_len + r + 1 > cap) {
-					cap = (cached_len + r + 1) * 2;
-					cached_text = realloc(cached_text, cap);
-					if (!cached_text)
-						die("cachehot-sparse: out of memory");
-				}
-				memcpy(cached_text + cached_len, buf, r);
-				cached_len += r;
-			}
-			fclose(f);
-		}
-	}
-	if (!cached_text)
+	f = load_source(path);
+	if (!f->text || line > f->nlines)
 		return NULL;
-	p = cached_text;
-	end = cached_text + cached_len;
-	while (l < line && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return NULL;
-		p = nl + 1;
-		l++;
-	}
-	if (p >= end)
-		return NULL;
-	{
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		*len = (size_t)((nl ? nl : end) - p);
-	}
+	p = f->text + f->starts[line - 1];
+	nl = memchr(p, '\n', (size_t)(f->text + f->len - p));
+	*len = (size_t)((nl ? nl : f->text + f->len) - p);
 	return p;
 }
 
-
-/* sparse and GCC count columns the same way (1-based, a tab advances to the
- * next multiple of 8) but sparse puts a member at the start of its
- * declarator ("*p", "(*fn)") while GCC puts it at the name. */
 unsigned ch_name_column(const char *path, unsigned line, unsigned col, const char *field)
 {
 	const char *text, *name;
@@ -660,6 +686,9 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 
 	memset(&pos, 0, sizeof(pos));
 	if (stream >= 0 && f->loc.line) {
+		const struct symbol *named = (const struct symbol *)(uintptr_t)f->loc.fe_loc;
+		if (named && named->ident)
+			col = ch_name_column(f->loc.file, f->loc.line, col, show_ident(named->ident));
 		pos.stream = stream;
 		pos.line = f->loc.line;
 		pos.pos = col;
