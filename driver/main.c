@@ -915,7 +915,7 @@ static int cmd_check(int argc, char **argv)
 				  : patch_from_file(opt.patch_file, &patch)) < 0)
 			exit(EXIT_TROUBLE);
 		have_patch = 1;
-		if (!files.n && !opt.ccdb && !opt.objlist)
+		if (!files.n && !opt.ccdb && !opt.objlist && !opt.log)
 			for (size_t i = 0; i < patch.n; i++)
 				if (ends_with(patch.v[i].abspath, ".c") && is_file(patch.v[i].abspath)) {
 					char *d = display_path(patch.v[i].abspath);

@@ -197,6 +197,15 @@ out=$(cat build.log | "$CH" check --log - --format=checkpatch --terse); rc=$?
 expect_eq log-stdin "1|hot.c:7: WARNING:CACHEHOT_FALSE_SHARING: $MSG
 total: 0 errors, 1 warnings, 0 lines checked" "$rc|$out"
 
+# function scopes (names with "__" too) in patch-only mode and baseline keys
+printf 'static int helper(int x)\n{\n\treturn x + 1;\n}\n\nint __other_fn(int y)\n{\n\tint z = y;\n\treturn z;\n}\n' >func.c
+printf 'func.c:3:2: warning: probe one [cachehot-inline-addr]\nfunc.c:8:6: warning: probe two [cachehot-inline-addr]\n' >func.log
+printf -- '--- a/func.c\n+++ b/func.c\n@@ -9 +9 @@\n-\treturn z;\n+\treturn z * 2;\n' >func.patch
+out=$("$CH" check --log func.log --patch func.patch --format=json | jq -r '.findings[] | "\(.line) \(.struct) \(.field)"'); rc=$?
+expect_eq patch-function-scope "8 __other_fn z" "$out"
+out=$("$CH" check --log func.log --format=json | jq -r '.findings[] | "\(.line) \(.struct)"' | tr '\n' ' ')
+expect_eq function-scopes "3 helper 8 __other_fn " "$out"
+
 # ---- compile_commands.json ----------------------------------------------------------
 mkdir -p "$T/proj/src"; cp "$FX/hot.c" "$FX/clean.c" "$T/proj/src/"
 cat >"$T/proj/compile_commands.json" <<EOF
