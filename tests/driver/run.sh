@@ -45,6 +45,10 @@ out=$("$CH" check hot.c $INC --format gcc); rc=$?
 expect_eq options-after-files "1|$LINE" "$rc|$out"
 out=$("$CH" check $INC --engine=plugin,layout --severity=error --format=json hot.c | jq -r '.findings[] | "\(.severity) \(.engines|join(","))"'); rc=$?
 expect_eq severity-error "error plugin,layout" "$out"
+printf '#include "cachehot.h"\n' >pre.h
+grep -v '#include' hot.c >noinc.c
+out=$("$CH" check -include pre.h -isystem "$TOP/include" -DUNUSED=1 -UOTHER noinc.c); rc=$?
+expect_eq compiler-flags "1|${LINE/hot.c:7:/noinc.c:6:}" "$rc|$out"
 out=$("$CH" check $INC --severity=note hot.c); rc=$?
 expect_eq severity-note-exit-0 "0|hot.c:7:23: note: $MSG [cachehot-false-sharing]" "$rc|$out"
 
