@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <signal.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -49,7 +50,7 @@ static struct {
 
 static void usage_check(FILE *f)
 {
-	fputs("usage: cachehot check [OPTIONS] [FILE.c... | FILE.o...] [-I DIR] [-D NAME[=VAL]] [-include FILE]\n"
+	fputs("usage: cachehot check [OPTIONS] [FILE.c... | FILE.o... | OBJDIR...] [-I DIR] [-D NAME[=VAL]] [-include FILE]\n"
 	      "  --engine=LIST           plugin,sparse,cocci,layout or all (default: plugin)\n"
 	      "  -p, --compile-commands=FILE  check the units of a compile_commands.json\n"
 	      "  --objects=FILE          object files (one a line) for the layout engine\n"
@@ -790,6 +791,17 @@ static void run_units_parallel(const struct engines_found *ef)
 	free(pids);
 }
 
+static struct strv *collect_dir;
+
+static int add_object_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+	(void)st; (void)ftw;
+	if (type == FTW_F && n > 2 && !strcmp(path + n - 2, ".o"))
+		strv_push(collect_dir, path);
+	return 0;
+}
+
 static int write_report_cb(FILE *f, void *arg)
 {
 	return report_write(f, ((void **)arg)[0], ((void **)arg)[1]);
@@ -903,7 +915,17 @@ static int cmd_check(int argc, char **argv)
 		die_usage("--diff and --patch exclude each other%s", "");
 	for (int i = optind; i < argc; i++) {
 		if (argv[i][0] == '-')
-			die_usage("options go before the files: '%s'", argv[i]);
+			die_usage("unknown option '%s'", argv[i]);
+		if (is_dir(argv[i])) {
+			/* a build tree: its objects, for the layout engine */
+			size_t before = opt.objects.n;
+			collect_dir = &opt.objects;
+			if (nftw(argv[i], add_object_cb, 32, FTW_PHYS) != 0)
+				die_usage("cannot read directory '%s'", argv[i]);
+			if (opt.objects.n == before)
+				die_usage("no object files (*.o) under '%s'", argv[i]);
+			continue;
+		}
 		if (!is_file(argv[i]))
 			die_usage("no such file: '%s'", argv[i]);
 		strv_push(&files, argv[i]);

@@ -149,6 +149,11 @@ expect_eq layout-object "1|${LINE/hot.c/plain.c}" "$rc|$out"
 printf '%s\n' "$T/plain.o" >objs.txt
 out=$("$CH" check --engine=layout --annotations=side.ann --objects=objs.txt); rc=$?
 expect_eq layout-object-list "1|${LINE/hot.c/plain.c}" "$rc|$out"
+mkdir -p objdir/sub objdir/empty && cp plain.o objdir/sub/
+out=$("$CH" check --engine=layout --annotations=side.ann objdir); rc=$?
+expect_eq layout-object-dir "1|${LINE/hot.c/plain.c}" "$rc|$out"
+"$CH" check --engine=layout objdir/empty 2>"$T/err"; rc=$?
+expect_eq layout-empty-dir "2|cachehot: no object files (*.o) under 'objdir/empty'" "$rc|$(head -1 "$T/err")"
 "$CH" check plain.o >/dev/null 2>"$T/err"; rc=$?
 expect_eq objects-need-layout "2|cachehot: object files need --engine=layout" "$rc|$(head -1 "$T/err")"
 "$CH" check --annotations=nosuch.ann hot.c >/dev/null 2>"$T/err"; rc=$?
