@@ -2,10 +2,19 @@
 #
 #   make demo          build everything, run the plugin over examples/ (main job)
 #   make check         install what is missing, build, run every test suite
-#   make kernel-check  build real 6.1 mm/ objects with the plugin (long; see docs)
+#   make install PREFIX=/usr/local DESTDIR=   tools, plugin, header, rules, man pages
+#
+# Long targets on Debian's linux-source-6.1 (never part of make check):
+#   make kernel-check        mm/ + udp.o with the plugin; pahole cross-check
+#   make sparse-kernel       make C=2 CHECK=bin/cachehot-sparse over mm/
+#   make cocci-kernel        the Coccinelle rules under make coccicheck
+#   make layout-kernel       the DWARF/BTF layout check on real objects
+#   make bloat-kernel        out-of-line copy census of mm/ and udp.o
+#   make kernel-integration  the in-tree CONFIG_GCC_PLUGIN_CACHEHOT patch, built
 #
 # Each engine keeps its build rules in its own folder as <dir>/rules.mk;
-# they add to the variables below. Build outputs go to $(BUILD) and bin/.
+# they add to the variables below (install: driver/rules.mk has the one
+# recipe; other fragments add prerequisites only). Outputs: $(BUILD), bin/.
 
 BUILD    ?= build
 CC       ?= gcc
