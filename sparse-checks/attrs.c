@@ -18,9 +18,9 @@
  *     attribute on something that is not a struct member is harmless.
  *  2. Attributes written before the declarator (in the specifiers) run with
  *     ctx->ident == NULL. We record them with their source position and
- *     attach them to the member that follows in the same stream (see
- *     ch_attr_lookup()); with several declarators in one declaration only
- *     the first one is tagged (documented in docs/sparse.rst).
+ *     attach them to the members of the declaration that follows in the same
+ *     stream (see ch_attr_lookup(); model.c groups "T a, b;" by the ','
+ *     at each member's endpos).
  *
  *  3. The same pointer tells a struct member from anything else: for a
  *     declaration at file or block scope, external_declaration() points
@@ -289,6 +289,11 @@ int ch_attr_lookup(const struct symbol *member, struct position after,
 		}
 	}
 	return *cls != CH_CLASS_NONE || *user_align;
+}
+
+int ch_attr_has_pending(int stream)
+{
+	return stream >= 0 && (size_t)stream < npendstreams && pend[stream].n > 0;
 }
 
 int ch_attr_any_class(void)

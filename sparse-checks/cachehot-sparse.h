@@ -31,11 +31,15 @@ struct symbol;
 void ch_attr_register(void);
 /* Tag of a struct member: class, group (owned by attrs.c, valid for the
  * whole run) and whether an aligned attribute applies to it. 'after' is
- * the position of the previous member (or of the struct's tag): attributes in
- * declaration-specifier position are only attached when they lie between
- * 'after' and the member. Returns 1 if anything was found. */
+ * the position of the last member of the previous declaration (or of the
+ * struct's tag): attributes in declaration-specifier position are attached
+ * when they lie between 'after' and the member. Returns 1 if anything was
+ * found. */
 int ch_attr_lookup(const struct symbol *member, struct position after,
 		   enum ch_class *cls, const char **group, int *user_align);
+/* 1 if attributes in declaration-specifier position were seen in 'stream'
+ * (only then do members need grouping by declaration). */
+int ch_attr_has_pending(int stream);
 /* 1 once any cachehot class attribute has been parsed (in this process):
  * until then no member can carry one and lookups are skipped. */
 int ch_attr_any_class(void);

@@ -247,12 +247,34 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 		 mem->ctype.alignment != t->ctype.alignment);
 }
 
+/* 1 if the declarator of member 'prev' ends with ',' (another declarator of
+ * the same declaration follows: "T a, b;"). Only asked when attributes in
+ * declaration-specifier position exist in that stream: it reads the source. */
+static int same_declaration(const struct symbol *prev)
+{
+	const char *text;
+	size_t len, i;
+	unsigned c = 1;
+
+	if (!ch_attr_has_pending(prev->endpos.stream))
+		return 0;
+	text = ch_source_line(stream_name(prev->endpos.stream), prev->endpos.line, &len);
+	if (!text)
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (c == prev->endpos.pos)
+			return text[i] == ',';
+		c = text[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+	}
+	return 0;
+}
+
 /* Build (or find) the ch_type of struct/union s. NULL for an incomplete or
  * broken type (sparse already said why). */
 static struct ch_type *build_type(struct symbol *s, int depth)
 {
 	struct ch_type *ct = ch_type_lookup(ch_sparse_ctx, s);
-	struct symbol *mem;
+	struct symbol *mem, *prev;
 	struct position after;
 	const char *name;
 
@@ -271,14 +293,18 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 	ct->randomized = ch_attr_randomized(s);
 	ct->loc = ch_sparse_loc(s->pos);
 	after = s->pos;
+	prev = NULL;
 	FOR_EACH_PTR(s->symbol_list, mem) {
 		struct ch_member *m;
 		if (mem->type != SYM_NODE)
 			continue;
+		/* a new declaration starts unless "prev, mem" share one */
+		if (prev && !same_declaration(prev))
+			after = prev->pos;
 		m = ch_type_add_member(ch_sparse_ctx, ct,
 				       mem->ident ? show_ident(mem->ident) : NULL);
 		fill_member(m, mem, after, depth);
-		after = mem->pos;
+		prev = mem;
 	} END_FOR_EACH_PTR(mem);
 	return ct;
 }
