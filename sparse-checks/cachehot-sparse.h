@@ -70,6 +70,11 @@ extern ch_ctx *ch_sparse_ctx;
  * builtin=1, in sparse's builtin scope: "-include" files), each once, in
  * source order; print findings through sparse's diagnostics. */
 void ch_check_scope(int builtin, const struct ch_config *cfg);
+/* Save the struct definitions of a block scope that sparse is about to end
+ * (structs defined inside function bodies): ch_check_scope(0) checks them
+ * with the file's. */
+struct scope;
+void ch_note_block_scope(struct scope *sc);
 /* Print one finding verbatim at its position, "file:line:col: KIND: message":
  * warnings through sparse's warning() (so -Wsparse-error and -fmax-warnings
  * apply), errors through sparse_error(), notes directly (sparse has no note

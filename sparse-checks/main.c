@@ -6,13 +6,15 @@
  * Debian's sparse source package, so every argument sparse accepts is
  * accepted with the same meaning and every sparse warning is printed as
  * stock sparse prints it. The linker option --wrap (see rules.mk) routes
- * three libsparse entry points through the functions below:
+ * six libsparse entry points through the functions below:
  *
  *   sparse_initialize()  strips and parses our own -fcachehot-* options,
  *                        creates the core context, loads sidecar files;
  *   init_builtins()      registers the cachehot attributes before any input
  *                        (also "-include" files) is read, so that
  *                        __has_attribute(cacheline_hot) is true everywhere;
+ *   end_block_scope(), end_function_scope()
+ *                        keep the structs defined inside function bodies;
  *   clear_token_alloc()  called by sparse() between parsing a file and
  *                        freeing its tokens: read SMP_CACHE_BYTES etc. now;
  *   sparse()             after each input file is evaluated: judge its
@@ -34,7 +36,7 @@
  *   -fcachehot-layout=0|1        the layout checks (default 1)
  *   -fcachehot-manifest=PATH     merge a JSON manifest of checked structs
  * The same keys as the GCC plugin's -fplugin-arg-cachehot-KEY=VAL.
- * A bad option or sidecar: "cachehot-sparse: ..." on stderr, exit status 1.
+ * A bad option or sidecar: "cachehot-sparse: error: ..." on stderr, exit 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,7 @@
 
 #include "lib.h"
 #include "symbol.h"
+#include "scope.h"
 
 #include "cachehot-sparse.h"
 
@@ -57,6 +60,10 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 void __real_init_builtins(int stream);
 void __wrap_init_builtins(int stream);
 struct symbol_list *__real_sparse(char *filename);
+void __real_end_block_scope(void);
+void __wrap_end_block_scope(void);
+void __real_end_function_scope(void);
+void __wrap_end_function_scope(void);
 void __real_clear_token_alloc(void);
 void __wrap_clear_token_alloc(void);
 struct symbol_list *__wrap_sparse(char *filename);
@@ -188,6 +195,20 @@ static void list_unmatched(const char *file, unsigned line, const char *entry, v
 {
 	fprintf(stderr, "cachehot-sparse: note: sidecar entry '%s' (%s:%u) matched no struct "
 		"in this translation unit [cachehot]\n", entry, file, line);
+}
+
+/* Struct definitions inside function bodies live in block scopes that
+ * sparse ends (unbinds) while parsing: note them first. */
+void __wrap_end_block_scope(void)
+{
+	ch_note_block_scope(block_scope);
+	__real_end_block_scope();
+}
+
+void __wrap_end_function_scope(void)
+{
+	ch_note_block_scope(block_scope);
+	__real_end_function_scope();
 }
 
 /* The config of the file being checked, taken just before sparse frees the

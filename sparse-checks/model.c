@@ -513,24 +513,47 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	ch_print_finding(&f, NULL);
 }
 
+/* Struct tags and typedefs of block scopes (struct definitions inside
+ * function bodies), saved before sparse unbinds them. */
+static struct symbol_list *block_syms;
+
+void ch_note_block_scope(struct scope *sc)
+{
+	struct symbol *sym;
+	if (!sc || (!ch_attr_any_class() && !nside_names))
+		return;
+	FOR_EACH_PTR(sc->symbols, sym) {
+		if ((sym->namespace == NS_STRUCT && sym->symbol_list) ||
+		    (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE))
+			add_symbol(&block_syms, sym);
+	} END_FOR_EACH_PTR(sym);
+}
+
 void ch_check_scope(int builtin, const struct ch_config *cfgp)
 {
 	/* during sparse_initialize() file_scope is sparse's builtin scope */
 	struct scope *sc = file_scope;
 	struct symbol **v = NULL, *sym;
+	struct symbol_list *lists[2];
 	size_t n = 0, cap = 0, i;
+	int l;
 	struct ch_config cfg = *cfgp;
 
 	/* as the plugin: nothing to judge without any annotation source */
 	if (!sc || (!ch_attr_any_class() && !nside_names))
 		return;
+	lists[0] = sc->symbols;
+	lists[1] = builtin ? NULL : block_syms;
 	/* typedefs first: they carry the alignment of anonymous structs */
-	FOR_EACH_PTR(sc->symbols, sym) {
+	for (l = 0; l < 2; l++)
+	FOR_EACH_PTR(lists[l], sym) {
 		if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE)
 			note_typedef(sym);
 	} END_FOR_EACH_PTR(sym);
-	/* the relevant struct definitions of this scope */
-	FOR_EACH_PTR(sc->symbols, sym) {
+	/* the relevant struct definitions of this scope (and of the blocks
+	 * of its functions) */
+	for (l = 0; l < 2; l++)
+	FOR_EACH_PTR(lists[l], sym) {
 		struct symbol *t = NULL;
 		const char *name;
 		int tagged;
@@ -587,6 +610,8 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 			ch_sidecar_missing_fields(ch_sparse_ctx, ct->name, report_missing_field, ct);
 	}
 	free(v);
+	if (!builtin)
+		block_syms = NULL;   /* sparse's allocator owns the list nodes */
 }
 
 /* ---- printing ------------------------------------------------------------ */

@@ -6,7 +6,7 @@
 # libsparse is built from Debian's own source package of the installed sparse
 # version, with Debian's patches applied (sparse-checks/get-libsparse.sh);
 # no sparse source lives in this repository. The checker links sparse.o from
-# that tree unmodified (sparse's own main) and wraps four libsparse entry
+# that tree unmodified (sparse's own main) and wraps six libsparse entry
 # points with the linker's --wrap (sparse-checks/main.c).
 SPARSE_SRC    := $(BUILD)/sparse-src/sparse
 SPARSE_LIB    := $(SPARSE_SRC)/libsparse.a
@@ -15,7 +15,8 @@ SPARSE_BIN    := bin/cachehot-sparse
 SPARSE_CK_SRCS := $(wildcard sparse-checks/*.c)
 SPARSE_CK_OBJS := $(patsubst sparse-checks/%.c,$(BUILD)/sparse-checks/%.o,$(SPARSE_CK_SRCS))
 SPARSE_WRAPS  := -Wl,--wrap=sparse_initialize -Wl,--wrap=init_builtins -Wl,--wrap=sparse \
-		 -Wl,--wrap=clear_token_alloc
+		 -Wl,--wrap=clear_token_alloc -Wl,--wrap=end_block_scope \
+		 -Wl,--wrap=end_function_scope
 DEB_PACKAGES  += sparse dpkg-dev
 ALL_TARGETS   += $(SPARSE_BIN)
 CLEAN_FILES   += $(SPARSE_BIN)
