@@ -446,12 +446,20 @@ position p : script:python () { cb_is_hit(p) };
 // and item do not change in the loop, DELTA has no call and no side effect,
 // and nothing in the loop returns or jumps out with goto (break and
 // continue are fine: the batched update follows the loop).
-@cb_find_for depends on patch && (calls || calls_extra)@
+// Only files with a certain rewrite go on (the nested matches below are
+// slow on big files).
+@script:python cb_any depends on patch@
+@@
+if not cb_certain:
+    cocci.include_match(False)
+
+@cb_find_for depends on patch && cb_any@
 identifier upd;
 expression T, I, D;
 position p, pl;
+position q : script:python () { cb_keep_certain(q[0]) };
 @@
-for@pl (...;...;...) { <+... upd@p(T, I, D) ...+> }
+for@pl (...;...;...) { <+... upd@p@q(T, I, D) ...+> }
 
 @script:python cb_name_for@
 p << cb_find_for.p;
@@ -483,12 +491,13 @@ for@pl (...;...;...) {
 ...
 }
 
-@cb_find_while depends on patch && (calls || calls_extra)@
+@cb_find_while depends on patch && cb_any@
 identifier upd;
 expression T, I, D;
 position p, pl;
+position q : script:python () { cb_keep_certain(q[0]) };
 @@
-while@pl (...) { <+... upd@p(T, I, D) ...+> }
+while@pl (...) { <+... upd@p@q(T, I, D) ...+> }
 
 @script:python cb_name_while@
 p << cb_find_while.p;
@@ -520,13 +529,14 @@ while@pl (...) {
 ...
 }
 
-@cb_find_iter depends on patch && (calls || calls_extra)@
+@cb_find_iter depends on patch && cb_any@
 identifier upd;
 expression T, I, D;
 iterator J;
 position p, pl;
+position q : script:python () { cb_keep_certain(q[0]) };
 @@
-J@pl(...) { <+... upd@p(T, I, D) ...+> }
+J@pl(...) { <+... upd@p@q(T, I, D) ...+> }
 
 @script:python cb_name_iter@
 p << cb_find_iter.p;

@@ -7,9 +7,11 @@
 /// <linux/cache.h>: every use becomes CACHELINE_PADDING(name); and the
 /// private definitions go away. The layout does not change: both are empty
 /// structs aligned to the internode cache line, and both vanish on !SMP.
-/// Rule source: kernel commit "mm: deduplicate cacheline padding code"
-/// (6.1), which did exactly this for mmzone.h, memcontrol.h and
-/// page_counter.h after review asked for one shared macro.
+/// Rule source: linux-6.1 include/linux/cache.h, CACHELINE_PADDING ("Helper
+/// to add padding within a struct to ensure data fall into separate
+/// cachelines"), which replaced the private copies in mmzone.h,
+/// memcontrol.h and page_counter.h after review asked for one shared macro
+/// (kernel commit "mm: deduplicate cacheline padding code").
 ///
 // Confidence: High (definitions and uses as written in the kernel);
 //  direct "struct X_padding name;" fields: Moderate
