@@ -120,6 +120,13 @@ else
 		"$(grep -m1 '^counter_batch.cocci:' "$W/cb.bad.err")"
 fi
 
+# Bad input: an unparsable loop and a loop cut off at the end of the file
+# give no report and no crash.
+printf 'void f(struct zone *z, int n)\n{\n\tfor (i = 0; i < n; i++ {\n\t\t__mod_zone_page_state(z, 1, 1);\n}\n' >"$W/broken.c"
+printf 'void g(struct zone *z, int n)\n{\n\twhile (n--)\n\t\t__mod_zone_page_state(z, 1, 1)' >"$W/cut.c"
+(cd "$W" && spatch -D report --no-show-diff $OPTS --sp-file "$RULES/counter_batch.cocci" broken.c cut.c) >"$W/cb.b.out" 2>&1
+expect_eq cb-bad-input "0:" "$?:$(grep -v '^$' "$W/cb.b.out")"
+
 # ---- bench/cocci-merge.py: one semantic patch from several rules -------------
 python3 "$TOP/bench/cocci-merge.py" "$W/all.cocci" "$RULES/unify_padding.cocci" "$RULES/counter_batch.cocci" 2>"$W/merge.err"
 expect_eq merge-virtuals "virtual report|virtual org|virtual context|virtual patch" \
