@@ -3,9 +3,11 @@
 /// Report a statistics counter that is updated once per element inside a
 /// loop although neither its target (zone, node, lruvec, memcg) nor its stat
 /// item changes in the loop: accumulate the delta in a local and apply it
-/// once after the loop. Every update is an interrupt-safe or per-cpu
-/// read-modify-write of a shared counter line, so N updates cost N times the
-/// cache-line traffic of one.
+/// once after the loop. Each call is a read-modify-write: zone, node and
+/// memcg counters add to a per-cpu diff that is folded into a shared atomic
+/// (one cache line written by every CPU) each time it passes a threshold,
+/// vm events bump a per-cpu counter; N calls cost N times one, and N/threshold
+/// writes of the shared line where one would do.
 /// Rule source: the multi-gen LRU aging batched its per-page memcg/node
 /// statistics updates (accumulate locally, apply once), which measurably
 /// helped memcached throughput; mm/page_alloc.c rmqueue_bulk() batches
@@ -21,9 +23,13 @@
 //  -D counter_batch_updaters=NAME[:TARGET:ITEM],... (0-based argument
 //  indexes; TARGET "-" for per-cpu event counters without a target; the
 //  default is 0:1), e.g. under coccicheck SPFLAGS="-D counter_batch_updaters=
-//  my_stat_add:0:1". A variable "changes in the loop" when it is assigned,
-//  incremented, declared or used as an iterator cursor between the loop
-//  keyword and the end of the loop body; only the innermost loop around the
+//  my_stat_add:0:1". A variable "changes in the loop" when the loop text
+//  assigns it (=, +=, ...), increments it, declares it with an initializer,
+//  takes its address or uses it as an iterator cursor; writes through
+//  pointers or in callees are not seen. Not reported either: an update
+//  followed by break/goto/return (once per loop run) and an item that is
+//  the loop index (each item once). Only the innermost loop around the
+//  call is judged; do-while loops are not recognised.
 //  call is judged. Patch mode rewrites only the certain shape: a
 //  three-argument updater (target, item, delta) called as a statement, the
 //  delta free of calls and side effects, no return or goto in the loop; it
