@@ -28,7 +28,12 @@
 //  use of the macros defined or found there to "CACHELINE_PADDING(name);",
 //  adds "#include <linux/cache.h>" after the last #include when the file
 //  lacks it, and prints a unified diff ("--- a/FILE", "+++ b/FILE", apply
-//  with patch -p1 from the directory spatch ran in). docs/cocci.rst
+//  with patch -p1 from the directory spatch ran in); context mode prints
+//  the flagged lines the same way. Only types aligned with
+//  ____cacheline_internodealigned_in_smp (as CACHELINE_PADDING is) are
+//  rewritten; others (____cacheline_aligned_in_smp: larger internode lines
+//  differ, e.g. x86 VSMP) are reported with "not patched". Uses of a macro
+//  defined in a file outside the run are reported only. docs/cocci.rst
 //  describes both paths. Messages end in [cachehot-padding-macro].
 // Options: --no-includes --include-headers
 //
