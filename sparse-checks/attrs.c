@@ -404,6 +404,59 @@ int ch_attr_randomized(const struct symbol *s)
 	return 0;
 }
 
+/* cachehot_addressable (include/cachehot.h __cachehot_addressable): an inline
+ * function whose address is meant to be taken; the inline-addr check stays
+ * silent for it. After the declarator, ctx->ident names the function
+ * (external_declaration()'s local) and ctx->ctype.base_type is its SYM_FN.
+ * In the declaration specifiers GCC applies it to the type: an error. */
+static const struct ident **addr_idents;
+static size_t naddr_idents;
+
+static struct token *addressable_attr(struct token *token, struct symbol *attr,
+				      struct decl_state *ctx)
+{
+	struct position pos = token->pos;
+	enum attr_ctx c = context_of(ctx);
+	const struct ident *id = c == ATTR_SPECIFIER ? NULL : *ctx->ident;
+	struct symbol *m = member_of(ctx);
+
+	if (match_op(token, '(')) {
+		struct expression *expr = NULL;
+		token = parens_expression(token, &expr, "in attribute");
+		sparse_error(m ? name_pos(m->pos, m->ident) : pos,
+			     "attribute 'cachehot_addressable' takes no arguments [cachehot-inline-addr]");
+		return token;
+	}
+	if (c == ATTR_SPECIFIER) {
+		/* in the declaration specifiers GCC applies it to the type */
+		sparse_error(pos, "attribute 'cachehot_addressable' applies only to functions, "
+			     "not to 'a type' [cachehot-inline-addr]");
+		return token;
+	}
+	if (m || !ctx->ctype.base_type || ctx->ctype.base_type->type != SYM_FN) {
+		sparse_error(m ? name_pos(m->pos, m->ident) : pos,
+			     "attribute 'cachehot_addressable' applies only to functions, not to '%s' "
+			     "[cachehot-inline-addr]", id ? show_ident(id) : "a type");
+		return token;
+	}
+	addr_idents = realloc(addr_idents, (naddr_idents + 1) * sizeof(*addr_idents));
+	if (!addr_idents)
+		die("cachehot-sparse: out of memory");
+	addr_idents[naddr_idents++] = id;
+	return token;
+}
+
+int ch_attr_addressable(const struct symbol *fn)
+{
+	size_t i;
+	for (i = 0; i < naddr_idents; i++)
+		if (addr_idents[i] == fn->ident)
+			return 1;
+	return 0;
+}
+
+static struct symbol_op addressable_op = { .type = KW_ATTRIBUTE, .attribute = addressable_attr };
+
 static struct symbol_op randomize_op = { .type = KW_ATTRIBUTE, .attribute = randomize_attr };
 
 static struct symbol_op hot_op = { .type = KW_ATTRIBUTE, .attribute = hot_attr };
@@ -440,6 +493,8 @@ void ch_attr_register(void)
 	add_keyword("__cacheline_exclusive__", &excl_op);
 	add_keyword("cacheline_read_mostly", &rm_op);
 	add_keyword("__cacheline_read_mostly__", &rm_op);
+	add_keyword("cachehot_addressable", &addressable_op);
+	add_keyword("__cachehot_addressable__", &addressable_op);
 	add_keyword("randomize_layout", &randomize_op);
 	add_keyword("__randomize_layout__", &randomize_op);
 

@@ -46,6 +46,9 @@ int ch_attr_any_class(void);
 /* 1 if struct/union s carries randomize_layout (laid out by randstruct in
  * the real build; core does not judge it). */
 int ch_attr_randomized(const struct symbol *s);
+/* 1 if a declaration of function fn (any in the file, compared by name)
+ * carries cachehot_addressable. */
+int ch_attr_addressable(const struct symbol *fn);
 /* Forget the declaration-specifier tags of the file just checked (member
  * tags stay: structs of "-include" files are shared by all input files). */
 void ch_attr_reset(void);

@@ -98,7 +98,7 @@ void ch_check_inline_addr(const struct ch_config *cfg)
 		}
 		done[ndone++] = sym->ident;
 		name = show_ident(sym->ident);
-		if (ch_sidecar_addressable(ch_sparse_ctx, name))
+		if (ch_sidecar_addressable(ch_sparse_ctx, name) || ch_attr_addressable(sym))
 			continue;
 		memset(&f, 0, sizeof(f));
 		f.check = CH_CHECK_INLINE_ADDR;

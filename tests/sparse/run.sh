@@ -144,6 +144,13 @@ expect_eq sparse/inline-addr-off 0 "$n"
 n=$("$CK" -Wno-decl -fcachehot-inline-notes=0 "$S/inline.c" 2>&1 | grep -c 'warning: .*cachehot-inline-addr')
 expect_eq sparse/inline-addr-warnings 3 "$n"
 
+# __cachehot_addressable silences it (on a redeclaration or the definition);
+# before the type it applies to the type: GCC's error, at the same place
+out=$("$CK" -Wno-decl -Iinclude "$S/inline-attr.c" 2>&1 | cut -d' ' -f1-5)
+expect_eq sparse/inline-addressable-attr \
+	"$S/inline-attr.c:6:19: error: attribute 'cachehot_addressable' applies|$S/inline-attr.c:6:42: note: inline function 'leading'|$S/inline-attr.c:7:19: note: inline function 'unmarked'" \
+	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
+
 # member positions: pointer and function-pointer members are reported at the
 # name (GCC's column), a tab-indented member at its display column
 out=$("$CK" -Wno-decl -Iinclude "$S/columns.c" 2>&1 | grep 'warning:' | cut -d: -f2,3 | tr '\n' ' ')
