@@ -92,6 +92,13 @@ expect_eq sparse/passthru-real-warnings \
 expect_eq sparse/passthru-E "int v = 3;" \
 	"$("$CK" -E -D__CHK_DEFINED=3 "$S/passthru-E.c" 2>&1 | grep -v '^$' | sed 's/^[ \t]*//; s/[ \t]*$//' | tr -s ' \n' ' ' | sed 's/ $//')"
 
+# several input files in one run (sparse allows it): each judged as alone
+a=tests/fixtures/nested.c; b=tests/fixtures/page_counter_v5_10.c
+both=$("$CK" -Wno-decl -Iinclude "$a" "$b" 2>&1 | sort)
+apart=$( { "$CK" -Wno-decl -Iinclude "$a"; "$CK" -Wno-decl -Iinclude "$b"; } 2>&1 | sort)
+expect_eq sparse/two-files-in-one-run "$apart" "$both"
+expect_eq sparse/two-files-count 9 "$(echo "$both" | grep -c 'cachehot-false-sharing')"
+
 # __has_attribute sees the attributes; an -include'd header defining an
 # annotated struct is judged once (builtin scope), in header coordinates
 out=$("$CK" -Wno-decl -include "$S/hdr-struct.h" -Iinclude "$S/has_attr.c" 2>&1)
