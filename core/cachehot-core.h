@@ -256,6 +256,55 @@ typedef const char *(*ch_macro_lookup_fn)(const char *name, void *arg);
 int ch_eval_macro(const char *body, ch_macro_lookup_fn lookup, void *arg,
 		  long long *out);
 
+/* ---- message catalogue: texts every engine prints alike ------------------ */
+/* How the address of an inline function is used ([cachehot-inline-addr]). */
+enum ch_inline_use {
+	CH_USE_OTHER = 0,   /* address taken some other way */
+	CH_USE_SELECTOR,    /* local pointer only ever called through: fixable */
+	CH_USE_LOCAL_ARG,   /* local pointer then passed to a function */
+	CH_USE_LOCAL,       /* assigned to a local pointer (escapes or unused) */
+	CH_USE_TABLE,       /* stored in an initializer: ops table */
+	CH_USE_FIELD,       /* stored through a pointer or field: callback registration */
+	CH_USE_ARG,         /* passed as an argument */
+	CH_USE_GLOBAL,      /* stored in a global */
+	CH_USE_RETURN,      /* returned */
+	CH_USE_COMPARE,     /* compared */
+	CH_USE_ASM,         /* asm operand */
+	CH_USE_VALUE,       /* used as a value; whether a copy is emitted is unknown */
+};
+struct ch_inline_finding {
+	const char *function;      /* the inline function */
+	const char *def_file;      /* where it is defined, or NULL */
+	unsigned def_line;
+	enum ch_inline_use use;
+	const char *var;           /* the pointer, table or variable holding it, or NULL */
+	const char *callee;        /* CH_USE_ARG/LOCAL_ARG: the function it is passed to */
+	int argno;                 /* ... as argument argno (1-based) */
+	const char *alternatives;  /* CH_USE_SELECTOR: "f/g", every function the pointer takes */
+	const char *engine;        /* CH_USE_VALUE: who cannot tell ("sparse") */
+};
+/* The complete message, ending in "[cachehot-inline-addr]". Source: the
+ * out-of-line copies of "mm: memcontrol: ..." numa_stat accessors (issue 3). */
+const char *ch_inline_addr_message(ch_ctx *ctx, const struct ch_inline_finding *f);
+/* 1 when the use is fixable by calling directly (a warning); else a note. */
+int ch_inline_use_fixable(enum ch_inline_use use);
+
+/* Misused annotations and sidecar entries (errors and notes, check id
+ * "[cachehot]" or "[cachehot-inline-addr]"). attr is the attribute's name. */
+const char *ch_msg_attr_not_member(ch_ctx *ctx, const char *attr);
+const char *ch_msg_attr_group_not_string(ch_ctx *ctx, const char *attr);
+const char *ch_msg_attr_group_empty(ch_ctx *ctx, const char *attr);
+const char *ch_msg_attr_conflict(ch_ctx *ctx, const char *attr, const char *other);
+const char *ch_msg_addressable_not_function(ch_ctx *ctx, const char *what);
+const char *ch_msg_addressable_args(ch_ctx *ctx);
+const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char *file,
+				     unsigned line, const char *type_name);
+const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
+				     unsigned line);
+/* 1 if a sidecar entry names struct type_name (a front-end's cheap test
+ * before it converts a struct). */
+int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name);
+
 /* ---- options shared by every front-end ---------------------------------- */
 /* "note" | "warning" | "error". Returns -1 for anything else. */
 int ch_severity_parse(const char *s, enum ch_severity *out);

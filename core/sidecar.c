@@ -37,7 +37,7 @@ static size_t name_hash(const char *s, size_t cap)
 
 /* 1 if some entry names struct type_name: most structs of a translation
  * unit are not in the sidecar, and one lookup settles them. */
-static int names_type(const ch_ctx *ctx, const char *type_name)
+int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name)
 {
 	size_t i;
 	if (!ctx->cap_side_types)
@@ -60,7 +60,7 @@ static void rebuild_type_set(ch_ctx *ctx)
 	if (!ctx->side_types)
 		abort();
 	for (i = 0; i < ctx->nside; i++) {
-		if (!ctx->side[i].field || names_type(ctx, ctx->side[i].type))
+		if (!ctx->side[i].field || ch_sidecar_names_type(ctx, ctx->side[i].type))
 			continue;
 		for (j = name_hash(ctx->side[i].type, ctx->cap_side_types); ctx->side_types[j];
 		     j = (j + 1) & (ctx->cap_side_types - 1))
@@ -228,7 +228,7 @@ enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
 			       const char *field, const char **group)
 {
 	size_t i;
-	if (!type_name || !field || !names_type(ctx, type_name))
+	if (!type_name || !field || !ch_sidecar_names_type(ctx, type_name))
 		return CH_CLASS_NONE;
 	for (i = 0; i < ctx->nside; i++) {
 		struct ch_sidecar_entry *e = &ctx->side[i];

@@ -77,32 +77,31 @@ static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_a
 
 	any_attribute_seen = true;
 	if (TREE_CODE(decl) != FIELD_DECL) {
-		error_at(DECL_P(decl) ? DECL_SOURCE_LOCATION(decl) : input_location,
-			 "%qE attribute applies only to struct or union members [cachehot]", name);
+		error_at(DECL_P(decl) ? DECL_SOURCE_LOCATION(decl) : input_location, "%s",
+			 ch_msg_attr_not_member(cachehot_ctx, IDENTIFIER_POINTER(name)));
 		*no_add_attrs = true;
 		return NULL_TREE;
 	}
 	if (args) {
 		tree arg = TREE_VALUE(args);
 		if (TREE_CODE(arg) != STRING_CST) {
-			error_at(DECL_SOURCE_LOCATION(decl),
-				 "%qE attribute takes a string literal group name, as in "
-				 "%<__cacheline_hot_group(name)%> [cachehot]", name);
+			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+				 ch_msg_attr_group_not_string(cachehot_ctx, IDENTIFIER_POINTER(name)));
 			*no_add_attrs = true;
 			return NULL_TREE;
 		}
 		if (TREE_STRING_LENGTH(arg) <= 1) {
-			error_at(DECL_SOURCE_LOCATION(decl),
-				 "%qE attribute: the group name is empty [cachehot]", name);
+			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+				 ch_msg_attr_group_empty(cachehot_ctx, IDENTIFIER_POINTER(name)));
 			*no_add_attrs = true;
 			return NULL_TREE;
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(layout_attrs); i++) {
 		if (lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl))) {
-			error_at(DECL_SOURCE_LOCATION(decl),
-				 "%qE conflicts with %qs on the same member: one class per field [cachehot]",
-				 name, layout_attrs[i]);
+			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+				 ch_msg_attr_conflict(cachehot_ctx, IDENTIFIER_POINTER(name),
+						      layout_attrs[i]));
 			*no_add_attrs = true;
 			return NULL_TREE;
 		}
@@ -433,9 +432,8 @@ static void emit_finding(const struct ch_finding *f, void *)
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct ch_type *t = (struct ch_type *)arg;
-	warning_at(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION, 0,
-		   "sidecar entry %qs (%s:%u) names no member of %<%s%> [cachehot]",
-		   entry, file, line, t->name);
+	warning_at(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION, 0, "%s",
+		   ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name));
 }
 
 static void judge(tree type, const char *typedef_name, tree variant)
@@ -507,8 +505,7 @@ static void finish_decl(void *gcc_data, void *)
 
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *)
 {
-	inform(UNKNOWN_LOCATION, "sidecar entry %qs (%s:%u) matched no struct in this "
-	       "translation unit [cachehot]", entry, file, line);
+	inform(UNKNOWN_LOCATION, "%s", ch_msg_sidecar_unmatched(cachehot_ctx, entry, file, line));
 }
 
 static void finish_unit(void *, void *)

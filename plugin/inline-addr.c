@@ -775,16 +775,6 @@ static int addressable(tree fn)
 }
 
 /* "f (defined at FILE:LINE)" into buf */
-static void describe(char *buf, size_t size, tree fn)
-{
-	expanded_location x = expand_location(DECL_SOURCE_LOCATION(fn));
-
-	if (x.file && x.line)
-		snprintf(buf, size, "inline function '%s' (defined at %s:%d)",
-			 decl_name(fn), x.file, x.line);
-	else
-		snprintf(buf, size, "inline function '%s'", decl_name(fn));
-}
 
 /* "f/g/h": every function assigned to the selector variable, in order. */
 static void selector_names(char *buf, size_t size, const struct ia_use *u)
@@ -813,81 +803,48 @@ static void selector_names(char *buf, size_t size, const struct ia_use *u)
 	}
 }
 
-static const char *bloat_hint =
-	"`cachehot-bloat OBJ` gives its size in bytes from the symbol table";
 
+static enum ch_inline_use core_use(enum ia_kind k)
+{
+	switch (k) {
+	case IA_SELECTOR: return CH_USE_SELECTOR;
+	case IA_LOCAL_ARG: return CH_USE_LOCAL_ARG;
+	case IA_LOCAL_ESCAPE:
+	case IA_LOCAL_UNUSED: return CH_USE_LOCAL;
+	case IA_TABLE: return CH_USE_TABLE;
+	case IA_FIELD: return CH_USE_FIELD;
+	case IA_ARG: return CH_USE_ARG;
+	case IA_GLOBAL: return CH_USE_GLOBAL;
+	case IA_RETURN: return CH_USE_RETURN;
+	case IA_COMPARE: return CH_USE_COMPARE;
+	case IA_ASM: return CH_USE_ASM;
+	default: return CH_USE_OTHER;
+	}
+}
+
+/* Print one use; the text comes from core (ch_inline_addr_message). */
 static void report(struct ia_use *u)
 {
-	char what[512], names[512], how[768], msg[2048];
-	int warn = 0;
+	char names[512];
+	struct ch_inline_finding f;
+	expanded_location x = expand_location(DECL_SOURCE_LOCATION(u->fn));
+	const char *msg;
+	int warn;
 
-	describe(what, sizeof(what), u->fn);
-	switch (u->slot.kind) {
-	case IA_SELECTOR:
+	memset(&f, 0, sizeof(f));
+	f.function = decl_name(u->fn);
+	f.def_file = x.file && x.line ? x.file : NULL;
+	f.def_line = x.line > 0 ? (unsigned)x.line : 0;
+	f.use = core_use(u->slot.kind);
+	f.var = u->slot.var_name;
+	f.callee = u->slot.callee_name;
+	f.argno = u->slot.argno;
+	if (f.use == CH_USE_SELECTOR) {
 		selector_names(names, sizeof(names), u);
-		snprintf(how, sizeof(how),
-			 "is chosen through the local function pointer '%s', so an out-of-line copy is emitted; call %s directly",
-			 (u->slot.var_name ? u->slot.var_name : "?"), names);
-		warn = 1;
-		break;
-	case IA_LOCAL_ARG:
-		snprintf(how, sizeof(how),
-			 "is assigned to the local function pointer '%s', which is passed to '%s' (argument %d), so an out-of-line copy is emitted",
-			 (u->slot.var_name ? u->slot.var_name : "?"),
-			 u->slot.callee_name ? u->slot.callee_name : "an indirect call",
-			 u->slot.argno);
-		break;
-	case IA_LOCAL_ESCAPE:
-	case IA_LOCAL_UNUSED:
-		snprintf(how, sizeof(how),
-			 "is assigned to the local function pointer '%s', so an out-of-line copy is emitted",
-			 (u->slot.var_name ? u->slot.var_name : "?"));
-		break;
-	case IA_TABLE:
-		if (u->slot.var_name)
-			snprintf(how, sizeof(how),
-				 "is stored in the initializer of '%s' (ops table), so an out-of-line copy is emitted",
-				 (u->slot.var_name ? u->slot.var_name : "?"));
-		else
-			snprintf(how, sizeof(how),
-				 "is stored in an initializer (ops table), so an out-of-line copy is emitted");
-		break;
-	case IA_FIELD:
-		snprintf(how, sizeof(how),
-			 "is stored through a pointer or structure field (callback registration), so an out-of-line copy is emitted");
-		break;
-	case IA_ARG:
-		snprintf(how, sizeof(how),
-			 "is passed to '%s' (argument %d), so an out-of-line copy is emitted",
-			 u->slot.callee_name ? u->slot.callee_name : "an indirect call",
-			 u->slot.argno);
-		break;
-	case IA_GLOBAL:
-		snprintf(how, sizeof(how),
-			 "is stored in '%s', so an out-of-line copy is emitted",
-			 (u->slot.var_name ? u->slot.var_name : "?"));
-		break;
-	case IA_RETURN:
-		snprintf(how, sizeof(how),
-			 "is returned as a function pointer, so an out-of-line copy is emitted");
-		break;
-	case IA_COMPARE:
-		snprintf(how, sizeof(how),
-			 "has its address compared, so an out-of-line copy is emitted");
-		break;
-	case IA_ASM:
-		snprintf(how, sizeof(how),
-			 "is an asm operand, so an out-of-line copy is emitted");
-		break;
-	default:
-		snprintf(how, sizeof(how),
-			 "has its address taken, so an out-of-line copy is emitted");
-		break;
+		f.alternatives = names;
 	}
-	snprintf(msg, sizeof(msg), "%s %s; %s %s", what, how, bloat_hint, IA_TAG);
-
-	if (!warn && !cachehot_opts.inline_notes)
-		warn = 1;
+	msg = ch_inline_addr_message(cachehot_ctx, &f);
+	warn = ch_inline_use_fixable(f.use) || !cachehot_opts.inline_notes;
 	if (!warn) {
 		inform(u->loc, "%s", msg);
 		return;
@@ -960,15 +917,14 @@ static tree handle_addressable(tree *node, tree name, tree args, int flags,
 	tree d = *node;
 
 	if (!d || TREE_CODE(d) != FUNCTION_DECL) {
-		error_at(d && DECL_P(d) ? DECL_SOURCE_LOCATION(d) : input_location,
-			 "attribute '%s' applies only to functions, not to '%s' " IA_TAG,
-			 IA_ATTR, d && DECL_P(d) ? decl_name(d) : "a type");
+		error_at(d && DECL_P(d) ? DECL_SOURCE_LOCATION(d) : input_location, "%s",
+			 ch_msg_addressable_not_function(cachehot_ctx,
+							 d && DECL_P(d) ? decl_name(d) : "a type"));
 		*no_add_attrs = true;
 		return NULL_TREE;
 	}
 	if (args) {
-		error_at(DECL_SOURCE_LOCATION(d),
-			 "attribute '%s' takes no arguments " IA_TAG, IA_ATTR);
+		error_at(DECL_SOURCE_LOCATION(d), "%s", ch_msg_addressable_args(cachehot_ctx));
 		*no_add_attrs = true;
 		return NULL_TREE;
 	}

@@ -185,10 +185,9 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 		struct tag *t = tag_slot(m, 1);
 		if (cls != CH_CLASS_NONE) {
 			if (t->cls != CH_CLASS_NONE) {
-				sparse_error(name_pos(m->pos, m->ident),
-					     "'%s' conflicts with '%s' on the same member: one class per "
-					     "field [cachehot]", class_attr_name(cls),
-					     class_attr_name(t->cls));
+				sparse_error(name_pos(m->pos, m->ident), "%s",
+					     ch_msg_attr_conflict(ch_sparse_ctx, class_attr_name(cls),
+								  class_attr_name(t->cls)));
 				return;
 			}
 			t->cls = cls;
@@ -218,8 +217,7 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 				if (found)
 					p.pos = found;
 			}
-			sparse_error(p, "'%s' attribute applies only to struct or union members [cachehot]",
-				     class_attr_name(cls));
+			sparse_error(p, "%s", ch_msg_attr_not_member(ch_sparse_ctx, class_attr_name(cls)));
 		}
 		return;
 	}
@@ -342,13 +340,12 @@ static struct token *class_attr(struct token *token, enum ch_class cls, const ch
 			return token;
 		}
 		if (!expr || expr->type != EXPR_STRING || !expr->string) {
-			sparse_error(at, "'%s' attribute takes a string literal group name, as in "
-				     "'__cacheline_hot_group(name)' [cachehot]", name);
+			sparse_error(at, "%s", ch_msg_attr_group_not_string(ch_sparse_ctx, name));
 			return token;
 		}
 		group = expr->string->data;
 		if (!group[0]) {
-			sparse_error(at, "'%s' attribute: the group name is empty [cachehot]", name);
+			sparse_error(at, "%s", ch_msg_attr_group_empty(ch_sparse_ctx, name));
 			return token;
 		}
 	}
@@ -423,20 +420,19 @@ static struct token *addressable_attr(struct token *token, struct symbol *attr,
 	if (match_op(token, '(')) {
 		struct expression *expr = NULL;
 		token = parens_expression(token, &expr, "in attribute");
-		sparse_error(m ? name_pos(m->pos, m->ident) : pos,
-			     "attribute 'cachehot_addressable' takes no arguments [cachehot-inline-addr]");
+		sparse_error(m ? name_pos(m->pos, m->ident) : pos, "%s",
+			     ch_msg_addressable_args(ch_sparse_ctx));
 		return token;
 	}
 	if (c == ATTR_SPECIFIER) {
 		/* in the declaration specifiers GCC applies it to the type */
-		sparse_error(pos, "attribute 'cachehot_addressable' applies only to functions, "
-			     "not to 'a type' [cachehot-inline-addr]");
+		sparse_error(pos, "%s", ch_msg_addressable_not_function(ch_sparse_ctx, "a type"));
 		return token;
 	}
 	if (m || !ctx->ctype.base_type || ctx->ctype.base_type->type != SYM_FN) {
-		sparse_error(m ? name_pos(m->pos, m->ident) : pos,
-			     "attribute 'cachehot_addressable' applies only to functions, not to '%s' "
-			     "[cachehot-inline-addr]", id ? show_ident(id) : "a type");
+		sparse_error(m ? name_pos(m->pos, m->ident) : pos, "%s",
+			     ch_msg_addressable_not_function(ch_sparse_ctx,
+							     id ? show_ident(id) : "a type"));
 		return token;
 	}
 	addr_idents = realloc(addr_idents, (naddr_idents + 1) * sizeof(*addr_idents));

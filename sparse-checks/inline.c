@@ -39,16 +39,15 @@ static int has_body(const struct symbol *s)
 	return b && (b->stmt || b->inline_stmt);
 }
 
-/* The message for a static inline function used as a value. TODO(core): this
- * text belongs in core's message catalogue; move it there once core has an
- * inline-addr formatter. */
+/* The message: core's catalogue, "used as a value, copy unknown". */
 static const char *inline_addr_message(const char *fn)
 {
-	return ch_printf(ch_sparse_ctx,
-		"inline function '%s' is used as a value (its address is taken); sparse cannot "
-		"tell whether the compiler emits an out-of-line copy: the GCC plugin (call graph) "
-		"or `cachehot-bloat OBJ` (symbol table) can [%s]",
-		fn, ch_check_id(CH_CHECK_INLINE_ADDR));
+	struct ch_inline_finding f;
+	memset(&f, 0, sizeof(f));
+	f.function = fn;
+	f.use = CH_USE_VALUE;
+	f.engine = "sparse";
+	return ch_inline_addr_message(ch_sparse_ctx, &f);
 }
 
 static int in_set(const void **v, size_t n, const void *p)

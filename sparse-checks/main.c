@@ -193,8 +193,8 @@ void __wrap_init_builtins(int stream)
 
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
-	fprintf(stderr, "cachehot-sparse: note: sidecar entry '%s' (%s:%u) matched no struct "
-		"in this translation unit [cachehot]\n", entry, file, line);
+	fprintf(stderr, "cachehot-sparse: note: %s\n",
+		ch_msg_sidecar_unmatched(ch_sparse_ctx, entry, file, line));
 }
 
 /* Struct definitions inside function bodies live in block scopes that

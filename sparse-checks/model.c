@@ -507,9 +507,7 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	memset(&f, 0, sizeof(f));
 	f.severity = CH_SEV_WARNING;
 	f.loc = t->loc;
-	f.message = ch_printf(ch_sparse_ctx,
-			      "sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]",
-			      entry, file, line, t->name);
+	f.message = ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name);
 	ch_print_finding(&f, NULL);
 }
 

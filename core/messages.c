@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * messages.c -- the texts that are not layout findings but that every engine
+ * must print alike: inline-addr findings, misused annotations, sidecar
+ * diagnostics. Layout findings are formatted in rules.c.
+ */
+#include "internal.h"
+
+int ch_inline_use_fixable(enum ch_inline_use use)
+{
+	return use == CH_USE_SELECTOR;
+}
+
+static const char *or_q(const char *s)
+{
+	return s ? s : "?";
+}
+
+const char *ch_inline_addr_message(ch_ctx *ctx, const struct ch_inline_finding *f)
+{
+	const char *what, *how;
+	const char *tag = ch_check_id(CH_CHECK_INLINE_ADDR);
+	const char *emitted = "so an out-of-line copy is emitted";
+
+	if (f->use == CH_USE_VALUE)
+		return ch_printf(ctx, "inline function '%s' is used as a value (its address is "
+				 "taken); %s cannot tell whether the compiler emits an out-of-line "
+				 "copy: the GCC plugin (call graph) or `cachehot-bloat OBJ` (symbol "
+				 "table) can [%s]", or_q(f->function), f->engine ? f->engine : "this engine",
+				 tag);
+	what = f->def_file && f->def_line
+		? ch_printf(ctx, "inline function '%s' (defined at %s:%u)", or_q(f->function),
+			    f->def_file, f->def_line)
+		: ch_printf(ctx, "inline function '%s'", or_q(f->function));
+	switch (f->use) {
+	case CH_USE_SELECTOR:
+		how = ch_printf(ctx, "is chosen through the local function pointer '%s', %s; "
+				"call %s directly", or_q(f->var), emitted,
+				f->alternatives ? f->alternatives : or_q(f->function));
+		break;
+	case CH_USE_LOCAL_ARG:
+		how = ch_printf(ctx, "is assigned to the local function pointer '%s', which is passed "
+				"to '%s' (argument %d), %s", or_q(f->var),
+				f->callee ? f->callee : "an indirect call", f->argno, emitted);
+		break;
+	case CH_USE_LOCAL:
+		how = ch_printf(ctx, "is assigned to the local function pointer '%s', %s",
+				or_q(f->var), emitted);
+		break;
+	case CH_USE_TABLE:
+		how = f->var ? ch_printf(ctx, "is stored in the initializer of '%s' (ops table), %s",
+					 f->var, emitted)
+			     : ch_printf(ctx, "is stored in an initializer (ops table), %s", emitted);
+		break;
+	case CH_USE_FIELD:
+		how = ch_printf(ctx, "is stored through a pointer or structure field (callback "
+				"registration), %s", emitted);
+		break;
+	case CH_USE_ARG:
+		how = ch_printf(ctx, "is passed to '%s' (argument %d), %s",
+				f->callee ? f->callee : "an indirect call", f->argno, emitted);
+		break;
+	case CH_USE_GLOBAL:
+		how = ch_printf(ctx, "is stored in '%s', %s", or_q(f->var), emitted);
+		break;
+	case CH_USE_RETURN:
+		how = ch_printf(ctx, "is returned as a function pointer, %s", emitted);
+		break;
+	case CH_USE_COMPARE:
+		how = ch_printf(ctx, "has its address compared, %s", emitted);
+		break;
+	case CH_USE_ASM:
+		how = ch_printf(ctx, "is an asm operand, %s", emitted);
+		break;
+	default:
+		how = ch_printf(ctx, "has its address taken, %s", emitted);
+		break;
+	}
+	return ch_printf(ctx, "%s %s; `cachehot-bloat OBJ` gives its size in bytes from the "
+			 "symbol table [%s]", what, how, tag);
+}
+
+const char *ch_msg_attr_not_member(ch_ctx *ctx, const char *attr)
+{
+	return ch_printf(ctx, "'%s' attribute applies only to struct or union members [cachehot]",
+			 attr);
+}
+
+const char *ch_msg_attr_group_not_string(ch_ctx *ctx, const char *attr)
+{
+	return ch_printf(ctx, "'%s' attribute takes a string literal group name, as in "
+			 "'__cacheline_hot_group(name)' [cachehot]", attr);
+}
+
+const char *ch_msg_attr_group_empty(ch_ctx *ctx, const char *attr)
+{
+	return ch_printf(ctx, "'%s' attribute: the group name is empty [cachehot]", attr);
+}
+
+const char *ch_msg_attr_conflict(ch_ctx *ctx, const char *attr, const char *other)
+{
+	return ch_printf(ctx, "'%s' conflicts with '%s' on the same member: one class per "
+			 "field [cachehot]", attr, other);
+}
+
+const char *ch_msg_addressable_not_function(ch_ctx *ctx, const char *what)
+{
+	return ch_printf(ctx, "attribute 'cachehot_addressable' applies only to functions, "
+			 "not to '%s' [%s]", what, ch_check_id(CH_CHECK_INLINE_ADDR));
+}
+
+const char *ch_msg_addressable_args(ch_ctx *ctx)
+{
+	return ch_printf(ctx, "attribute 'cachehot_addressable' takes no arguments [%s]",
+			 ch_check_id(CH_CHECK_INLINE_ADDR));
+}
+
+const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char *file,
+				     unsigned line, const char *type_name)
+{
+	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]",
+			 entry, file, line, type_name);
+}
+
+const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
+				     unsigned line)
+{
+	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no struct in this "
+			 "translation unit [cachehot]", entry, file, line);
+}
