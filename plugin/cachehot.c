@@ -26,11 +26,13 @@
 #include "tree.h"
 #include "stringpool.h"
 #include "attribs.h"
+#include "c-family/c-common.h"   /* before diagnostic-core.h: maybe_add_include_fixit */
 #include "diagnostic-core.h"
 #include "hash-map.h"
 #include "hash-set.h"
 #include "cpplib.h"
 #include "c-family/c-pragma.h"
+#include "input.h"
 #include "cachehot-plugin.h"
 
 __attribute__((visibility("default"))) int plugin_is_GPL_compatible;
@@ -406,9 +408,36 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 	name = (const char *)NODE_NAME(MACRO_MAP_MACRO(mm));
 	if (!name || !strcmp(name, replacement))
 		return;
-	rich->add_fixit_replace(source_range::from_locations(at, at + strlen(name) - 1 > at ?
-				linemap_position_for_loc_and_offset(line_table, at, strlen(name) - 1) : at),
+	rich->add_fixit_replace(source_range::from_locations(at,
+				linemap_position_for_loc_and_offset(line_table, at, strlen(name) - 1)),
 				replacement);
+	/* ZONE_PADDING-style macros carry their own ';' and are used without
+	 * one: CACHELINE_PADDING(name) needs it after the ')' */
+	{
+		const unsigned char *def = parse_in ? cpp_macro_definition(parse_in, MACRO_MAP_MACRO(mm)) : NULL;
+		size_t n = def ? strlen((const char *)def) : 0;
+		expanded_location x = expand_location(at);
+		while (n && ISSPACE(def[n - 1]))
+			n--;
+		if (n && def[n - 1] == ';' && x.file && x.line > 0 && x.column > 0) {
+			char_span line = location_get_source_line(x.file, x.line);
+			int depth = 0;
+			for (size_t c = x.column - 1; line && c < line.length(); c++) {
+				if (line[c] == '(')
+					depth++;
+				else if (line[c] == ')' && --depth == 0) {
+					rich->add_fixit_insert_after(
+						linemap_position_for_loc_and_offset(line_table, at,
+										    c - (x.column - 1)),
+						";");
+					break;
+				}
+			}
+		}
+	}
+	/* kernel code: CACHELINE_PADDING comes from <linux/cache.h> */
+	if (macro_defined("__KERNEL__", NULL))
+		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
 }
 
 static void emit_finding(const struct ch_finding *f, void *)

@@ -80,6 +80,9 @@ rm -rf "$t"
 out=$($CC -fplugin="$PLUGIN" -Iinclude -c examples/private_padding.c -o /dev/null -fdiagnostics-generate-patch 2>&1 | grep '^[-+]	')
 expect_eq plugin/fixit-private-padding "$(printf -- '-\tPC_PADDING(_pad1_);\n+\tCACHELINE_PADDING(_pad1_);')" "$out"
 
+out=$($CC -fplugin="$PLUGIN" -Iinclude -Iexamples -c tests/plugin/fixit/zone_padding.c -o /dev/null -fdiagnostics-generate-patch 2>&1 | grep '^[-+][^-+]')
+expect_eq plugin/fixit-zone-padding-kernel "$(printf -- '+#include <linux/cache.h>\n-\tZONE_PADDING(_pad1_)\n+\tCACHELINE_PADDING(_pad1_);')" "$out"
+
 # robustness: broken and C++ inputs may fail to compile, but never crash cc1
 for f in tests/plugin/robust/*; do
 	case "$f" in *.cc) c=g++ ;; *) c=$CC ;; esac
