@@ -11,7 +11,7 @@
 /// to add padding within a struct to ensure data fall into separate
 /// cachelines"), which replaced the private copies in mmzone.h,
 /// memcontrol.h and page_counter.h after review asked for one shared macro
-/// (kernel commit "mm: deduplicate cacheline padding code").
+/// (the 2022 upstream change present in 6.1.y; subject not verified offline).
 ///
 // Confidence: High (definitions and uses as written in the kernel);
 //  direct "struct X_padding name;" fields: Moderate

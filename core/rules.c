@@ -10,8 +10,9 @@
  *    (v5.11), "mm: page_counter: rearrange struct page_counter fields" (v6.0).
  *  padding-macro: an annotated field isolated by a private padding type or by
  *    hand-sized bytes should use CACHELINE_PADDING from <linux/cache.h>.
- *    Source: "mm: add a new macro CACHELINE_PADDING" / "mm: convert mm's
- *    private padding macros to CACHELINE_PADDING" (Feng Tang, 2022).
+ *    Source: the 2022 upstream change that added CACHELINE_PADDING to
+ *    <linux/cache.h> and replaced PC_PADDING, MEMCG_PADDING and ZONE_PADDING
+ *    (present in 6.1.y; commit subject not verified offline).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Old style (6.1-rc before "mm: deduplicate cacheline padding code"). */
+/* Old style (before CACHELINE_PADDING replaced the private copies). */
 #ifndef _LINUX_PAGE_COUNTER_H
 #define _LINUX_PAGE_COUNTER_H
 
