@@ -34,6 +34,9 @@ struct brd {
 	unsigned fileno;
 	char *buf;
 	size_t n, cap;
+	__u32 building[256];       /* structs under construction (nesting) */
+	unsigned nbuilding;
+	int bad;                   /* a struct contains itself by value */
 };
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -141,6 +144,11 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 	t = ch_type_new(ctx, bkey(b, id), name, btf_is_union(bt), bt->size, 1);
 	vlen = btf_vlen(bt);
 	bm = btf_members(bt);
+	if (b->nbuilding >= sizeof(b->building) / sizeof(b->building[0])) {
+		b->bad = 1;   /* nesting deeper than any real type */
+		return t;
+	}
+	b->building[b->nbuilding++] = id;
 	decls = calloc(vlen ? vlen : 1, sizeof(*decls));
 	if (!decls)
 		abort();
@@ -170,7 +178,15 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			et = eid >= 0 ? btf__type_by_id(b->btf, eid) : NULL;
 		}
 		if (et && (btf_is_struct(et) || btf_is_union(et)))
+		{
+			unsigned q;
+			for (q = 0; q < b->nbuilding; q++)
+				if (b->building[q] == (__u32)eid)
+					b->bad = 1;   /* contains itself: malformed */
+			if (b->bad)
+				break;
 			nested = bbuild(b, eid, NULL);
+		}
 		nat = balign(b, bm[i].type);
 		sz = btf__resolve_size(b->btf, bm[i].type);
 
@@ -188,12 +204,19 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 		m->is_integer = et && (btf_is_int(et) || btf_is_enum(et) || btf_is_enum64(et));
 		m->align = nat;
 		if (rt && btf_is_array(rt)) {
-			/* "char[56]", as the plugin words it */
-			const char *en = decl_text(b, eid, "");
-			if (!strncmp(en, "struct ", 7))
-				en += 7;
-			else if (!strncmp(en, "union ", 6))
-				en += 6;
+			/* "char[56]", as the plugin words it: the element's own
+			 * name (typedef, tag or base type; qualifiers skipped) */
+			__u32 e = btf_array(rt)->type;
+			const struct btf_type *et2 = btf__type_by_id(b->btf, e);
+			const char *en;
+			int depth = 0;
+			while (et2 && (btf_is_mod(et2) || btf_is_array(et2)) && depth++ < 32) {
+				e = btf_is_array(et2) ? btf_array(et2)->type : et2->type;
+				et2 = btf__type_by_id(b->btf, e);
+			}
+			en = et2 ? btf__name_by_offset(b->btf, et2->name_off) : NULL;
+			if (!en || !*en)
+				en = et2 && (btf_is_struct(et2) || btf_is_union(et2)) ? "<anonymous>" : "?";
 			m->type_name = ch_printf(ctx, "%s[%llu]", en, (unsigned long long)nelems);
 		} else if (b->s->want_decls)
 			m->type_name = decl_text(b, bm[i].type, "");
@@ -251,7 +274,118 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			ti->decl[i] = decls[i];
 	}
 	free(decls);
+	b->nbuilding--;
 	return t;
+}
+
+/* libbpf 1.1 (Debian 12) checks the sizes of a BTF blob but not that type
+ * references stay in range or that modifier chains end; btf_dump and the
+ * walk below would follow them. Check them first, with libbpf's accessors.
+ * Returns 0, or -1 with the offending ids in err. */
+static int btf_check_refs(const struct btf *btf, const char *path, char *err, size_t errsz)
+{
+	__u32 n = btf__type_cnt(btf), id, k;
+#define REF_OK(r) ((r) < n)
+#define BAD(r) do { snprintf(err, errsz, "%s: malformed BTF: type %u refers to " \
+			     "missing type %u", path, id, (unsigned)(r)); return -1; } while (0)
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		if (!t) {
+			snprintf(err, errsz, "%s: malformed BTF: type %u unreadable", path, id);
+			return -1;
+		}
+		/* names: every offset inside the string section */
+		if (!btf__name_by_offset(btf, t->name_off))
+			goto badname;
+		if (btf_is_composite(t)) {
+			const struct btf_member *m = btf_members(t);
+			for (k = 0; k < btf_vlen(t); k++)
+				if (!btf__name_by_offset(btf, m[k].name_off))
+					goto badname;
+		} else if (btf_is_enum(t)) {
+			const struct btf_enum *e = btf_enum(t);
+			for (k = 0; k < btf_vlen(t); k++)
+				if (!btf__name_by_offset(btf, e[k].name_off))
+					goto badname;
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t);
+			for (k = 0; k < btf_vlen(t); k++)
+				if (!btf__name_by_offset(btf, e[k].name_off))
+					goto badname;
+		} else if (btf_is_func_proto(t)) {
+			const struct btf_param *p = btf_params(t);
+			for (k = 0; k < btf_vlen(t); k++)
+				if (!btf__name_by_offset(btf, p[k].name_off))
+					goto badname;
+		}
+		switch (btf_kind(t)) {
+		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_FUNC:
+		case BTF_KIND_VAR: case BTF_KIND_TYPE_TAG: case BTF_KIND_DECL_TAG:
+			if (!REF_OK(t->type))
+				BAD(t->type);
+			break;
+		case BTF_KIND_ARRAY:
+			if (!REF_OK(btf_array(t)->type))
+				BAD(btf_array(t)->type);
+			if (!REF_OK(btf_array(t)->index_type))
+				BAD(btf_array(t)->index_type);
+			break;
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION: {
+			const struct btf_member *m = btf_members(t);
+			for (k = 0; k < btf_vlen(t); k++)
+				if (!REF_OK(m[k].type))
+					BAD(m[k].type);
+			break;
+		}
+		case BTF_KIND_FUNC_PROTO: {
+			const struct btf_param *p = btf_params(t);
+			if (!REF_OK(t->type))
+				BAD(t->type);
+			for (k = 0; k < btf_vlen(t); k++)
+				if (!REF_OK(p[k].type))
+					BAD(p[k].type);
+			break;
+		}
+		case BTF_KIND_DATASEC: {
+			const struct btf_var_secinfo *v = btf_var_secinfos(t);
+			for (k = 0; k < btf_vlen(t); k++)
+				if (!REF_OK(v[k].type))
+					BAD(v[k].type);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	/* chains of modifiers and arrays must end (a cycle is only legal
+	 * through a pointer or a struct member) */
+	for (id = 1; id < n; id++) {
+		__u32 cur = id, steps = 0;
+		for (;;) {
+			const struct btf_type *t = btf__type_by_id(btf, cur);
+			if (!t || !cur)
+				break;
+			if (btf_is_mod(t) || btf_is_typedef(t) || btf_is_decl_tag(t))
+				cur = t->type;
+			else if (btf_is_array(t))
+				cur = btf_array(t)->type;
+			else
+				break;
+			if (++steps > n) {
+				snprintf(err, errsz, "%s: malformed BTF: type %u is its own "
+					 "element or modifier", path, id);
+				return -1;
+			}
+		}
+	}
+#undef REF_OK
+#undef BAD
+	return 0;
+badname:
+	snprintf(err, errsz, "%s: malformed BTF: type %u has a name outside the string section",
+		 path, id);
+	return -1;
 }
 
 int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
@@ -268,8 +402,13 @@ int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
 		snprintf(err, errsz, "%s: cannot read BTF: %s", path, strerror((int)(e < 0 ? -e : e)));
 		return -1;
 	}
-	b.dump = btf_dump__new(b.btf, dump_printf, &b, NULL);
-	if (libbpf_get_error(b.dump)) {
+	if (btf_check_refs(b.btf, path, err, errsz)) {
+		btf__free(b.btf);
+		return -1;
+	}
+	/* declarations only for --show/--reorganize */
+	b.dump = s->want_decls ? btf_dump__new(b.btf, dump_printf, &b, NULL) : NULL;
+	if (s->want_decls && libbpf_get_error(b.dump)) {
 		snprintf(err, errsz, "%s: cannot set up BTF printing", path);
 		btf__free(b.btf);
 		return -1;
@@ -290,6 +429,8 @@ int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
 			if (!name || !*name || lt_set_find(s, name))
 				continue;
 			ct = bbuild(&b, t->type, name);
+			if (b.bad)
+				break;
 			if (ct)
 				ct->name_is_typedef = 1;
 			if (ct)
@@ -305,11 +446,18 @@ int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
 			continue;
 		}
 		ct = bbuild(&b, id, NULL);
+		if (b.bad)
+			break;
 		if (ct)
 			lt_set_add(s, name, ct, path, LT_KIND_BTF);
 	}
-	btf_dump__free(b.dump);
+	if (b.dump)
+		btf_dump__free(b.dump);
 	free(b.buf);
 	btf__free(b.btf);
+	if (b.bad) {
+		snprintf(err, errsz, "%s: malformed BTF: a struct contains itself", path);
+		return -1;
+	}
 	return 0;
 }

@@ -30,6 +30,9 @@ struct rd {
 	const char *path;
 	const char *comp_dir;      /* of the current CU */
 	size_t comp_dir_len;
+	Dwarf_Off building[256];   /* aggregates under construction (nesting) */
+	unsigned nbuilding;
+	int bad;                   /* an aggregate contains itself by value */
 };
 
 /* ---- small string buffer ---------------------------------------------- */
@@ -566,15 +569,25 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 	char **decls = NULL;
 	size_t ndecls = 0, capdecls = 0;
 
-	if (t)
-		return t;
+	if (t) {
+		unsigned q;
+		for (q = 0; q < rd->nbuilding; q++)
+			if (rd->building[q] == dwarf_dieoffset(die))
+				rd->bad = 1;   /* contains itself by value: malformed */
+		return rd->bad ? NULL : t;
+	}
 	if (dwarf_attr(die, DW_AT_declaration, &a) || !die_udata(die, DW_AT_byte_size, &size))
 		return NULL;
+	if (rd->nbuilding >= sizeof(rd->building) / sizeof(rd->building[0])) {
+		rd->bad = 1;
+		return NULL;
+	}
 	explicit_align = die_udata(die, DW_AT_alignment, &al) && al;
 	t = ch_type_new(ctx, key, name ? name : dwarf_diename(die),
 			dwarf_tag(die) == DW_TAG_union_type, size,
 			explicit_align ? (unsigned)al : 1);
 	set_loc(rd, die, &t->loc);
+	rd->building[rd->nbuilding++] = dwarf_dieoffset(die);
 
 	if (dwarf_child(die, &child) == 0) {
 		do {
@@ -718,6 +731,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 	for (i = 0; i < t->nmembers; i++)
 		ch_member_pad_kind(&t->members[i]); /* classification is the core's */
 
+	rd->nbuilding--;
 	if (rd->s->want_decls) {
 		ti = lt_typeinfo(rd->s, t);
 		for (i = 0; i < ndecls && i < ti->n; i++)
@@ -937,5 +951,9 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		} while (dwarf_siblingof(&die, &die) == 0);
 	}
 	dwfl_end(dwfl);
+	if (rd.bad) {
+		snprintf(err, errsz, "%s: malformed DWARF: an aggregate contains itself", path);
+		return -1;
+	}
 	return rc;
 }

@@ -268,7 +268,7 @@ const char *lt_member_decl(struct lt_set *s, const struct ch_member *m, const ch
 		return ch_printf(s->ctx, "%s%s%s", tn, k && tn[k - 1] == '*' ? "" : " ",
 				 display ? display : (m->name ? m->name : ""));
 	}
-	if (display && m->name) {
+	if (display && m->name && *m->name) {
 		/* replace the last whole-word occurrence of the member name */
 		size_t nl = strlen(m->name);
 		const char *p = decl, *hit = NULL;

@@ -218,6 +218,10 @@ printf '\x9f\xeb\x01\x00\x18\x00\x00\x00' >"$T/trunc.btf"
 bad truncated-btf "cachehot-layout: $T/trunc.btf: cannot read BTF: Invalid argument" "$T/trunc.btf"
 head -c 3000 "$T/v60.o" >"$T/trunc.o"
 bad truncated-elf "cachehot-layout: $T/trunc.o: not a readable ELF file" "$T/trunc.o"
+# BTF that libbpf 1.1 accepts but whose references or names point nowhere
+# (found by mutating a real blob; libbpf's btf_dump crashed on them)
+bad btf-bad-name "cachehot-layout: tests/layout/malformed/badname.btf: malformed BTF: type 8 has a name outside the string section" --show x tests/layout/malformed/badname.btf
+bad btf-bad-ref "cachehot-layout: tests/layout/malformed/badref.btf: malformed BTF: type 8 refers to missing type 7995395" --show x tests/layout/malformed/badref.btf
 echo '{"structs": ' >"$T/bad.json"
 bad manifest-json "cachehot-layout: $T/bad.json:2:0: not valid JSON: unexpected token near end of file" --manifest "$T/bad.json" "$T/v60.o"
 echo '{"x": 1}' >"$T/bad2.json"
