@@ -126,6 +126,9 @@ void lt_manifest_apply(struct lt_manifest *m, struct lt_set *s);
  * *refused) randomized structs. Returns the number of differing fields. */
 int lt_manifest_compare(struct lt_manifest *m, struct lt_set *s, FILE *out,
 			int *refused);
+/* The line size (bytes) the compiler judged at, when every struct of the
+ * manifest agrees on one; else 0. */
+unsigned lt_manifest_line_size(struct lt_manifest *m);
 /* 1 if the manifest says the struct called name was randomized. */
 int lt_manifest_randomized(struct lt_manifest *m, const char *name);
 

@@ -257,3 +257,20 @@ int lt_manifest_compare(struct lt_manifest *mf, struct lt_set *s, FILE *out, int
 	}
 	return diffs;
 }
+
+unsigned lt_manifest_line_size(struct lt_manifest *m)
+{
+	const char *key;
+	json_t *v;
+	unsigned ls = 0;
+	json_object_foreach(m->structs, key, v) {
+		json_t *l = json_object_get(v, "line_size");
+		unsigned x = json_is_integer(l) ? (unsigned)json_integer_value(l) : 0;
+		if (!x)
+			continue;
+		if (ls && x != ls)
+			return 0;   /* compiled at different line sizes: no single answer */
+		ls = x;
+	}
+	return ls;
+}

@@ -83,6 +83,12 @@ for f in tests/fixtures/*.c; do
 done
 [ "$nfix" -ge 10 ] && ok layout/fixtures-compiled || fail layout/fixtures-compiled "only $nfix fixtures compiled"
 
+# -g only (no macro table): the line size comes from the manifest, as judged
+rm -f "$T/ls.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/ls.json" -Iinclude -g -c tests/fixtures/line_size_macro.c -o "$T/ls.o" 2>/dev/null
+expect_eq layout/line-size-from-manifest "12:23 (128-byte lines)" \
+	"$("$LT" -q --manifest "$T/ls.json" "$T/ls.o" | sed -n 's/^tests\/fixtures\/line_size_macro.c:\([0-9]*:[0-9]*\): warning: .*\((128-byte lines)\).*/\1 \2/p')"
+
 # ---- 2. offsets: DWARF and BTF against pahole --------------------------------
 # pahole's "type name; /* offset size */" lines for direct members of STRUCT
 pahole_members() { # FILE STRUCT
