@@ -227,6 +227,13 @@ int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t);
 int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		  ch_emit_fn emit, void *arg);
 
+/* The false-sharing rule on two classes (and hot groups, NULL = ungrouped):
+ * 1 if fields of these classes must not share a cache line. exclusive vs
+ * anything; hot vs read-mostly; hot vs hot of another group. A class NONE
+ * field conflicts only with an exclusive one. */
+int ch_classes_conflict(enum ch_class a, const char *group_a, enum ch_class b,
+			const char *group_b);
+
 /* Effective config values. */
 unsigned ch_config_line_size(const struct ch_config *cfg);
 

@@ -7,7 +7,8 @@
  * { "cachehot_manifest": 1,
  *   "structs": { "page_counter": {
  *       "file": "include/linux/page_counter.h", "line": 9, "tool": "plugin",
- *       "size": 192, "align": 64, "line_size": 64, "randomized": false,
+ *       "size": 192, "align": 64, "line_size": 64, "predict": 0, "smp": true,
+ *       "randomized": false,
  *       "annotations": [ { "field": "usage", "class": "exclusive", "group": null } ],
  *       "fields": [ { "name": "usage", "offset": 0, "size": 8, "bit_offset": 0,
  *                     "bit_size": 0, "class": "exclusive", "group": null,
@@ -97,6 +98,8 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
 	json_object_set_new(s, "size", json_integer((json_int_t)t->size));
 	json_object_set_new(s, "align", json_integer(t->align));
 	json_object_set_new(s, "line_size", json_integer(L));
+	json_object_set_new(s, "predict", json_integer(cfg ? cfg->predict : 0));
+	json_object_set_new(s, "smp", json_boolean(cfg ? cfg->smp : 1));
 	json_object_set_new(s, "randomized", json_boolean(t->randomized));
 	ann = json_array();
 	for (i = 0; i < t->nmembers; i++) {

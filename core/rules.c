@@ -92,19 +92,24 @@ static enum ch_class member_class(ch_ctx *ctx, const char *sname, const struct c
 	return ch_sidecar_class(ctx, sname, m->name, group);
 }
 
-static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname)
+#define CH_MAX_DEPTH 64   /* nesting walked; a corrupt input may nest a type in itself */
+
+static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth)
 {
 	size_t i;
 	int found = 0;
 	const char *name = t->name ? t->name : sname;
 	if (t->name && t->annot_state)
 		return t->annot_state == 1;
+	if (depth > CH_MAX_DEPTH)
+		return 0;
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
 		if (member_class(ctx, name, m, &g) != CH_CLASS_NONE)
 			found = 1;   /* keep going: marks every sidecar match */
-		else if (m->type && annotated_in(ctx, (struct ch_type *)m->type, name))
+		else if (m->type && m->type != t &&
+			 annotated_in(ctx, (struct ch_type *)m->type, name, depth + 1))
 			found = 1;
 	}
 	if (t->name)
@@ -114,7 +119,7 @@ static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname)
 
 int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t)
 {
-	return t ? annotated_in(ctx, t, t->name) : 0;
+	return t ? annotated_in(ctx, t, t->name, 0) : 0;
 }
 
 static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, int inst,
@@ -170,7 +175,8 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 	else
 		path = prefix;  /* anonymous struct/union: its members read as ours */
 
-	if (!mt || cls != CH_CLASS_NONE || !annotated_in(ctx, mt, mt->name ? mt->name : sname)) {
+	if (!mt || cls != CH_CLASS_NONE || depth > CH_MAX_DEPTH ||
+	    !annotated_in(ctx, mt, mt->name ? mt->name : sname, depth)) {
 		add_data_leaf(f, m, path ? path : "<anonymous>", off, cls, group, inst, top, depth);
 		return;
 	}
@@ -275,21 +281,25 @@ static int is_hotish(enum ch_class c)
 	return c == CH_CLASS_HOT || c == CH_CLASS_EXCLUSIVE;
 }
 
-/* 1 if a and b must not share a cache line. */
-static int classes_conflict(const struct leafx *a, const struct leafx *b)
+int ch_classes_conflict(enum ch_class ca, const char *ga, enum ch_class cb, const char *gb)
 {
-	enum ch_class ca = a->l.cls, cb = b->l.cls;
 	if (ca == CH_CLASS_EXCLUSIVE || cb == CH_CLASS_EXCLUSIVE)
 		return 1;
 	if ((ca == CH_CLASS_HOT && cb == CH_CLASS_READ_MOSTLY) ||
 	    (cb == CH_CLASS_HOT && ca == CH_CLASS_READ_MOSTLY))
 		return 1;
 	if (ca == CH_CLASS_HOT && cb == CH_CLASS_HOT) {
-		if (!a->l.group || !b->l.group)
+		if (!ga || !gb)
 			return 1;
-		return strcmp(a->l.group, b->l.group) != 0;
+		return strcmp(ga, gb) != 0;
 	}
 	return 0;
+}
+
+/* 1 if a and b must not share a cache line. */
+static int classes_conflict(const struct leafx *a, const struct leafx *b)
+{
+	return ch_classes_conflict(a->l.cls, a->l.group, b->l.cls, b->l.group);
 }
 
 /* First cache line both byte ranges touch at line size L (relative to

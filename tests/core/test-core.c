@@ -191,6 +191,31 @@ static void test_options(void)
 	      "options: SMP kernel and user space", "");
 }
 
+static void test_self_nesting(void)
+{
+	/* a corrupt reader's input: a type that contains itself */
+	ch_ctx *ctx = ch_ctx_new();
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING };
+	struct ch_type *t = ch_type_new(ctx, NULL, "loop", 0, 16, 8);
+	struct ch_member *m = ch_type_add_member(ctx, t, "self");
+	m->type = t; m->size = m->elem_size = 16;
+	scalar(ctx, t, "x", 8, 8, CH_CLASS_NONE, 3);
+	check(ch_check_type(ctx, t, &cfg, NULL, NULL) == 0, "self-nesting type: no recursion", "");
+	t->members[1].cls = CH_CLASS_HOT;   /* annotated: flattening must stop too */
+	t->annot_state = 0;
+	/* 'x' (hot, offset 8) of every nesting level lies at the same offset:
+	 * each level conflicts with the outer ones, up to the depth limit */
+	check(ch_check_type(ctx, t, &cfg, NULL, NULL) > 0,
+	      "self-nesting annotated type: flattening stops", "");
+	check(ch_classes_conflict(CH_CLASS_HOT, "a", CH_CLASS_HOT, "a") == 0 &&
+	      ch_classes_conflict(CH_CLASS_HOT, "a", CH_CLASS_HOT, "b") == 1 &&
+	      ch_classes_conflict(CH_CLASS_HOT, NULL, CH_CLASS_HOT, NULL) == 1 &&
+	      ch_classes_conflict(CH_CLASS_NONE, NULL, CH_CLASS_EXCLUSIVE, NULL) == 1 &&
+	      ch_classes_conflict(CH_CLASS_READ_MOSTLY, NULL, CH_CLASS_READ_MOSTLY, NULL) == 0,
+	      "class conflict predicate", "");
+	ch_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_v510();
@@ -198,5 +223,6 @@ int main(void)
 	test_sidecar();
 	test_eval();
 	test_options();
+	test_self_nesting();
 	return 0;
 }
