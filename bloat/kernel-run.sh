@@ -7,7 +7,7 @@
 #  3. the cocci rule (report mode) over mm/ and net/ with spatch --dir -j 2,
 #     timed, reading the inline list from step 2.
 # Results go to build/bloat-kernel/ (summary.txt); findings with verdicts
-# are kept by hand in docs/kernel-6.1.d/bloat.md.
+# are kept by hand in docs/kernel-6.1.md.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 O=$TOP/build/kernel-bloat

@@ -8,7 +8,7 @@
 #     --reorganize for each;
 #  3. the running kernel's BTF (/sys/kernel/btf/vmlinux) where readable.
 # Outputs go to build/kernel-layout/cachehot-layout/; the summary is printed.
-# Findings and verdicts are recorded by hand in docs/kernel-6.1.d/layout.md.
+# Findings and verdicts are recorded by hand in docs/kernel-6.1.md.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
