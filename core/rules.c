@@ -403,6 +403,27 @@ static struct ch_finding *new_finding(ch_ctx *ctx, struct finding_list *fl)
 	return x;
 }
 
+/* A finding about leaf a (where it is reported) and leaf b (the other). */
+static struct ch_finding *pair_finding(ch_ctx *ctx, struct finding_list *fl, enum ch_check check,
+				       const struct ch_config *cfg, const struct ch_type *t,
+				       const struct ch_leaf *a, const struct ch_leaf *b,
+				       uint64_t line_index, unsigned L)
+{
+	struct ch_finding *x = new_finding(ctx, fl);
+	x->check = check;
+	x->severity = cfg->severity;
+	x->struct_name = t->name;
+	x->field_a = a->path;
+	x->offset_a = a->offset;
+	x->size_a = a->size;
+	x->field_b = b->path;
+	x->offset_b = b->offset;
+	x->size_b = b->size;
+	x->line_index = line_index;
+	x->line_size = L;
+	return x;
+}
+
 static unsigned count_pads(const struct ch_type *t)
 {
 	size_t i;
@@ -535,18 +556,8 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				first = b;
 				second = a;
 			}
-			x = new_finding(ctx, fl);
-			x->check = CH_CHECK_FALSE_SHARING;
-			x->severity = cfg->severity;
-			x->struct_name = t->name;
-			x->field_a = second->l.path;
-			x->offset_a = second->l.offset;
-			x->size_a = second->l.size;
-			x->field_b = first->l.path;
-			x->offset_b = first->l.offset;
-			x->size_b = first->l.size;
-			x->line_index = (uint64_t)line;
-			x->line_size = L;
+			x = pair_finding(ctx, fl, CH_CHECK_FALSE_SHARING, cfg, t, &second->l,
+					 &first->l, (uint64_t)line, L);
 			/* a nested field: point at the container's own member */
 			x->loc = second->l.depth > 0 ? t->members[second->top].loc
 						     : second->l.member->loc;
@@ -636,18 +647,8 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 							  ok, *ok ? "" : "no", bad)
 					      : ch_printf(ctx, "it is sized by hand for %s-byte lines", ok));
 		}
-		x = new_finding(ctx, fl);
-		x->check = CH_CHECK_PADDING_MACRO;
-		x->severity = cfg->severity;
-		x->struct_name = t->name;
-		x->field_a = p->l.path;
-		x->offset_a = p->l.offset;
-		x->size_a = p->l.size;
-		x->field_b = ann->l.path;
-		x->offset_b = ann->l.offset;
-		x->size_b = ann->l.size;
-		x->line_index = p->l.offset / L;
-		x->line_size = L;
+		x = pair_finding(ctx, fl, CH_CHECK_PADDING_MACRO, cfg, t, &p->l, &ann->l,
+				 p->l.offset / L, L);
 		x->loc = m->loc;
 		x->message = ch_printf(ctx, "%s; %s [%s]", what, fix, ch_check_id(CH_CHECK_PADDING_MACRO));
 		if (p->l.pad == CH_PAD_PRIVATE)
