@@ -17,8 +17,13 @@
 # recipe; other fragments add prerequisites only). Outputs: $(BUILD), bin/.
 
 BUILD    ?= build
-CC       ?= gcc
-CXX      ?= g++
+# make predefines CC=cc and CXX=g++: "?=" would never apply
+ifeq ($(origin CC),default)
+CC        = gcc
+endif
+ifeq ($(origin CXX),default)
+CXX       = g++
+endif
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter
 PREFIX   ?= /usr/local

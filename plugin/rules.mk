@@ -1,6 +1,6 @@
 # plugin/rules.mk -- the GCC plugin, C-style code compiled with g++ against
 # gcc-<version>-plugin-dev, like the kernel's scripts/gcc-plugins/.
-PLUGIN_DIR    := $(shell $(CC) -print-file-name=plugin)
+PLUGIN_DIR    := $(shell $(CC) -print-file-name=plugin 2>/dev/null)
 PLUGIN_SO     := plugin/cachehot.so
 PLUGIN_SRCS   := $(wildcard plugin/*.c)
 PLUGIN_OBJS   := $(patsubst plugin/%.c,$(BUILD)/plugin/%.o,$(PLUGIN_SRCS))
