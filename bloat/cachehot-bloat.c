@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "bloat.h"
+#include "../core/cachehot-core.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -256,10 +257,26 @@ int main(int argc, char **argv)
 		bl_scan_free(s);
 		return 2;
 	}
+	int out_direct = 0;
 	if (outpath) {
-		/* written whole to a temporary file, then renamed */
-		if (asprintf(&tmp, "%s.tmp.%d", outpath, (int)getpid()) < 0)
-			abort();
+		/* written whole to a temporary file, then renamed onto the file a
+		 * symlink points to; a device or FIFO (/dev/stdout) is written in
+		 * place (ch_output_target) */
+		int direct;
+		char *target = ch_output_target(outpath, &direct);
+		if (!target) {
+			fprintf(stderr, "cachehot-bloat: %s: %s\n", outpath, strerror(errno));
+			bl_scan_free(s);
+			return 2;
+		}
+		out_direct = direct;
+		if (direct)
+			tmp = target;
+		else {
+			if (asprintf(&tmp, "%s.tmp.%d", target, (int)getpid()) < 0)
+				abort();
+			outpath = target;   /* freed with the process */
+		}
 		out = fopen(tmp, "w");
 		if (!out) {
 			fprintf(stderr, "cachehot-bloat: %s: %s\n", tmp, strerror(errno));
@@ -280,10 +297,11 @@ int main(int argc, char **argv)
 
 	if (outpath) {
 		int bad = ferror(out);
-		if (fclose(out) || bad || rename(tmp, outpath)) {
+		if (fclose(out) || bad || (!out_direct && rename(tmp, outpath))) {
 			fprintf(stderr, "cachehot-bloat: cannot write %s: %s\n", outpath,
 				strerror(errno ? errno : EIO));
-			unlink(tmp);
+			if (!out_direct)
+				unlink(tmp);
 			nerrors++;
 		}
 		free(tmp);

@@ -12,9 +12,9 @@ $(BUILD)/bloat/%.o: bloat/%.c bloat/bloat.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu99 $(CFLAGS) $(WARN) -c -o $@ $<
 
-bin/cachehot-bloat: $(BLOAT_OBJS)
+bin/cachehot-bloat: $(BLOAT_OBJS) $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ $(BLOAT_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(BLOAT_OBJS) $(CORE_LIB) $(BLOAT_LIBS) $(CORE_LIBS)
 
 .PHONY: bloat bloat-kernel
 bloat: bin/cachehot-bloat

@@ -325,6 +325,14 @@ unsigned ch_line_size_from_macros(ch_macro_lookup_fn lookup, void *arg);
  * CONFIG_SMP not), 1 otherwise. defined(name) says whether a macro exists. */
 int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg);
 
+/* ---- output files ------------------------------------------------------- */
+/* Where an atomic write to path (temporary file + rename) must go: the file
+ * a symlink chain ends at, so that the link stays a link. *direct is set to
+ * 1 when that is not a regular file (a device such as /dev/stdout, a FIFO):
+ * write it in place, never rename over it. Returns a malloc'd path (caller
+ * frees), or NULL with errno (EISDIR for a directory, ELOOP). */
+char *ch_output_target(const char *path, int *direct);
+
 /* ---- manifest (JSON, jansson) ------------------------------------------- */
 /* Add t with its leaves and findings to the manifest kept in ctx. */
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,

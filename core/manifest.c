@@ -161,6 +161,19 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 		json_object_set_new(mine, "structs", json_object());
 		ctx->manifest = mine;
 	}
+	{
+		int direct;
+		char *target = ch_output_target(path, &direct);
+		if (!target || direct) {
+			ch_set_error(ctx, "%s: the manifest must be a regular file (or a new one): %s",
+				     path, target ? "this is a device or FIFO" : strerror(errno));
+			free(target);
+			return -1;
+		}
+		path = ch_strdup(ctx, target);   /* a symlink stays a link */
+		free(target);
+		n = strlen(path);
+	}
 	lockpath = (char *)malloc(n + 8);
 	tmp = (char *)malloc(n + 32);
 	snprintf(lockpath, n + 8, "%s.lock", path);
@@ -173,8 +186,12 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 	if (access(path, F_OK) == 0) {
 		old = json_load_file(path, 0, &jerr);
 		if (!old || !json_is_object(json_object_get(old, "structs"))) {
-			ch_set_error(ctx, "%s:%d: existing manifest is not a cachehot manifest: %s",
-				     path, jerr.line, old ? "no \"structs\" object" : jerr.text);
+			if (old || jerr.line < 1)
+				ch_set_error(ctx, "%s: existing file is not a cachehot manifest: %s",
+					     path, old ? "no \"structs\" object" : jerr.text);
+			else
+				ch_set_error(ctx, "%s:%d: existing file is not a cachehot manifest: %s",
+					     path, jerr.line, jerr.text);
 			goto out;
 		}
 		json_object_update(json_object_get(old, "structs"), json_object_get(mine, "structs"));

@@ -17,9 +17,9 @@ $(BUILD)/driver/%.o: driver/%.c $(DRIVER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu99 $(CFLAGS) $(WARN) -c -o $@ $<
 
-bin/cachehot: $(DRIVER_OBJS)
+bin/cachehot: $(DRIVER_OBJS) $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -ljansson
+	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJS) $(CORE_LIB) $(CORE_LIBS)
 
 $(SARIF_SCHEMA): driver/npm/package.json driver/npm/package-lock.json
 	@mkdir -p $(DRIVER_NPM)

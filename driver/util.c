@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "driver.h"
+#include "../core/cachehot-core.h"
 
 void *xmalloc(size_t n)
 {
@@ -94,12 +95,34 @@ char *read_file(const char *path, size_t *len)
 
 int write_atomic(const char *path, int (*fn)(FILE *f, void *arg), void *arg)
 {
-	char *tmp = xasprintf("%s.tmp.XXXXXX", path);
-	int fd = mkstemp(tmp);
+	int direct;
+	char *target = ch_output_target(path, &direct);
+	char *tmp;
+	int fd;
 	FILE *f;
+	if (!target) {
+		fprintf(stderr, "cachehot: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (direct) {   /* /dev/stdout, a FIFO: write in place, never rename over it */
+		f = fopen(target, "w");
+		free(target);
+		if (!f || fn(f, arg) < 0 || fflush(f) != 0 || ferror(f)) {
+			fprintf(stderr, "cachehot: cannot write %s: %s\n", path,
+				strerror(errno ? errno : EIO));
+			if (f)
+				fclose(f);
+			return -1;
+		}
+		return fclose(f) ? -1 : 0;
+	}
+	path = target;   /* a symlink stays a link: write the file it points to */
+	tmp = xasprintf("%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
 	if (fd < 0) {
 		fprintf(stderr, "cachehot: cannot create %s: %s\n", tmp, strerror(errno));
 		free(tmp);
+		free(target);
 		return -1;
 	}
 	f = fdopen(fd, "w");
@@ -108,6 +131,7 @@ int write_atomic(const char *path, int (*fn)(FILE *f, void *arg), void *arg)
 		if (f) fclose(f); else close(fd);
 		unlink(tmp);
 		free(tmp);
+		free(target);
 		return -1;
 	}
 	/* mkstemp makes 0600; a report or baseline is an ordinary file. */
@@ -118,9 +142,11 @@ int write_atomic(const char *path, int (*fn)(FILE *f, void *arg), void *arg)
 		fprintf(stderr, "cachehot: cannot write %s: %s\n", path, strerror(errno));
 		unlink(tmp);
 		free(tmp);
+		free(target);
 		return -1;
 	}
 	free(tmp);
+	free(target);
 	return 0;
 }
 

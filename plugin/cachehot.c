@@ -543,7 +543,7 @@ static void finish_unit(void *, void *)
 		ch_sidecar_unmatched(cachehot_ctx, list_unmatched, NULL);
 	if (cachehot_opts.manifest && !seen_error() &&
 	    ch_manifest_write(cachehot_ctx, cachehot_opts.manifest))
-		error("cachehot: %s", ch_ctx_error(cachehot_ctx));
+		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_ctx_error(cachehot_ctx));
 }
 
 /* ---- arguments ---------------------------------------------------------------- */

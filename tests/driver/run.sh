@@ -114,6 +114,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	"$CH" check $INC -o "$T/ro/r.txt" hot.c 2>/dev/null; rc=$?
 	expect_eq output-unwritable "2|" "$rc|$(ls "$T/ro")"
 fi
+# a symlink stays a link (its target gets the report); a pipe behind
+# /dev/stdout is written in place, never replaced by a regular file
+mkdir -p "$T/real"; ln -s real/report.txt "$T/link.txt"
+"$CH" check $INC -o "$T/link.txt" hot.c; rc=$?
+expect_eq output-symlink-kept "1|link|1" "$rc|$( [ -L "$T/link.txt" ] && echo link)|$(grep -c cachehot-false-sharing "$T/real/report.txt")"
+n=$("$CH" check $INC -o /dev/stdout hot.c | grep -c cachehot-false-sharing)
+expect_eq output-dev-stdout "1|char-or-link" "$n|$( [ -L /dev/stdout ] || [ -c /dev/stdout ] && echo char-or-link)"
 
 # ---- merging engines ----------------------------------------------------------
 export CACHEHOT_SPARSE=$HERE/fake-sparse.sh CACHEHOT_SPATCH=$HERE/fake-spatch.sh

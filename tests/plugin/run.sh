@@ -68,6 +68,15 @@ expect_eq plugin/manifest-merged "page_counter page_counter_v60" \
 expect_eq plugin/manifest-findings 5 \
 	"$(jq '[.structs.page_counter.findings[] | select(.check=="cachehot-false-sharing" and .severity=="warning")] | length' "$t/m.json" 2>&1)"
 ls "$t" | grep -q tmp && fail plugin/manifest-no-temp "temporary file left" || ok plugin/manifest-no-temp
+# manifest through a symlink: the link stays a link, its target is written;
+# a device is refused without touching it (no /dev/null.lock)
+mkdir -p "$t/real"; ln -s real/m.json "$t/mlink.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$t/mlink.json" -Iinclude -c examples/page_counter_v5_10.c -o /dev/null 2>/dev/null
+expect_eq plugin/manifest-symlink-kept "link page_counter" \
+	"$( [ -L "$t/mlink.json" ] && echo link) $(jq -r '.structs | keys | join(" ")' "$t/real/m.json" 2>&1)"
+out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=/dev/null -Iinclude -c examples/page_counter_v5_10.c -o /dev/null 2>&1 | grep 'cachehot:')
+expect_eq plugin/manifest-device-refused \
+	"cc1: error: cachehot: /dev/null: the manifest must be a regular file (or a new one): this is a device or FIFO" "$out"
 # header: without the plugin the macros vanish and the file compiles warning-free
 if $CC -Wall -Wextra -Werror -Iinclude -c tests/fixtures/page_counter_v6_0.c -o /dev/null 2>"$t/err"; then
 	ok plugin/header-without-plugin; else fail plugin/header-without-plugin "$(cat "$t/err")"; fi
