@@ -92,6 +92,18 @@ expect_eq plugin/fixit-private-padding "$(printf -- '-\tPC_PADDING(_pad1_);\n+\t
 out=$($CC -fplugin="$PLUGIN" -Iinclude -Iexamples -c tests/plugin/fixit/zone_padding.c -o /dev/null -fdiagnostics-generate-patch 2>&1 | grep '^[-+][^-+]')
 expect_eq plugin/fixit-zone-padding-kernel "$(printf -- '+#include <linux/cache.h>\n-\tZONE_PADDING(_pad1_)\n+\tCACHELINE_PADDING(_pad1_);')" "$out"
 
+# limits: a struct embedding two copies of the previous one, 16 times (65536
+# annotated fields): walked up to the limits, with a note on each struct
+# past 4096 fields (s12..s16), instead of minutes and gigabytes
+t=$(mktemp -d)
+{ echo '#include "cachehot.h"'
+  echo 'struct s0 { long a __cacheline_hot; long b __cacheline_read_mostly; };'
+  for i in $(seq 1 16); do echo "struct s$i { struct s$((i-1)) x; struct s$((i-1)) y; };"; done
+  echo 'struct s16 v;'; } >"$t/exp.c"
+out=$($CC -fplugin="$PLUGIN" -Iinclude -c "$t/exp.c" -o /dev/null 2>&1 | grep -c "is too large to walk whole: only the first 64 elements of each array, 16 levels of nesting and 4096 fields were checked")
+expect_eq plugin/limits-note "5" "$out"
+rm -rf "$t"
+
 # robustness: broken and C++ inputs may fail to compile, but never crash cc1
 for f in tests/plugin/robust/*; do
 	case "$f" in *.cc) c=g++ ;; *) c=$CC ;; esac
