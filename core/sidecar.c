@@ -157,6 +157,22 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	e.type = ch_strdup(ctx, tok[0]);
 	e.field = ch_strdup(ctx, dot + 1);
 	e.group = colon ? ch_strdup(ctx, colon + 1) : NULL;
+	{
+		/* one class per field, as for attributes: a repeat is ignored,
+		 * a different class is an error naming both lines */
+		size_t i;
+		for (i = 0; i < ctx->nside; i++) {
+			const struct ch_sidecar_entry *o = &ctx->side[i];
+			if (!o->field || strcmp(o->type, e.type) || strcmp(o->field, e.field))
+				continue;
+			if (o->cls == e.cls && !strcmp(o->group ? o->group : "", e.group ? e.group : ""))
+				return 0;
+			ch_set_error(ctx, "%s:%u: '%s.%s' is already annotated '%s%s%s' at %s:%u: one class per field",
+				     file, lineno, e.type, e.field, ch_class_name(o->cls),
+				     o->group ? ":" : "", o->group ? o->group : "", o->file, o->line);
+			return -1;
+		}
+	}
 	add_entry(ctx, &e);
 	return 0;
 }

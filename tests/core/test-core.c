@@ -141,6 +141,13 @@ static void test_sidecar(void)
 	check(ch_sidecar_load_string(ctx, "bad.ann", "a.b hot extra\n") == -1,
 	      "sidecar: trailing words", "");
 	check(ch_sidecar_count(ctx) == 3, "sidecar: failed loads add nothing", "");
+	check(ch_sidecar_load_string(ctx, "dup.ann", "page_counter.usage exclusive\n") == 0 &&
+	      ch_sidecar_count(ctx) == 3, "sidecar: identical repeat ignored", ch_ctx_error(ctx));
+	check(ch_sidecar_load_string(ctx, "conf.ann", "\npage_counter.failcnt read_mostly\n") == -1,
+	      "sidecar: conflicting class refused", "");
+	check_str("sidecar: conflicting class message",
+		  "conf.ann:2: 'page_counter.failcnt' is already annotated 'hot:charge' at s.ann:3: one class per field",
+		  ch_ctx_error(ctx));
 	check(ch_sidecar_load(ctx, "/nonexistent/x.ann") == -1 &&
 	      strstr(ch_ctx_error(ctx), "cannot open") != NULL, "sidecar: missing file", ch_ctx_error(ctx));
 	ch_ctx_free(ctx);
