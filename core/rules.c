@@ -445,32 +445,66 @@ static unsigned count_pads(const struct ch_type *t)
 	return n;
 }
 
-static const char *top_name(const struct ch_type *t, int top)
+static int common_inst(const struct flat *f, int a, int b);
+
+/* How a member is named in a fix: its name, or which anonymous aggregate. */
+static const char *member_ref(ch_ctx *ctx, const struct ch_member *m)
 {
-	const struct ch_member *m = &t->members[top];
-	return m->name ? m->name : "<anonymous>";
+	if (m->name)
+		return ch_printf(ctx, "'%s'", m->name);
+	if (m->type)
+		return ch_printf(ctx, "the anonymous %s at line %u",
+				 m->type->is_union ? "union" : "struct", m->loc.line);
+	return "the unnamed bit-field";
+}
+
+/* Padding names of one struct's fixes: _padN_ after the struct's own pads,
+ * one number per insertion point, so that applying every fix compiles. */
+struct pad_names {
+	const struct ch_member *at[64];
+	unsigned n;
+};
+
+static const char *pad_for(ch_ctx *ctx, struct pad_names *pn, const struct ch_type *t,
+			   const struct ch_member *before)
+{
+	unsigned k;
+	for (k = 0; k < pn->n && pn->at[k] != before; k++)
+		;
+	if (k == pn->n && pn->n < 64)
+		pn->at[pn->n++] = before;
+	return ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", count_pads(t) + k + 1);
 }
 
 /* The fix for a conflicting pair: first (earlier) and second (later). */
 static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch_type *t,
-			      const struct leafx *first, const struct leafx *second, unsigned L)
+			      const struct leafx *first, const struct leafx *second, unsigned L,
+			      struct pad_names *pn)
 {
-	const char *pad = ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", count_pads(t) + 1);
 	if (first->top == second->top) {
 		const struct ch_member *m = &t->members[first->top];
-		(void)f;
-		if (m->nelems > 1 && m->type)
-			return ch_printf(ctx, "give each element of '%s' its own cache line "
+		int c = common_inst(f, first->inst, second->inst);
+		const struct inst *ci = &f->insts[c];
+		if (!ci->type && m->type)   /* different elements of one array */
+			return ch_printf(ctx, "give each element of %s its own cache line "
 					 "(mark 'struct %s' ____cacheline_aligned_in_smp)",
-					 m->name ? m->name : "<anonymous>",
+					 member_ref(ctx, m),
 					 m->type->name ? m->type->name : "<anonymous>");
-		return ch_printf(ctx, "align '%s' to the cache line (____cacheline_aligned_in_smp) "
-				 "so that the layout of its own type holds here",
-				 m->name ? m->name : "<anonymous>");
+		if (ci->type && !ci->type->name) {
+			/* inside an anonymous struct (or an anonymous element type):
+			 * the padding goes in there, before the later field */
+			const struct ch_member *sm = second->l.member;
+			return ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, sm),
+					 member_ref(ctx, sm));
+		}
+		return ch_printf(ctx, "align %s to the cache line (____cacheline_aligned_in_smp) "
+				 "so that the layout of its own type holds here", member_ref(ctx, m));
 	}
 	if (is_hotish(second->l.cls) && second->l.cls != CH_CLASS_NONE &&
 	    !(is_hotish(first->l.cls) && first->l.cls == CH_CLASS_EXCLUSIVE)) {
-		return ch_printf(ctx, "insert %s before '%s'", pad, top_name(t, second->top));
+		const struct ch_member *at = &t->members[second->top];
+		return ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, at),
+				 member_ref(ctx, at));
 	}
 	{
 		/* separate right after the first field's top-level member; a
@@ -478,7 +512,8 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 		const struct ch_member *nx = &t->members[first->top + 1];
 		const char *fix = ch_member_pad_kind(nx) == CH_PAD_BYTES && nx->name
 			? ch_printf(ctx, "replace '%s' with CACHELINE_PADDING(%s)", nx->name, nx->name)
-			: ch_printf(ctx, "insert %s before '%s'", pad, top_name(t, first->top + 1));
+			: ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, nx),
+				    member_ref(ctx, nx));
 		/* moving the later, read-mostly field to the end also works when
 		 * the tail of the struct is on another line than 'first' */
 		if (second->l.cls == CH_CLASS_READ_MOSTLY && second->l.depth == 0 &&
@@ -517,10 +552,14 @@ static int line_padding_between(const struct flat *f, const struct leafx *a,
 }
 
 static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type *t, unsigned L,
-			unsigned base_L, const struct ch_config *cfg, struct finding_list *fl)
+			unsigned base_L, const struct ch_config *cfg, struct finding_list *fl,
+			struct pad_names *pn)
 {
 	size_t i, j;
 	int predicted = base_L != 0;
+	char *array_done = (char *)calloc(f->ninsts ? f->ninsts : 1, 1);
+	if (!array_done)
+		abort();
 	for (i = 0; i < f->nleaves; i++) {
 		const struct leafx *a = &f->leaves[i];
 		if (!is_data(a) || a->l.cls == CH_CLASS_NONE)
@@ -550,14 +589,26 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				continue;   /* alternatives of one union never live together */
 			if (!f->insts[c].type && c != 0 &&
 			    (elem_under(f, a->inst, c) + elem_under(f, b->inst, c) > 1 ||
-			     repeats_array_pattern(f, a->inst, f->insts[c].parent)))
-				continue;   /* the same pattern between later elements */
+			     repeats_array_pattern(f, a->inst, f->insts[c].parent) ||
+			     array_done[c]))
+				continue;   /* the same pattern between later elements, or
+					     * this array's one finding is out already */
 			if (f->insts[c].type && repeats_array_pattern(f, a->inst, c))
 				continue;   /* inside a later element: same as element 0 */
-			if (c != 0 && f->insts[c].type && f->insts[c].type->name &&
-			    shared_line(a->l.offset, a->l.size, b->l.offset, b->l.size,
-					f->insts[c].base, L) >= 0)
-				continue;   /* reported on the nested type's own definition */
+			{
+				/* the nearest named struct around both (below this one)
+				 * judges the pair on its own definition if it conflicts
+				 * there too */
+				int x = c, own = 0;
+				for (; x > 0; x = f->insts[x].parent)
+					if (f->insts[x].type && f->insts[x].type->name) {
+						own = shared_line(a->l.offset, a->l.size, b->l.offset,
+								  b->l.size, f->insts[x].base, L) >= 0;
+						break;
+					}
+				if (own)
+					continue;
+			}
 			if (a->l.offset < b->l.offset || (a->l.offset == b->l.offset && i < j)) {
 				first = a;
 				second = b;
@@ -565,11 +616,15 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				first = b;
 				second = a;
 			}
+			if (!f->insts[c].type && c != 0)
+				array_done[c] = 1;   /* one finding per array: one fix */
 			x = pair_finding(ctx, fl, CH_CHECK_FALSE_SHARING, cfg, t, &second->l,
 					 &first->l, (uint64_t)line, L);
-			/* a nested field: point at the container's own member */
-			x->loc = second->l.depth > 0 ? t->members[second->top].loc
-						     : second->l.member->loc;
+			/* a field of a named nested struct: point at the container's
+			 * own member, where the fix goes; in an anonymous aggregate, at
+			 * the field itself */
+			x->loc = second->l.depth > 0 && t->members[second->top].name
+				 ? t->members[second->top].loc : second->l.member->loc;
 			x->message = ch_printf(ctx,
 				"%s '%s' (%s) shares cache line %lld %s of %s with %s '%s' (%s); %s [%s]",
 				class_phrase(ctx, &second->l), second->l.path,
@@ -577,10 +632,11 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				lines_phrase(ctx, L, predicted), type_phrase(ctx, t),
 				class_phrase(ctx, &first->l), first->l.path,
 				where_phrase(ctx, &first->l),
-				fix_phrase(ctx, f, t, first, second, L),
+				fix_phrase(ctx, f, t, first, second, L, pn),
 				ch_check_id(CH_CHECK_FALSE_SHARING));
 		}
 	}
+	free(array_done);
 }
 
 /* Neighbouring data leaf of leaf i, in offset order (dir -1 or +1). */
@@ -707,6 +763,7 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 {
 	struct flat f;
 	struct finding_list fl = { NULL, 0, 0 };
+	struct pad_names pn;
 	unsigned L = ch_config_line_size(cfg);
 	size_t i;
 	int warnings = 0;
@@ -721,9 +778,10 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		goto out;
 	}
 	flat_build(&f, ctx, t);
-	judge_pairs(ctx, &f, t, L, 0, cfg, &fl);
+	pn.n = 0;
+	judge_pairs(ctx, &f, t, L, 0, cfg, &fl, &pn);
 	if (cfg->predict > L)
-		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl);
+		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl, &pn);
 	judge_padding(ctx, &f, t, L, cfg, &fl);
 	if (t->align < L && t->size > 0 && has_class(&f, 1))
 		add_note(ctx, &fl, t, L,
