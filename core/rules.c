@@ -384,6 +384,9 @@ static const char *where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 	if (l->bit_size)
 		return ch_printf(ctx, "offset %llu, bit-field of %u bits at bit %u",
 				 (unsigned long long)l->offset, l->bit_size, l->bit_offset);
+	if (l->member && l->member->flexible)
+		return ch_printf(ctx, "offset %llu, flexible array of %llu-byte elements",
+				 (unsigned long long)l->offset, (unsigned long long)l->size);
 	return ch_printf(ctx, "offset %llu, size %llu", (unsigned long long)l->offset,
 			 (unsigned long long)l->size);
 }

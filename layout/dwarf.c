@@ -133,12 +133,9 @@ static void array_info(Dwarf_Die *arr, Dwarf_Die *elem, uint64_t *nelems, int *f
 				if (dwarf_tag(&child) != DW_TAG_subrange_type)
 					continue;
 				if (die_udata(&child, DW_AT_count, &c)) {
+					/* a GNU zero-length array x[0] has count 0
+					 * (size 0); a flexible x[] has no count */
 					n *= c;
-					/* GCC's C front end gives a GNU zero-length
-					 * array x[0] no upper bound, as for x[]: the
-					 * model calls both flexible, as the plugin does */
-					if (!c)
-						*flex = 1;
 				}
 				else if (die_udata(&child, DW_AT_upper_bound, &ub)) {
 					die_udata(&child, DW_AT_lower_bound, &lb);

@@ -244,7 +244,9 @@ static void convert_field(struct ch_type *t, tree field)
 	}
 	if (ftype && TREE_CODE(ftype) == ARRAY_TYPE) {
 		m->nelems = n;
-		m->flexible = flexible;
+		/* GCC 12 gives x[] and GNU x[0] both no upper bound; only a true
+		 * flexible array member has no DECL_SIZE (x[0] has size 0) */
+		m->flexible = flexible && !DECL_SIZE(field);
 		m->elem_size = uhwi_or_zero(TYPE_SIZE_UNIT(elem));
 		m->type_name = ch_printf(cachehot_ctx, "%s[%llu]", elem_type_name(elem),
 					 (unsigned long long)n);
