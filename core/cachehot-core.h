@@ -308,6 +308,12 @@ const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char 
 				     unsigned line, const char *type_name);
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line);
+/* A struct with annotations but no fixed layout (a variable-length member,
+ * a C++ template pattern): not judged, and said so. */
+const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union);
+/* NULL when cfg is consistent, else the problem ("predict=64 must be larger
+ * than the line size (64 bytes)"). Front-ends refuse such arguments. */
+const char *ch_config_problem(ch_ctx *ctx, const struct ch_config *cfg);
 /* 1 if a sidecar entry names struct type_name (a front-end's cheap test
  * before it converts a struct). */
 int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name);

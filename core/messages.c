@@ -128,3 +128,20 @@ const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char 
 	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no struct in this "
 			 "translation unit [cachehot]", entry, file, line);
 }
+
+const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union)
+{
+	return ch_printf(ctx, "'%s %s' has annotated fields but no fixed layout (a variable-length "
+			 "member or a C++ template): it is not judged [%s]",
+			 is_union ? "union" : "struct", type_name ? type_name : "<anonymous>",
+			 ch_check_id(CH_CHECK_FALSE_SHARING));
+}
+
+const char *ch_config_problem(ch_ctx *ctx, const struct ch_config *cfg)
+{
+	unsigned L = ch_config_line_size(cfg);
+	if (cfg->predict && cfg->predict <= L)
+		return ch_printf(ctx, "predict=%u must be larger than the line size (%u bytes)",
+				 cfg->predict, L);
+	return NULL;
+}

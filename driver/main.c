@@ -46,6 +46,7 @@ static struct {
 	enum format format;
 	char *exedir;
 	int trouble;                 /* a tool failed: exit status 2 */
+	unsigned line_size_arg, predict_arg;   /* bytes, 0 when not given */
 } opt;
 
 static void usage_check(FILE *f)
@@ -854,10 +855,17 @@ static int cmd_check(int argc, char **argv)
 			break;
 		}
 		case 'L': case 'P': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || v <= 0 || v > 65536 || (v & (v - 1)))
-				die_usage("line size must be a power of two up to 65536, not '%s'", optarg);
+			unsigned v;
+			if (ch_line_size_parse(optarg, &v))   /* the range every engine takes */
+				die_usage("line sizes are powers of two from 8 to 4096 bytes, not '%s'",
+					  optarg);
+			if (c == 'L')
+				opt.line_size_arg = v;
+			else
+				opt.predict_arg = v;
+			if (opt.predict_arg && opt.predict_arg <= (opt.line_size_arg ? opt.line_size_arg : 64))
+				die_usage("--predict must be larger than the line size (64 bytes unless "
+					  "--line-size says otherwise), not '%s'", optarg);
 			add_plugin_arg(c == 'L' ? "line-size" : "predict", optarg);
 			break;
 		}

@@ -46,14 +46,14 @@ static unsigned parse_uint(const char *opt, const char *s)
 {
 	char *end;
 	unsigned long v;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || !*s || v == 0 || v > (1u << 20) || (v & (v - 1))) {
-		fprintf(stderr, "cachehot-layout: %s: '%s' is not a power of two between 1 "
-			"and 1048576\n", opt, s);
+	unsigned out;
+	(void)end; (void)v;
+	if (ch_line_size_parse(s, &out)) {   /* the range every engine takes */
+		fprintf(stderr, "cachehot-layout: %s: '%s' is not a power of two from 8 to "
+			"4096 bytes\n", opt, s);
 		exit(2);
 	}
-	return (unsigned)v;
+	return out;
 }
 
 static const char *sev_str(enum ch_severity s)
@@ -283,6 +283,13 @@ int main(int argc, char **argv)
 		o.cfg.line_size = lt_manifest_line_size(mf);  /* as the compiler judged */
 	if (s->macro_up)
 		o.cfg.smp = 0;
+	{
+		const char *problem = ch_config_problem(s->ctx, &o.cfg);
+		if (problem) {
+			fprintf(stderr, "cachehot-layout: %s\n", problem);
+			exit(2);
+		}
+	}
 	if (show || reorg) {
 		const char *name = show ? show : reorg;
 		struct lt_struct *st = lt_set_find(s, name);

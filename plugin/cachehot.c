@@ -499,7 +499,27 @@ static void finish_type(void *gcc_data, void *)
 		return;
 	if (!type_tag(TYPE_MAIN_VARIANT(type)))
 		return;   /* anonymous: judged as part of its container or typedef */
-	if (judged->contains(TYPE_MAIN_VARIANT(type)) || !relevant(type, 0))
+	if (judged->contains(TYPE_MAIN_VARIANT(type)))
+		return;
+	if (!laid_out(TYPE_MAIN_VARIANT(type))) {
+		/* a variable-length member or a template pattern: say so once
+		 * when it carries annotations, rather than staying silent */
+		tree f;
+		for (f = TYPE_FIELDS(type); f && any_attribute_seen; f = DECL_CHAIN(f))
+			if (TREE_CODE(f) == FIELD_DECL &&
+			    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(f)) ||
+			     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(f)) ||
+			     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(f)))) {
+				judged->add(TYPE_MAIN_VARIANT(type));
+				inform(TYPE_STUB_DECL(type) ? DECL_SOURCE_LOCATION(TYPE_STUB_DECL(type))
+							    : input_location, "%s",
+				       ch_msg_no_layout(cachehot_ctx, type_tag(TYPE_MAIN_VARIANT(type)),
+							TREE_CODE(type) == UNION_TYPE));
+				break;
+			}
+		return;
+	}
+	if (!relevant(type, 0))
 		return;
 	judge(type, NULL, NULL);
 }
@@ -627,6 +647,15 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
 			      "inline-addr, inline-notes)", plugin_name_used, k);
 		}
+	}
+	{
+		struct ch_config probe;
+		const char *problem;
+		memset(&probe, 0, sizeof(probe));
+		probe.line_size = cachehot_opts.line_size;
+		probe.predict = cachehot_opts.predict;
+		if ((problem = ch_config_problem(cachehot_ctx, &probe)))
+			error("cachehot: %s", problem);
 	}
 	judged = new hash_set<tree>;
 	relevance = new hash_map<tree, int>;

@@ -82,11 +82,14 @@ static unsigned parse_bytes(const char *key, const char *val)
 	unsigned long v;
 	if (!val || !*val)
 		opt_die("-fcachehot-%s needs a value in bytes%s", key, "");
-	errno = 0;
-	v = strtoul(val, &end, 0);
-	if (errno || *end || v < 8 || v > 4096 || (v & (v - 1)))
-		opt_die("'-fcachehot-%s=%s': expected a power of two from 8 to 4096 bytes", key, val);
-	return (unsigned)v;
+	(void)end; (void)v;
+	{
+		unsigned out;
+		if (ch_line_size_parse(val, &out))   /* the range every engine takes */
+			opt_die("'-fcachehot-%s=%s': expected a power of two from 8 to 4096 bytes",
+				key, val);
+		return out;
+	}
 }
 
 static int parse_bool(const char *key, const char *val)
@@ -120,6 +123,15 @@ static void parse_opt(const char *arg)
 		ch_opts.line_size = parse_bytes(key, val);
 	} else if (!strcmp(key, "predict")) {
 		ch_opts.predict = parse_bytes(key, val);
+		{
+			struct ch_config probe;
+			const char *problem;
+			memset(&probe, 0, sizeof(probe));
+			probe.line_size = ch_opts.line_size;
+			probe.predict = ch_opts.predict;
+			if ((problem = ch_config_problem(ch_sparse_ctx, &probe)))
+				opt_die("%s%s", problem, "");
+		}
 	} else if (!strcmp(key, "severity")) {
 		if (val && !strcmp(val, "note"))
 			ch_opts.severity = CH_SEV_NOTE;

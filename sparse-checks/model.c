@@ -500,6 +500,17 @@ static int relevant(struct symbol *s, const char *name, int depth)
 	return r;
 }
 
+/* A flexible array that is not the last member: only a GNU variable-length
+ * array member looks like that (sparse gives both a negative size). */
+static int no_fixed_layout(const struct ch_type *ct)
+{
+	size_t i;
+	for (i = 0; i + 1 < ct->nmembers; i++)
+		if (ct->members[i].flexible)
+			return 1;
+	return 0;
+}
+
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
 {
 	const struct ch_type *t = arg;
@@ -601,6 +612,20 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 			continue;
 		if (!tagged && typedef_align(s) > ct->align)
 			ct->align = (unsigned)typedef_align(s);
+		if (no_fixed_layout(ct)) {
+			/* a GNU variable-length member: offsets depend on run time,
+			 * as the plugin says (it sees no fixed layout either) */
+			if (ch_type_is_annotated(ch_sparse_ctx, ct)) {
+				struct ch_finding f;
+				memset(&f, 0, sizeof(f));
+				f.check = CH_CHECK_FALSE_SHARING;
+				f.severity = CH_SEV_NOTE;
+				f.loc = ct->loc;
+				f.message = ch_msg_no_layout(ch_sparse_ctx, ct->name, ct->is_union);
+				ch_print_finding(&f, NULL);
+			}
+			continue;
+		}
 		ch_check_type(ch_sparse_ctx, ct, &cfg, ch_print_finding, NULL);
 		if (ch_opts.manifest && cfg.smp)
 			ch_manifest_add(ch_sparse_ctx, ct, &cfg, "sparse");

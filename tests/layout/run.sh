@@ -233,7 +233,7 @@ bad manifest-json "cachehot-layout: $T/bad.json:2:0: not valid JSON: unexpected 
 echo '{"x": 1}' >"$T/bad2.json"
 bad manifest-schema "cachehot-layout: $T/bad2.json: not a cachehot manifest (no \"cachehot_manifest\" version or \"structs\" object)" --manifest "$T/bad2.json" "$T/v60.o"
 bad unknown-struct "cachehot-layout: struct nosuch is not defined in the input" --show nosuch "$T/v60.o"
-bad line-size "cachehot-layout: --line-size: '100' is not a power of two between 1 and 1048576" --line-size 100 "$T/v60.o"
+bad line-size "cachehot-layout: --line-size: '100' is not a power of two from 8 to 4096 bytes" --line-size 100 "$T/v60.o"
 
 # ---- 4. --show ------------------------------------------------------------------
 rm -f "$T/m510.json"

@@ -30,7 +30,7 @@ run_plugin() {
 	rm -f "$out"
 }
 
-for f in tests/fixtures/*.c; do
+for f in tests/fixtures/*.c tests/plugin/cases/*.c; do
 	name=plugin/$(basename "$f" .c)
 	exp=$(mktemp); act=$(mktemp)
 	fixture_expect "$f" >"$exp"
@@ -51,6 +51,8 @@ out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-line-size=100 -c tests/fixtur
 expect_eq plugin/bad-line-size \
 	"cc1: error: cachehot: '-fplugin-arg-cachehot-line-size=100': expected a power of two from 8 to 4096 bytes" \
 	"$(echo "$out" | grep 'line-size' | sed "s/[‘’]/'/g")"
+out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-predict=64 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1 | grep predict)
+expect_eq plugin/predict-not-larger "cc1: error: cachehot: predict=64 must be larger than the line size (64 bytes)" "$out"
 # severity=error turns findings into errors; severity=note into notes
 n=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-severity=error -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1 | grep -c ': error: .*cachehot-false-sharing')
 expect_eq plugin/severity-error 5 "$n"
