@@ -106,6 +106,13 @@ int patch_from_file(const char *path, struct patch *p)
 		fprintf(stderr, "cachehot: cannot read patch %s: %s\n", path, strerror(errno));
 		return -1;
 	}
+	/* a unified diff names its files in "+++ " lines; without one every
+	 * finding would be dropped as "not touched" */
+	if (strncmp(text, "+++ ", 4) && !strstr(text, "\n+++ ")) {
+		fprintf(stderr, "cachehot: %s is not a unified diff (no '+++ FILE' line)\n", path);
+		free(text);
+		return -1;
+	}
 	if (!getcwd(cwd, sizeof(cwd))) {
 		free(text);
 		fprintf(stderr, "cachehot: getcwd: %s\n", strerror(errno));
