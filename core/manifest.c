@@ -20,6 +20,8 @@
  *                       "message": "..." } ] } } }
  * Offsets and sizes in bytes; "fields" are flattened (absolute offsets);
  * "annotations" are the direct members' classes (attributes and sidecar).
+ * "other_definitions" (only when it happens): earlier records of the same
+ * struct name with another layout, [{"file", "line", "size"}].
  * Written with jansson; merged under flock and renamed into place.
  */
 #include <errno.h>
@@ -147,6 +149,38 @@ void ch_manifest_free(ch_ctx *ctx)
 	ctx->manifest = NULL;
 }
 
+/* Same struct name, another layout (two translation units define different
+ * "struct foo"): the newest record wins, and it lists the others under
+ * "other_definitions" (file, line, size) instead of losing them silently. */
+static void merge_structs(json_t *old, json_t *mine)
+{
+	const char *name;
+	json_t *rec;
+	json_object_foreach(mine, name, rec) {
+		json_t *prev = json_object_get(old, name), *others;
+		size_t i;
+		if (!prev || (json_equal(json_object_get(prev, "fields"), json_object_get(rec, "fields")) &&
+			      json_equal(json_object_get(prev, "size"), json_object_get(rec, "size")))) {
+			if (prev && json_object_get(prev, "other_definitions"))
+				json_object_set(rec, "other_definitions",
+						json_object_get(prev, "other_definitions"));
+			continue;
+		}
+		others = json_array();
+		for (i = 0; i < json_array_size(json_object_get(prev, "other_definitions")); i++)
+			json_array_append(others, json_array_get(json_object_get(prev, "other_definitions"), i));
+		{
+			json_t *o = json_object();
+			json_object_set(o, "file", json_object_get(prev, "file"));
+			json_object_set(o, "line", json_object_get(prev, "line"));
+			json_object_set(o, "size", json_object_get(prev, "size"));
+			json_array_append_new(others, o);
+		}
+		json_object_set_new(rec, "other_definitions", others);
+	}
+	json_object_update(old, mine);
+}
+
 int ch_manifest_write(ch_ctx *ctx, const char *path)
 {
 	char *lockpath, *tmp;
@@ -194,7 +228,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 					     path, jerr.line, jerr.text);
 			goto out;
 		}
-		json_object_update(json_object_get(old, "structs"), json_object_get(mine, "structs"));
+		merge_structs(json_object_get(old, "structs"), json_object_get(mine, "structs"));
 	} else {
 		old = json_incref(mine);
 	}
