@@ -209,28 +209,33 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 int ch_sidecar_load(ch_ctx *ctx, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
 	int rc;
 	if (!f) {
 		ch_set_error(ctx, "%s: cannot open annotations file: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-		ch_set_error(ctx, "%s: cannot read annotations file", path);
-		fclose(f);
-		return -1;
-	}
-	buf = (char *)malloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		ch_set_error(ctx, "%s: cannot read annotations file", path);
+	/* read to the end (pipes and /dev/stdin have no size to ask for) */
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 8192;
+			buf = (char *)ch_xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		ch_set_error(ctx, "%s: cannot read annotations file: %s", path,
+			     errno == EISDIR ? "it is a directory" : strerror(errno ? errno : EIO));
 		free(buf);
 		fclose(f);
 		return -1;
 	}
-	buf[n] = 0;
 	fclose(f);
-	if (memchr(buf, 0, (size_t)n)) {
+	buf = (char *)ch_xrealloc(buf, n + 1);
+	buf[n] = 0;
+	if (memchr(buf, 0, n)) {
 		ch_set_error(ctx, "%s: not a text file", path);
 		free(buf);
 		return -1;
