@@ -975,6 +975,24 @@ static int cmd_check(int argc, char **argv)
 	if (opt.objects.n && !(opt.engines & ENG_LAYOUT) && !opt.nunits)
 		die_usage("object files need --engine=layout%s", "");
 
+	/* Inputs and outputs that would only fail after every engine ran. */
+	if (opt.baseline && !opt.update_baseline && access(opt.baseline, R_OK) != 0) {
+		fprintf(stderr, "cachehot: cannot read baseline %s: %s\n", opt.baseline, strerror(errno));
+		exit(EXIT_TROUBLE);
+	}
+	if (opt.output) {
+		char *dir = xstrdup(opt.output), *slash = strrchr(dir, '/');
+		struct stat st;
+		if (slash)
+			*(slash == dir ? slash + 1 : slash) = 0;
+		if (slash && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+			fprintf(stderr, "cachehot: cannot write %s: no such directory %s\n", opt.output, dir);
+			free(dir);
+			exit(EXIT_TROUBLE);
+		}
+		free(dir);
+	}
+
 	/* Locate what the chosen engines need before running anything. */
 	char *plugin = NULL, *sparse = NULL, *layout = NULL, *coccidir = NULL;
 	struct strv rules = {0};

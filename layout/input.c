@@ -248,7 +248,15 @@ int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz)
 	if (got >= 2 && ((magic[0] == 0x9f && magic[1] == 0xeb) ||
 			 (magic[0] == 0xeb && magic[1] == 0x9f)))
 		return lt_btf_read(s, path, fileno, err, errsz);
-	snprintf(err, errsz, "%s: neither an ELF file nor raw BTF", path);
+	{
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			snprintf(err, errsz, "%s: is a directory (name the objects, vmlinux or BTF files)", path);
+		else if (got == 0)
+			snprintf(err, errsz, "%s: empty file", path);
+		else
+			snprintf(err, errsz, "%s: neither an ELF file nor raw BTF", path);
+	}
 	return -1;
 }
 
