@@ -293,6 +293,12 @@ struct ch_inline_finding {
 /* The complete message, ending in "[cachehot-inline-addr]". Source: the
  * out-of-line copies of "mm: memcontrol: ..." numa_stat accessors (issue 3). */
 const char *ch_inline_addr_message(ch_ctx *ctx, const struct ch_inline_finding *f);
+/* The same message once the object is built: the pointer to cachehot-bloat
+ * replaced by the copy's size from the symbol table ("its out-of-line copy
+ * is 41 bytes in seed.o"). message as ch_inline_addr_message() made it, with
+ * or without its trailing check id. bytes from the ELF symbol (st_size). */
+const char *ch_inline_addr_sized(ch_ctx *ctx, const char *message,
+				 unsigned long long bytes, const char *object);
 /* 1 when the use is fixable by calling directly (a warning); else a note. */
 int ch_inline_use_fixable(enum ch_inline_use use);
 

@@ -4,7 +4,10 @@
  * must print alike: inline-addr findings, misused annotations, sidecar
  * diagnostics. Layout findings are formatted in rules.c.
  */
+#include <string.h>
 #include "internal.h"
+
+#define BLOAT_HINT "`cachehot-bloat OBJ` gives its size in bytes from the symbol table"
 
 int ch_inline_use_fixable(enum ch_inline_use use)
 {
@@ -76,8 +79,7 @@ const char *ch_inline_addr_message(ch_ctx *ctx, const struct ch_inline_finding *
 		how = ch_printf(ctx, "has its address taken, %s", emitted);
 		break;
 	}
-	return ch_printf(ctx, "%s %s; `cachehot-bloat OBJ` gives its size in bytes from the "
-			 "symbol table [%s]", what, how, tag);
+	return ch_printf(ctx, "%s %s; " BLOAT_HINT " [%s]", what, how, tag);
 }
 
 const char *ch_msg_attr_not_member(ch_ctx *ctx, const char *attr)
@@ -144,4 +146,15 @@ const char *ch_config_problem(ch_ctx *ctx, const struct ch_config *cfg)
 		return ch_printf(ctx, "predict=%u must be larger than the line size (%u bytes)",
 				 cfg->predict, L);
 	return NULL;
+}
+
+const char *ch_inline_addr_sized(ch_ctx *ctx, const char *message,
+				 unsigned long long bytes, const char *object)
+{
+	const char *at = message ? strstr(message, BLOAT_HINT) : NULL;
+	if (!at)
+		return message;
+	return ch_printf(ctx, "%.*sits out-of-line copy is %llu bytes in %s (symbol table)%s",
+			 (int)(at - message), message, bytes, object,
+			 at + strlen(BLOAT_HINT));
 }

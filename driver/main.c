@@ -51,7 +51,7 @@ static struct {
 
 static void usage_check(FILE *f)
 {
-	fputs("usage: cachehot check [OPTIONS] [FILE.c... | FILE.o... | OBJDIR...] [-I DIR] [-D NAME[=VAL]] [-include FILE]\n"
+	fputs("usage: cachehot check [OPTIONS] [FILE.c... | FILE.o... | OBJDIR...] [-I DIR] [-D NAME[=VAL]] [-include FILE] [-O LEVEL]\n"
 	      "  --engine=LIST           plugin,sparse,cocci,layout or all (default: plugin)\n"
 	      "  -p, --compile-commands=FILE  check the units of a compile_commands.json\n"
 	      "  --objects=FILE          object files (one a line) for the layout engine\n"
@@ -472,6 +472,61 @@ static char *tmp_object(void)
 	return xasprintf("%s/u%u.o", tmpdir, seq++);
 }
 
+/* The plugin cannot know how big an out-of-line copy is (cc1 has not
+ * assembled anything); the object it just built can: give every
+ * inline-addr finding of this unit its copy's size from the symbol table
+ * (nm -S), in the core's words. */
+static void size_inline_copies(size_t first, const char *obj, const char *src)
+{
+	static ch_ctx *ctx;
+	char *out = NULL;
+	char *av[] = { "nm", "-S", "--defined-only", (char *)obj, NULL };
+	size_t i;
+	int any = 0;
+	for (i = first; i < all.n; i++)
+		any |= !strcmp(all.v[i].check, "cachehot-inline-addr");
+	if (!any || run_capture(av, NULL, &out) != 0 || !out) {
+		free(out);
+		return;
+	}
+	if (!ctx)
+		ctx = ch_ctx_new();
+	for (i = first; i < all.n; i++) {
+		struct finding *f = &all.v[i];
+		const char *p = strstr(f->message, "inline function '"), *e, *line;
+		size_t nlen;
+		if (strcmp(f->check, "cachehot-inline-addr") || !p)
+			continue;
+		p += strlen("inline function '");
+		e = strchr(p, '\'');
+		if (!e)
+			continue;
+		nlen = (size_t)(e - p);
+		/* "0000000000000000 0000000000000029 t lruvec_page_state" (a clone
+		 * may be "name.constprop.0": the exact name wins) */
+		for (line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			unsigned long long addr, size;
+			char type, name[512];
+			if (sscanf(line, "%llx %llx %c %511s", &addr, &size, &type, name) == 4 &&
+			    (type == 't' || type == 'T') && strlen(name) == nlen &&
+			    !strncmp(name, p, nlen)) {
+				const char *base = strrchr(src, '/');
+				char *oname = xasprintf("%.*s.o", (int)(strrchr(base ? base + 1 : src, '.') ?
+					strrchr(base ? base + 1 : src, '.') - (base ? base + 1 : src) :
+					(long)strlen(base ? base + 1 : src)), base ? base + 1 : src);
+				const char *m = ch_inline_addr_sized(ctx, f->message, size, oname);
+				free(oname);
+				if (m != f->message) {
+					free(f->message);
+					f->message = xstrdup(m);
+				}
+				break;
+			}
+		}
+	}
+	free(out);
+}
+
 static void run_plugin(const struct unit *u, const char *plugin)
 {
 	struct strv av = {0};
@@ -485,7 +540,11 @@ static void run_plugin(const struct unit *u, const char *plugin)
 	strv_push(&av, u->src);
 	strv_push(&av, "-o");
 	strv_push(&av, obj);
-	run_one("plugin", NULL, &av, u->dir);
+	{
+		size_t first = all.n;
+		run_one("plugin", NULL, &av, u->dir);
+		size_inline_copies(first, obj, u->src);
+	}
 	unlink(obj);
 	free(obj); free(fp);
 	strv_free(&av);
@@ -813,7 +872,7 @@ static int cmd_check(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "engine", required_argument, 0, 'e' },
 		{ "compile-commands", required_argument, 0, 'p' },
-		{ "objects", required_argument, 0, 'O' },
+		{ "objects", required_argument, 0, 1001 },
 		{ "annotations", required_argument, 0, 'a' },
 		{ "line-size", required_argument, 0, 'L' },
 		{ "predict", required_argument, 0, 'P' },
@@ -840,12 +899,12 @@ static int cmd_check(int argc, char **argv)
 
 	opt.progress = isatty(2) && !getenv("CI");
 	/* getopt_long_only so that GCC's single-dash -include/-isystem work. */
-	while ((c = getopt_long_only(argc, argv, "p:o:A:I:D:U:j:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long_only(argc, argv, "p:o:A:I:D:U:O::j:vh", lo, NULL)) != -1) {
 		char *a;
 		switch (c) {
 		case 'e': engine_list = optarg; break;
 		case 'p': opt.ccdb = optarg; break;
-		case 'O': opt.objlist = optarg; break;
+		case 1001: opt.objlist = optarg; break;
 		case 'a': {
 			char *abs = canon_path(optarg);
 			if (!abs || !is_file(abs))
@@ -906,6 +965,11 @@ static int cmd_check(int argc, char **argv)
 		case 'h': usage_check(stdout); exit(0);
 		case 'I': case 'D': case 'U':
 			a = xasprintf("-%c%s", c, optarg);
+			strv_push(&opt.cflags, a);
+			free(a);
+			break;
+		case 'O':   /* optimisation decides which inline copies exist */
+			a = xasprintf("-O%s", optarg ? optarg : "");
 			strv_push(&opt.cflags, a);
 			free(a);
 			break;

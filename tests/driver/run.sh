@@ -124,6 +124,18 @@ expect_eq output-symlink-kept "1|link|1" "$rc|$( [ -L "$T/link.txt" ] && echo li
 n=$("$CH" check $INC -o /dev/stdout hot.c | grep -c cachehot-false-sharing)
 expect_eq output-dev-stdout "1|char-or-link" "$n|$( [ -L /dev/stdout ] || [ -c /dev/stdout ] && echo char-or-link)"
 
+# ---- inline-addr: the use site, both names and the copies' sizes from the
+# object, equal to nm -S on the same compile (issue 3's seed shape)
+SEED=$TOP/tests/inline/seed.c
+out=$("$CH" check -O2 "$SEED"); rc=$?
+gcc -O2 -c "$SEED" -o "$T/seed.o"
+want=$(nm -S "$T/seed.o" | while read -r a sz ty n; do
+	case "$ty:$n" in t:lruvec_page_state*) printf '%s:%d ' "$n" "$((16#$sz))" ;; esac; done)
+got=$(echo "$out" | sed -n "s/.*inline function '\([a-z_]*\)'.*call lruvec_page_state\/lruvec_page_state_local directly; its out-of-line copy is \([0-9]*\) bytes in seed.o.*/\1:\2/p" | tr '\n' ' ')
+expect_eq inline-sizes-match-nm "1|$want" "$rc|$got"
+"$CH" check -O2 "$TOP/tests/inline/seed-fixed.c" >/dev/null; rc=$?
+expect_eq inline-fixed-form-clean 0 "$rc"
+
 # ---- merging engines ----------------------------------------------------------
 export CACHEHOT_SPARSE=$HERE/fake-sparse.sh CACHEHOT_SPATCH=$HERE/fake-spatch.sh
 mkdir -p "$T/rules"; echo "// fake rule" >"$T/rules/counter_batch.cocci"
