@@ -309,10 +309,12 @@ static bool relevant(tree type, int depth)
 	const char *name;
 
 	type = TYPE_MAIN_VARIANT(type);
-	if (!is_aggregate(type) || depth > 32 || !laid_out(type))
+	if (!is_aggregate(type) || depth > 32)
 		return false;
-	if ((memo = relevance->get(type)))
+	if ((memo = relevance->get(type)))   /* before laid_out(): it walks the fields */
 		return *memo == 1;
+	if (!laid_out(type))
+		return false;
 	name = type_tag(type);
 	for (field = TYPE_FIELDS(type); field && !r; field = DECL_CHAIN(field)) {
 		tree ft;
@@ -501,6 +503,14 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
+	if (relevant(type, 0)) {
+		judge(type, NULL, NULL);
+		return;
+	}
+	/* relevant() remembers every laid-out type; what it does not know is
+	 * a type without a fixed layout */
+	if (!any_attribute_seen || relevance->get(TYPE_MAIN_VARIANT(type)))
+		return;
 	if (!laid_out(TYPE_MAIN_VARIANT(type))) {
 		/* a variable-length member or a template pattern: say so once
 		 * when it carries annotations, rather than staying silent */
@@ -517,11 +527,7 @@ static void finish_type(void *gcc_data, void *)
 							TREE_CODE(type) == UNION_TYPE));
 				break;
 			}
-		return;
 	}
-	if (!relevant(type, 0))
-		return;
-	judge(type, NULL, NULL);
 }
 
 /* typedef struct { ... } name_t [__aligned(N)]; */
