@@ -332,7 +332,7 @@ static int elem_under(const struct flat *f, int x, int arr)
 
 /* Arrays repeat one pattern: judge pairs inside element 0 and between
  * elements 0 and 1 only, not every pair of N elements. */
-static int repeats_array_pattern(const struct flat *f, int a_inst, int c)
+static int repeats_array_pattern(const struct flat *f, int c)
 {
 	int x;
 	if (!f->insts[c].type && f->insts[c].elem < 0)   /* c is an array */
@@ -340,7 +340,6 @@ static int repeats_array_pattern(const struct flat *f, int a_inst, int c)
 	for (x = c; x > 0; x = f->insts[x].parent)
 		if (f->insts[x].elem > 0)
 			return 1;
-	(void)a_inst;
 	return 0;
 }
 
@@ -592,11 +591,11 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				continue;   /* alternatives of one union never live together */
 			if (!f->insts[c].type && c != 0 &&
 			    (elem_under(f, a->inst, c) + elem_under(f, b->inst, c) > 1 ||
-			     repeats_array_pattern(f, a->inst, f->insts[c].parent) ||
+			     repeats_array_pattern(f, f->insts[c].parent) ||
 			     array_done[c]))
 				continue;   /* the same pattern between later elements, or
 					     * this array's one finding is out already */
-			if (f->insts[c].type && repeats_array_pattern(f, a->inst, c))
+			if (f->insts[c].type && repeats_array_pattern(f, c))
 				continue;   /* inside a later element: same as element 0 */
 			{
 				/* the nearest named struct around both (below this one)
