@@ -43,7 +43,10 @@ CLEAN_FILES  =
 .PHONY: all deps check test demo clean install bench
 all:
 
-include $(sort $(wildcard */rules.mk))
+# core/ first: the other fragments name $(CORE_LIB) and friends in their
+# prerequisites, which make expands as it reads them
+include core/rules.mk
+include $(filter-out core/rules.mk,$(sort $(wildcard */rules.mk)))
 
 all: $(ALL_TARGETS)
 
