@@ -320,6 +320,9 @@ const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union);
 /* NULL when cfg is consistent, else the problem ("predict=64 must be larger
  * than the line size (64 bytes)"). Front-ends refuse such arguments. */
 const char *ch_config_problem(ch_ctx *ctx, const struct ch_config *cfg);
+/* The same from option values (bytes; line_size 0 = the default 64), for
+ * front-ends checking their arguments. */
+const char *ch_predict_problem(ch_ctx *ctx, unsigned line_size, unsigned predict);
 /* 1 if a sidecar entry names struct type_name (a front-end's cheap test
  * before it converts a struct). */
 int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name);

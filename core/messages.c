@@ -139,13 +139,18 @@ const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union)
 			 ch_check_id(CH_CHECK_FALSE_SHARING));
 }
 
+const char *ch_predict_problem(ch_ctx *ctx, unsigned line_size, unsigned predict)
+{
+	unsigned L = line_size ? line_size : CH_DEFAULT_LINE_SIZE;
+	if (predict && predict <= L)
+		return ch_printf(ctx, "predict=%u must be larger than the line size (%u bytes)",
+				 predict, L);
+	return NULL;
+}
+
 const char *ch_config_problem(ch_ctx *ctx, const struct ch_config *cfg)
 {
-	unsigned L = ch_config_line_size(cfg);
-	if (cfg->predict && cfg->predict <= L)
-		return ch_printf(ctx, "predict=%u must be larger than the line size (%u bytes)",
-				 cfg->predict, L);
-	return NULL;
+	return ch_predict_problem(ctx, ch_config_line_size(cfg), cfg->predict);
 }
 
 const char *ch_inline_addr_sized(ch_ctx *ctx, const char *message,

@@ -302,11 +302,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cachehot-layout: %s\n", err);
 			rc = 2;
 		}
-		lt_set_free(s);
-		lt_manifest_free(mf);
-		free(sides);
-		free(only);
-		return rc;
+		goto out;
 	}
 
 	{
@@ -363,6 +359,7 @@ int main(int argc, char **argv)
 		if (!rc && (ea.warnings || diffs || refused || sa.warnings))
 			rc = 1;
 	}
+out:
 	lt_set_free(s);
 	lt_manifest_free(mf);
 	free(sides);

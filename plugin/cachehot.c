@@ -636,33 +636,22 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-unmatched%> takes note or ignore",
 				      plugin_name_used);
-		} else if (!strcmp(k, "inline-notes")) {
+		} else if (!strcmp(k, "inline-notes") || !strcmp(k, "inline-addr")) {
 			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
-				cachehot_opts.inline_notes = atoi(v);
+				*(!strcmp(k, "inline-notes") ? &cachehot_opts.inline_notes
+							     : &cachehot_opts.inline_addr) = atoi(v);
 			else
-				error("cachehot: %<-fplugin-arg-%s-inline-notes%> takes 0 or 1",
-				      plugin_name_used);
-		} else if (!strcmp(k, "inline-addr")) {
-			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
-				cachehot_opts.inline_addr = atoi(v);
-			else
-				error("cachehot: %<-fplugin-arg-%s-inline-addr%> takes 0 or 1",
-				      plugin_name_used);
+				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
+				      plugin_name_used, k);
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
 			      "inline-addr, inline-notes)", plugin_name_used, k);
 		}
 	}
-	{
-		struct ch_config probe;
-		const char *problem;
-		memset(&probe, 0, sizeof(probe));
-		probe.line_size = cachehot_opts.line_size;
-		probe.predict = cachehot_opts.predict;
-		if ((problem = ch_config_problem(cachehot_ctx, &probe)))
-			error("cachehot: %s", problem);
-	}
+	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
+						      cachehot_opts.predict))
+		error("cachehot: %s", problem);
 	judged = new hash_set<tree>;
 	relevance = new hash_map<tree, int>;
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);

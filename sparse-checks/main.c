@@ -119,19 +119,11 @@ static void parse_opt(const char *arg)
 			opt_die("-fcachehot-%s needs a file name%s", key, "");
 		if (ch_sidecar_load(ch_sparse_ctx, val))
 			opt_die("%s%s", ch_ctx_error(ch_sparse_ctx), "");
-	} else if (!strcmp(key, "line-size")) {
-		ch_opts.line_size = parse_bytes(key, val);
-	} else if (!strcmp(key, "predict")) {
-		ch_opts.predict = parse_bytes(key, val);
-		{
-			struct ch_config probe;
-			const char *problem;
-			memset(&probe, 0, sizeof(probe));
-			probe.line_size = ch_opts.line_size;
-			probe.predict = ch_opts.predict;
-			if ((problem = ch_config_problem(ch_sparse_ctx, &probe)))
-				opt_die("%s%s", problem, "");
-		}
+	} else if (!strcmp(key, "line-size") || !strcmp(key, "predict")) {
+		const char *problem;
+		*(!strcmp(key, "predict") ? &ch_opts.predict : &ch_opts.line_size) = parse_bytes(key, val);
+		if ((problem = ch_predict_problem(ch_sparse_ctx, ch_opts.line_size, ch_opts.predict)))
+			opt_die("%s%s", problem, "");
 	} else if (!strcmp(key, "severity")) {
 		if (val && !strcmp(val, "note"))
 			ch_opts.severity = CH_SEV_NOTE;
