@@ -16,9 +16,9 @@ if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 echo "cachehot: installing Debian packages:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine may have empty package lists: update once, then install.
-if ! $SUDO apt-get install -y -q --no-install-recommends $missing >/tmp/cachehot-apt.$$ 2>&1; then
-	$SUDO apt-get update -q >/dev/null 2>&1 || true
-	if ! $SUDO apt-get install -y -q --no-install-recommends $missing >/tmp/cachehot-apt.$$ 2>&1; then
+if ! $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends $missing >/tmp/cachehot-apt.$$ 2>&1; then
+	$SUDO apt-get -o DPkg::Lock::Timeout=900 update -q >/dev/null 2>&1 || true
+	if ! $SUDO apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends $missing >/tmp/cachehot-apt.$$ 2>&1; then
 		tail -20 /tmp/cachehot-apt.$$ >&2
 		echo "cachehot: could not install:$missing (see above)" >&2
 		rm -f /tmp/cachehot-apt.$$
