@@ -61,6 +61,7 @@ enum ch_check {
 	CH_CHECK_FALSE_SHARING = 0, /* cachehot-false-sharing */
 	CH_CHECK_PADDING_MACRO,     /* cachehot-padding-macro */
 	CH_CHECK_INLINE_ADDR,       /* cachehot-inline-addr */
+	CH_CHECK_COUNTER_BATCH,     /* cachehot-counter-batch */
 	CH_CHECK__COUNT
 };
 
@@ -356,6 +357,51 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
  * (temporary file + rename). Structs already present are replaced.
  * Returns 0, or -1 with ch_ctx_error(). */
 int ch_manifest_write(ch_ctx *ctx, const char *path);
+
+/* ---- [cachehot-counter-batch] (core/counter.c) -------------------------- */
+/* A statistics counter updated once per element of a loop. Source: "mm,
+ * lru_gen: batch update counters on aging" (per-folio memcg/node statistics
+ * accumulated and applied once; +1.5% memcached), and 6.1 rmqueue_bulk(),
+ * which batches NR_FREE_PAGES after its loop but not NR_FREE_CMA_PAGES. */
+enum ch_counter_kind {
+	CH_CB_INVARIANT = 0, /* target and item loop-invariant: one local */
+	CH_CB_KEYED,         /* item one of a few values per element: keyed locals */
+	CH_CB_PER_RUN,       /* target derived per element from one small-set value
+			      * (node, zone id): a note, flush when it changes */
+	CH_CB_INDIRECT,      /* an indirect call whose possible targets all update */
+};
+struct ch_counter_finding {
+	enum ch_counter_kind kind;
+	const char *function;      /* the function holding the loop */
+	const char *updater;       /* "__mod_lruvec_state" */
+	const char *item;          /* "NR_FREE_CMA_PAGES", "NR_LRU_BASE+0..4", or NULL */
+	unsigned keys;             /* CH_CB_KEYED (and PER_RUN): number of item values */
+	const char *target_from;   /* CH_CB_PER_RUN: what the target is looked up from */
+	const char *chain;         /* "f -> g -> h" (inlined), or NULL */
+	unsigned depth;            /* calls not inlined between the loop and the update */
+	const char *loop_file;     /* the loop's head */
+	unsigned loop_line;
+	const char *update_file;   /* the updater call itself (maybe in a header) */
+	unsigned update_line;
+	const char *unlock;        /* a lock release inside the loop, or NULL */
+	unsigned unlock_line;
+	unsigned extra_exits;      /* exits of the loop besides its normal end */
+	const char *twin;          /* same updater already applied once after a loop */
+	unsigned twin_line;
+	const char *callees;       /* CH_CB_INDIRECT: "a/b/c", the possible targets */
+};
+/* The warning (or note) at the update; ends in "[cachehot-counter-batch]". */
+const char *ch_counter_batch_message(ch_ctx *ctx, const struct ch_counter_finding *f);
+/* The note at the loop's head. */
+const char *ch_counter_batch_loop_note(ch_ctx *ctx, const struct ch_counter_finding *f);
+/* 1 if name is a statistics updater of the built-in list (the names of
+ * cocci/counter_batch.cocci, the folio variants, the memcg event counters
+ * and the kernel's mod_*_state / count_*_event(s) family); *target_arg is
+ * set to the index of the target argument (-1: per-cpu event, no target)
+ * and *item_arg to the item's. */
+int ch_counter_updater(const char *name, int *target_arg, int *item_arg);
+/* The i-th name of that list (0-based), NULL past its end. */
+const char *ch_counter_updater_name(unsigned i);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@ struct cachehot_opts {
 	const char *manifest;      /* JSON manifest path or NULL */
 	int inline_addr;           /* 1 = run the inline-addr check (default 1) */
 	int inline_notes;          /* 1 = print ops-table/callback findings as notes (default 1) */
+	int counter_batch;         /* 1 = run the counter-batch check (default 1) */
 };
 
 extern struct cachehot_opts cachehot_opts;
@@ -28,5 +29,12 @@ extern ch_ctx *cachehot_ctx;
  * PLUGIN_ATTRIBUTES callback) and its callbacks/passes (from plugin_init). */
 void cachehot_inline_attributes(void);
 void cachehot_inline_init(const char *plugin_name);
+
+
+/* plugin/counter-batch.c: the [cachehot-counter-batch] pass. updaters()
+ * loads the built-in list and adds "NAME[:TARGET:ITEM],..." (spec may be
+ * NULL); init() registers the pass and its end-of-unit judgement. */
+void cachehot_counter_updaters(const char *spec, const char *plugin_name);
+void cachehot_counter_init(const char *plugin_name);
 
 #endif

@@ -12,6 +12,8 @@
  *   unmatched=S        note | ignore: sidecar entries that matched no struct
  *   inline-addr=0|1    the [cachehot-inline-addr] check (default 1)
  *   inline-notes=0|1   its ops-table/callback findings as notes (default 1)
+ *   counter-batch=0|1  the [cachehot-counter-batch] check (default 1)
+ *   counter-updaters=NAME[:TARGET:ITEM],...  more statistics updaters for it
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -54,6 +56,8 @@ static struct plugin_info cachehot_info = {
 	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
 	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
 	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
+	"  counter-batch=0|1        statistics counters updated once per loop element (default 1)\n"
+	"  counter-updaters=NAME[:TARGET:ITEM],...  more updaters for counter-batch\n"
 	"Docs: docs/annotations.rst, docs/checks.rst"
 };
 
@@ -66,6 +70,8 @@ static bool names_seen_any;
 /* Weak stubs: plugin/inline-addr.c provides the real ones. */
 __attribute__((weak)) void cachehot_inline_attributes(void) {}
 __attribute__((weak)) void cachehot_inline_init(const char *) {}
+__attribute__((weak)) void cachehot_counter_updaters(const char *, const char *) {}
+__attribute__((weak)) void cachehot_counter_init(const char *) {}
 
 /* ---- attributes ----------------------------------------------------------- */
 
@@ -607,6 +613,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	cachehot_opts.severity = CH_SEV_WARNING;
 	cachehot_opts.inline_addr = 1;
 	cachehot_opts.inline_notes = 1;
+	cachehot_opts.counter_batch = 1;
 	for (i = 0; i < info->argc; i++) {
 		const char *k = info->argv[i].key, *v = info->argv[i].value;
 		if (!strcmp(k, "annotations")) {
@@ -636,17 +643,22 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-unmatched%> takes note or ignore",
 				      plugin_name_used);
-		} else if (!strcmp(k, "inline-notes") || !strcmp(k, "inline-addr")) {
+		} else if (!strcmp(k, "counter-updaters")) {
+			cachehot_counter_updaters(v ? v : "", plugin_name_used);
+		} else if (!strcmp(k, "inline-notes") || !strcmp(k, "inline-addr") ||
+			   !strcmp(k, "counter-batch")) {
 			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
 				*(!strcmp(k, "inline-notes") ? &cachehot_opts.inline_notes
-							     : &cachehot_opts.inline_addr) = atoi(v);
+				  : !strcmp(k, "inline-addr") ? &cachehot_opts.inline_addr
+							      : &cachehot_opts.counter_batch) = atoi(v);
 			else
 				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
 				      plugin_name_used, k);
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr, inline-notes)", plugin_name_used, k);
+			      "inline-addr, inline-notes, counter-batch, counter-updaters)",
+			      plugin_name_used, k);
 		}
 	}
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
@@ -661,5 +673,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
 	if (cachehot_opts.inline_addr)
 		cachehot_inline_init(info->base_name);
+	if (cachehot_opts.counter_batch)
+		cachehot_counter_init(info->base_name);
 	return 0;
 }

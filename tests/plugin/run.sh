@@ -45,7 +45,7 @@ t=$(mktemp -d)
 # unknown argument: an error naming it, not a crash
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-lines=64 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
 expect_eq plugin/unknown-argument \
-	"cc1: error: cachehot: unknown plugin argument '-fplugin-arg-cachehot-lines' (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes)" \
+	"cc1: error: cachehot: unknown plugin argument '-fplugin-arg-cachehot-lines' (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes, counter-batch, counter-updaters)" \
 	"$(echo "$out" | grep 'unknown plugin argument' | sed "s/[‘’]/'/g")"
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-line-size=100 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
 expect_eq plugin/bad-line-size \
@@ -53,6 +53,12 @@ expect_eq plugin/bad-line-size \
 	"$(echo "$out" | grep 'line-size' | sed "s/[‘’]/'/g")"
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-predict=64 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1 | grep predict)
 expect_eq plugin/predict-not-larger "cc1: error: cachehot: predict=64 must be larger than the line size (64 bytes)" "$out"
+# counter-updaters: a malformed entry is an error naming it; counter-batch=0 silences the check
+out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-counter-updaters=ok_fn,bad:x:1 -c tests/plugin/cases/counter_direct.c -o /dev/null 2>&1 | grep 'counter-updaters' | sed "s/[‘’]/'/g")
+expect_eq plugin/counter-updaters-bad \
+	"cc1: error: cachehot: '-fplugin-arg-cachehot-counter-updaters': bad entry 'bad' (want NAME or NAME:TARGET:ITEM, TARGET '-' for none)" "$out"
+n=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-counter-batch=0 -O2 -c tests/plugin/cases/counter_direct.c -o /dev/null 2>&1 | grep -c 'cachehot-counter-batch')
+expect_eq plugin/counter-batch-off 0 "$n"
 # severity=error turns findings into errors; severity=note into notes
 n=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-severity=error -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1 | grep -c ': error: .*cachehot-false-sharing')
 expect_eq plugin/severity-error 5 "$n"

@@ -1,0 +1,1005 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * counter-batch.c -- the [cachehot-counter-batch] check of the cachehot plugin.
+ *
+ * A statistics counter updated once per element of a loop (the list of
+ * updaters and every message text: core/counter.c). One GIMPLE pass, placed
+ * after the second "ccp" (the first pass that sees a function once the IPA
+ * inliner's decisions are applied, before the loop unrollers), looks at
+ * every call inside a loop (loops_for_fn, bb->loop_father):
+ *
+ *  - a call to an updater: its target and item arguments are followed
+ *    through their SSA definitions. Defined outside the loop (or constant):
+ *    invariant. An item made of constants, comparisons, masks and PHIs of
+ *    them takes a small set of values (NR_ISOLATED_ANON + folio_is_file_lru):
+ *    keyed. A target whose pointer changes per element only through an array
+ *    index (NODE_DATA(nid), &pgdat->node_zones[zid]) is "looked up per
+ *    element from one value": a note. Any other per-element target: silent.
+ *    The inlined chain comes from the lexical blocks of the call
+ *    (inlined_function_outer_scope_p, block_ultimate_origin), the location
+ *    in the loop's function from the outermost block's BLOCK_SOURCE_LOCATION.
+ *  - a call to another function of this file that was not inlined, and an
+ *    indirect call: judged at the end of the unit (PLUGIN_FINISH_UNIT), when
+ *    every function has been through the pass. Each function leaves a
+ *    summary (the updates it makes per call, with the target and item as
+ *    functions of its parameters) and its call edges; summaries are composed
+ *    bottom-up over those edges (depth-limited, cycles cut), then each loop
+ *    call is judged like a direct update, with the depth said.
+ *
+ * Cost: functions without loops are skipped after one look at their loop
+ * tree; only call statements are examined; SSA walks are depth-limited.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfgloop.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "ssa.h"
+#include "cgraph.h"
+#include "diagnostic-core.h"
+#include "stringpool.h"
+#include "hash-map.h"
+#include "hash-set.h"
+#include "value-range.h"
+#include "value-query.h"
+#include "cachehot-plugin.h"
+
+#define MAX_DEPTH     12   /* SSA definitions followed per question */
+#define MAX_KEYS      32   /* more item values than this: not "a small set" */
+#define MAX_ENTRIES   8    /* updates kept in one function's summary */
+#define MAX_CALL_DEPTH 4   /* calls not inlined followed from a loop */
+#define MAX_ARGS      8
+
+/* ---- the updaters ------------------------------------------------------- */
+
+struct upd_info { int target, item; };
+static hash_map<tree, upd_info> *updaters;   /* IDENTIFIER_NODE -> arguments */
+
+static bool updater_of(tree fndecl, upd_info *out)
+{
+	upd_info *u;
+	if (!fndecl || !DECL_NAME(fndecl) || !(u = updaters->get(DECL_NAME(fndecl))))
+		return false;
+	*out = *u;
+	return true;
+}
+
+static void add_updater(const char *name, int target, int item)
+{
+	upd_info u = { target, item };
+	updaters->put(get_identifier(name), u);
+}
+
+/* counter-updaters=NAME[:TARGET:ITEM],... (TARGET '-' for no target) */
+void cachehot_counter_updaters(const char *spec, const char *plugin_name)
+{
+	char *list = xstrdup(spec ? spec : ""), *save = NULL, *p;
+	if (!updaters) {
+		updaters = new hash_map<tree, upd_info>;
+		for (unsigned i = 0; const char *n = ch_counter_updater_name(i); i++) {
+			int t, it;
+			ch_counter_updater(n, &t, &it);
+			add_updater(n, t, it);
+		}
+	}
+	if (!spec)
+		goto out;
+	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		char *c1 = strchr(p, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, *end;
+		long t = 0, it = 1;
+		bool ok = *p && (!c1 || c2);
+		if (c1 && c2) {
+			*c1 = *c2 = 0;
+			if (!strcmp(c1 + 1, "-"))
+				t = -1;
+			else {
+				t = strtol(c1 + 1, &end, 10);
+				ok = ok && *end == 0 && end != c1 + 1 && t >= 0 && t < MAX_ARGS;
+			}
+			it = strtol(c2 + 1, &end, 10);
+			ok = ok && *end == 0 && end != c2 + 1 && it >= 0 && it < MAX_ARGS;
+		}
+		for (const char *q = p; ok && *q; q++)
+			ok = ISALNUM(*q) || *q == '_';
+		if (!ok) {
+			error("cachehot: %<-fplugin-arg-%s-counter-updaters%>: bad entry %qs "
+			      "(want NAME or NAME:TARGET:ITEM, TARGET %<-%> for none)", plugin_name, p);
+			continue;
+		}
+		add_updater(p, (int)t, (int)it);
+	}
+out:
+	free(list);
+}
+
+/* ---- where a value comes from ------------------------------------------- */
+
+/* A target (pointer) relative to a loop, or, with loop NULL, to the function
+ * (then parameters are tracked). */
+struct origin {
+	bool vary;            /* changes per element (per call) other than by a lookup */
+	bool lookup;          /* changes only through an array index */
+	unsigned ptr_params;  /* function mode: parameters the pointer is made of */
+	unsigned idx_params;  /* function mode: parameters an index is made of */
+	const char *from;     /* the array indexed, for messages */
+};
+
+static class loop *cur_loop;   /* NULL: function mode */
+
+static bool defined_outside(tree ssa)
+{
+	gimple *def = SSA_NAME_DEF_STMT(ssa);
+	return !gimple_bb(def) || (cur_loop && !flow_bb_inside_loop_p(cur_loop, gimple_bb(def)));
+}
+
+static int param_index(tree parm)
+{
+	int k = 0;
+	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p), k++)
+		if (p == parm)
+			return k < 32 ? k : -1;
+	return -1;
+}
+
+static void merge(origin *o, const origin &a)
+{
+	o->vary |= a.vary;
+	o->lookup |= a.lookup;
+	o->ptr_params |= a.ptr_params;
+	o->idx_params |= a.idx_params;
+	if (!o->from)
+		o->from = a.from;
+}
+
+static const char *array_name(tree ref)
+{
+	tree base = TREE_OPERAND(ref, 0);
+	if (TREE_CODE(base) == COMPONENT_REF)
+		base = TREE_OPERAND(base, 1);
+	if (DECL_P(base) && DECL_NAME(base))
+		return ch_printf(cachehot_ctx, "the index into '%s'",
+				 IDENTIFIER_POINTER(DECL_NAME(base)));
+	return "an array index";
+}
+
+static void trace(tree v, bool index, int depth, origin *o);
+
+/* An index: whatever varies in it makes a lookup, not a varying pointer. */
+static void trace_index(tree idx, const char *from, int depth, origin *o)
+{
+	origin a = origin();
+	trace(idx, false, depth, &a);
+	if (a.vary || a.lookup) {
+		o->lookup = true;
+		if (!o->from)
+			o->from = from;
+	}
+	o->idx_params |= a.ptr_params | a.idx_params;
+}
+
+/* A memory reference: its indices are lookups, its base pointer is traced. */
+static void trace_ref(tree ref, int depth, origin *o)
+{
+	while (handled_component_p(ref)) {
+		if (TREE_CODE(ref) == ARRAY_REF && TREE_CODE(TREE_OPERAND(ref, 1)) != INTEGER_CST)
+			trace_index(TREE_OPERAND(ref, 1), array_name(ref), depth, o);
+		ref = TREE_OPERAND(ref, 0);
+	}
+	if (TREE_CODE(ref) == MEM_REF || TREE_CODE(ref) == TARGET_MEM_REF) {
+		trace(TREE_OPERAND(ref, 0), false, depth, o);
+		if (TREE_CODE(ref) == TARGET_MEM_REF && TMR_INDEX(ref))
+			trace_index(TMR_INDEX(ref), "an array index", depth, o);
+	}
+	/* a declaration: global or a local whose address does not change */
+}
+
+static void trace(tree v, bool index, int depth, origin *o)
+{
+	gimple *def;
+	if (!v || CONSTANT_CLASS_P(v))
+		return;
+	if (depth > MAX_DEPTH) {
+		o->vary = true;
+		return;
+	}
+	if (TREE_CODE(v) == ADDR_EXPR) {
+		trace_ref(TREE_OPERAND(v, 0), depth + 1, o);
+		return;
+	}
+	if (TREE_CODE(v) != SSA_NAME) {
+		if (handled_component_p(v) || TREE_CODE(v) == MEM_REF)
+			trace_ref(v, depth + 1, o);
+		return;
+	}
+	if (SSA_NAME_IS_DEFAULT_DEF(v)) {
+		tree var = SSA_NAME_VAR(v);
+		int k = var && TREE_CODE(var) == PARM_DECL && !cur_loop ? param_index(var) : -1;
+		if (k >= 0)
+			o->ptr_params |= 1u << k;
+		return;
+	}
+	if (defined_outside(v))
+		return;
+	def = SSA_NAME_DEF_STMT(v);
+	if (gimple_code(def) == GIMPLE_PHI) {
+		/* a value carried around the loop: the element cursor itself */
+		if (cur_loop && gimple_bb(def) == cur_loop->header) {
+			o->vary = true;
+			return;
+		}
+		for (unsigned i = 0; i < gimple_phi_num_args(def); i++)
+			trace(gimple_phi_arg_def(def, i), index, depth + 1, o);
+		return;
+	}
+	if (is_gimple_assign(def)) {
+		enum tree_code code = gimple_assign_rhs_code(def);
+		tree r1 = gimple_assign_rhs1(def);
+		if (gimple_assign_load_p(def) || TREE_CODE(r1) == ADDR_EXPR) {
+			/* a load: through a changing pointer it changes too */
+			origin a = origin();
+			if (TREE_CODE(r1) == ADDR_EXPR)
+				trace(r1, index, depth + 1, &a);
+			else
+				trace_ref(r1, depth + 1, &a);
+			merge(o, a);
+			return;
+		}
+		if (code == POINTER_PLUS_EXPR) {
+			trace(r1, index, depth + 1, o);
+			if (TREE_CODE(gimple_assign_rhs2(def)) != INTEGER_CST)
+				trace_index(gimple_assign_rhs2(def), "a pointer offset", depth + 1, o);
+			return;
+		}
+		if (!index && !POINTER_TYPE_P(TREE_TYPE(v)) && !INTEGRAL_TYPE_P(TREE_TYPE(v))) {
+			o->vary = true;
+			return;
+		}
+		trace(r1, index, depth + 1, o);
+		if (gimple_num_ops(def) > 2)
+			trace(gimple_assign_rhs2(def), index, depth + 1, o);
+		if (gimple_num_ops(def) > 3)
+			trace(gimple_assign_rhs3(def), index, depth + 1, o);
+		return;
+	}
+	/* a call's result, an asm output: new per element */
+	o->vary = true;
+}
+
+/* ---- which values an item takes ----------------------------------------- */
+
+enum item_kind { IT_CONST, IT_SET, IT_INV, IT_PARAM, IT_VARY };
+struct item {
+	item_kind kind;
+	HOST_WIDE_INT lo, hi;   /* IT_CONST (lo == hi), IT_SET */
+	int param;              /* IT_PARAM */
+};
+
+static item item_vary() { item r = { IT_VARY, 0, 0, -1 }; return r; }
+static item item_range(HOST_WIDE_INT lo, HOST_WIDE_INT hi)
+{
+	item r = { lo == hi ? IT_CONST : IT_SET, lo, hi, -1 };
+	if (hi < lo || hi - lo >= MAX_KEYS)
+		return item_vary();
+	return r;
+}
+
+static item join(item a, item b)
+{
+	if ((a.kind != IT_CONST && a.kind != IT_SET) || (b.kind != IT_CONST && b.kind != IT_SET))
+		return a.kind == b.kind && a.kind == IT_INV ? a : item_vary();
+	return item_range(MIN(a.lo, b.lo), MAX(a.hi, b.hi));
+}
+
+static item eval_item(tree v, int depth)
+{
+	gimple *def;
+	tree type;
+	if (!v)
+		return item_vary();
+	if (TREE_CODE(v) == INTEGER_CST)
+		return tree_fits_shwi_p(v) ? item_range(tree_to_shwi(v), tree_to_shwi(v)) : item_vary();
+	if (TREE_CODE(v) != SSA_NAME || depth > MAX_DEPTH)
+		return item_vary();
+	type = TREE_TYPE(v);
+	if (SSA_NAME_IS_DEFAULT_DEF(v)) {
+		tree var = SSA_NAME_VAR(v);
+		item r = { IT_INV, 0, 0, -1 };
+		if (!cur_loop && var && TREE_CODE(var) == PARM_DECL &&
+		    (r.param = param_index(var)) >= 0)
+			r.kind = IT_PARAM;
+		return r;
+	}
+	if (defined_outside(v)) {
+		item r = { IT_INV, 0, 0, -1 };
+		return r;
+	}
+	if (TREE_CODE(type) == BOOLEAN_TYPE)
+		return item_range(0, 1);
+	def = SSA_NAME_DEF_STMT(v);
+	if (gimple_code(def) == GIMPLE_PHI) {
+		item r = { IT_CONST, 0, 0, -1 };
+		if (cur_loop && gimple_bb(def) == cur_loop->header)
+			return item_vary();
+		for (unsigned i = 0; i < gimple_phi_num_args(def); i++) {
+			item a = eval_item(gimple_phi_arg_def(def, i), depth + 1);
+			r = i ? join(r, a) : a;
+			if (r.kind == IT_VARY)
+				break;
+		}
+		return r;
+	}
+	if (is_gimple_assign(def)) {
+		enum tree_code code = gimple_assign_rhs_code(def);
+		item a, b;
+		if (TREE_CODE_CLASS(code) == tcc_comparison || code == TRUTH_NOT_EXPR ||
+		    code == TRUTH_AND_EXPR || code == TRUTH_OR_EXPR)
+			return item_range(0, 1);
+		if (gimple_assign_load_p(def))
+			goto by_type;
+		a = eval_item(gimple_assign_rhs1(def), depth + 1);
+		switch (code) {
+		case SSA_NAME: case NOP_EXPR: case CONVERT_EXPR:
+			if (a.kind == IT_VARY)
+				goto by_type;
+			return a;
+		case PLUS_EXPR: case MINUS_EXPR:
+			b = eval_item(gimple_assign_rhs2(def), depth + 1);
+			if (a.kind == IT_INV && b.kind == IT_INV)
+				return a;
+			if ((a.kind != IT_CONST && a.kind != IT_SET) ||
+			    (b.kind != IT_CONST && b.kind != IT_SET))
+				return item_vary();
+			return code == PLUS_EXPR ? item_range(a.lo + b.lo, a.hi + b.hi)
+						 : item_range(a.lo - b.hi, a.hi - b.lo);
+		case BIT_AND_EXPR: {
+			tree m = gimple_assign_rhs2(def);
+			if (TREE_CODE(m) == INTEGER_CST && tree_fits_shwi_p(m) && tree_to_shwi(m) >= 0)
+				return item_range(0, tree_to_shwi(m));
+			goto by_type;
+		}
+		case COND_EXPR:
+			return join(eval_item(gimple_assign_rhs2(def), depth + 1),
+				    eval_item(gimple_assign_rhs3(def), depth + 1));
+		default:
+			break;
+		}
+	}
+by_type:
+	/* a narrow unsigned value (a bit-field, a flag) */
+	if (INTEGRAL_TYPE_P(type) && TYPE_UNSIGNED(type) && TYPE_PRECISION(type) <= 4)
+		return item_range(0, (1 << TYPE_PRECISION(type)) - 1);
+	{
+		value_range r;
+		if (INTEGRAL_TYPE_P(type) && get_range_query(cfun)->range_of_expr(r, v) &&
+		    r.kind() == VR_RANGE && !r.undefined_p()) {
+			wide_int mn = r.lower_bound(), mx = r.upper_bound();
+			if (wi::fits_shwi_p(mn) && wi::fits_shwi_p(mx))
+				return item_range(mn.to_shwi(), mx.to_shwi());
+		}
+	}
+	return item_vary();
+}
+
+/* The enumerator of value val in the type of argument argno of fndecl. */
+static const char *enum_name(tree fndecl, int argno, HOST_WIDE_INT val)
+{
+	tree args = TYPE_ARG_TYPES(TREE_TYPE(fndecl)), type;
+	for (int i = 0; args && i < argno; i++)
+		args = TREE_CHAIN(args);
+	type = args ? TREE_VALUE(args) : NULL_TREE;
+	if (type && TREE_CODE(type) == ENUMERAL_TYPE)
+		for (tree e = TYPE_VALUES(type); e; e = TREE_CHAIN(e)) {
+			tree c = TREE_VALUE(e);
+			if (TREE_CODE(c) == CONST_DECL)
+				c = DECL_INITIAL(c);
+			if (c && TREE_CODE(c) == INTEGER_CST && tree_fits_shwi_p(c) &&
+			    tree_to_shwi(c) == val)
+				return IDENTIFIER_POINTER(TREE_PURPOSE(e));
+		}
+	return ch_printf(cachehot_ctx, "item %lld", (long long)val);
+}
+
+static const char *item_text(tree fndecl, int argno, const item &it)
+{
+	if (it.kind == IT_CONST)
+		return enum_name(fndecl, argno, it.lo);
+	if (it.kind == IT_SET)
+		return ch_printf(cachehot_ctx, "%s..%s", enum_name(fndecl, argno, it.lo),
+				 enum_name(fndecl, argno, it.hi));
+	return NULL;
+}
+
+/* ---- locations and the inlined chain ------------------------------------ */
+
+/* The name as written: "move_one" for the IPA-SRA clone "move_one.isra" */
+static const char *fn_name(tree fndecl)
+{
+	const char *n, *dot;
+	if (!fndecl || !DECL_NAME(fndecl))
+		return "?";
+	n = IDENTIFIER_POINTER(DECL_NAME(fndecl));
+	dot = strchr(n, '.');
+	return dot && dot != n ? ch_printf(cachehot_ctx, "%.*s", (int)(dot - n), n) : n;
+}
+
+/* The chain "this -> inlined -> ... -> innermost" of the statement's blocks,
+ * and the location, in the function being compiled, of the outermost
+ * inlined call (the statement's own location when nothing is inlined). */
+static const char *inline_chain(gimple *stmt, location_t *outer)
+{
+	auto_vec<tree, 8> fns;
+	location_t loc = gimple_location(stmt);
+	for (tree b = gimple_block(stmt); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+		if (inlined_function_outer_scope_p(b)) {
+			tree o = block_ultimate_origin(b);
+			if (o && TREE_CODE(o) == FUNCTION_DECL)
+				fns.safe_push(o);
+			loc = BLOCK_SOURCE_LOCATION(b);
+		}
+	*outer = loc;
+	if (fns.is_empty())
+		return NULL;
+	const char *s = fn_name(current_function_decl);
+	for (int i = fns.length() - 1; i >= 0; i--)
+		s = ch_printf(cachehot_ctx, "%s -> %s", s, fn_name(fns[i]));
+	return s;
+}
+
+static location_t loop_location(class loop *l)
+{
+	basic_block *body = get_loop_body(l);   /* header first */
+	location_t loc = UNKNOWN_LOCATION;
+	for (unsigned i = 0; i < l->num_nodes && loc == UNKNOWN_LOCATION; i++)
+		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			if (is_gimple_debug(s) || gimple_location(s) == UNKNOWN_LOCATION)
+				continue;
+			inline_chain(s, &loc);
+			break;
+		}
+	free(body);
+	return loc;
+}
+
+/* A lock released in the loop, an early exit: what batching must respect. */
+struct loop_facts {
+	location_t loc;
+	const char *unlock;
+	unsigned unlock_line;
+	unsigned extra_exits;
+};
+
+static bool is_unlock(const char *n)
+{
+	static const char *const pats[] = { "spin_unlock", "_unlock_irq", "read_unlock",
+					    "write_unlock", "mutex_unlock", "local_unlock",
+					    "cond_resched" };
+	if (!strcmp(n, "up_read") || !strcmp(n, "up_write"))
+		return true;
+	for (unsigned i = 0; i < ARRAY_SIZE(pats); i++)
+		if (strstr(n, pats[i]))
+			return true;
+	return false;
+}
+
+static bool cb_dom_computed;
+
+static loop_facts facts_of(class loop *l)
+{
+	/* get_loop_body() and the exit edges need dominators: computed on the
+	 * first loop worth a report, freed when the function is done */
+	if (!dom_info_available_p(CDI_DOMINATORS)) {
+		calculate_dominance_info(CDI_DOMINATORS);
+		cb_dom_computed = true;
+	}
+	loop_facts f = { loop_location(l), NULL, 0u, 0u };
+	basic_block *body = get_loop_body(l);
+	for (unsigned i = 0; i < l->num_nodes && !f.unlock; i++)
+		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			const char *n = NULL;
+			location_t at;
+			if (is_gimple_call(s) && gimple_call_fndecl(s))
+				n = fn_name(gimple_call_fndecl(s));
+			if (!n || !is_unlock(n)) {
+				/* an inlined unlock: the innermost inlined function named so */
+				n = NULL;
+				for (tree b = gimple_block(s); b && TREE_CODE(b) == BLOCK && !n;
+				     b = BLOCK_SUPERCONTEXT(b))
+					if (inlined_function_outer_scope_p(b)) {
+						tree o = block_ultimate_origin(b);
+						if (o && TREE_CODE(o) == FUNCTION_DECL &&
+						    is_unlock(fn_name(o)))
+							n = fn_name(o);
+					}
+			}
+			if (n) {
+				inline_chain(s, &at);
+				f.unlock = n;
+				f.unlock_line = LOCATION_LINE(at);
+				break;
+			}
+		}
+	free(body);
+	{
+		/* break lands where the loop ends anyway: count the places the
+		 * loop leaves to (return, goto), not its exit edges */
+		auto_vec<edge> exits = get_loop_exit_edges(l);
+		auto_vec<basic_block, 4> dests;
+		for (unsigned i = 0; i < exits.length(); i++) {
+			basic_block d = exits[i]->dest;
+			if (single_succ_p(d) && gsi_end_p(gsi_start_nondebug_after_labels_bb(d)))
+				d = single_succ(d);   /* a forwarder */
+			if (!dests.contains(d))
+				dests.safe_push(d);
+		}
+		f.extra_exits = dests.length() > 1 ? dests.length() - 1 : 0;
+	}
+	return f;
+}
+
+/* ---- summaries and pending loop calls (judged at the end of the unit) ---- */
+
+struct entry {                /* one update a function makes per call */
+	const char *updater, *item_txt, *file;
+	const char *tail;         /* "g -> h": what lies between the function and the update */
+	unsigned line;
+	item it;                  /* relative to the function: IT_PARAM k possible */
+	origin tgt;               /* relative to the function */
+	bool has_target;
+	unsigned depth;
+};
+struct edge_rec {             /* a call not inlined, to a function of this unit */
+	int callee_uid;
+	const char *callee;
+	unsigned nargs;
+	origin arg_o[MAX_ARGS];   /* function mode */
+	item arg_i[MAX_ARGS];
+};
+struct fn_rec {
+	const char *name;
+	vec<entry> entries;       /* its own updates (after inlining) */
+	vec<edge_rec> edges;
+	vec<entry> summary;       /* composed */
+	int state;                /* 0 not composed, 1 composing, 2 done */
+};
+struct pending {              /* a loop calling a function of this unit */
+	const char *function;
+	location_t call_loc, loop_loc;
+	loop_facts facts;
+	const char *chain;
+	int callee_uid;           /* -1: indirect */
+	vec<int> targets;         /* indirect: possible callees */
+	const char *targets_txt;
+	unsigned nargs;
+	origin arg_o[MAX_ARGS];   /* loop mode */
+	item arg_i[MAX_ARGS];
+};
+static hash_map<int_hash<int, -1, -2>, fn_rec *> *fns;
+static vec<pending *> pendings;
+
+static fn_rec *rec_of(int uid, const char *name)
+{
+	fn_rec **r = fns->get(uid);
+	if (r)
+		return *r;
+	fn_rec *n = XCNEW(fn_rec);
+	n->name = name;
+	fns->put(uid, n);
+	return n;
+}
+
+/* ---- judging one update in one loop ------------------------------------- */
+
+static void emit(ch_counter_finding *f, location_t at, location_t loop_loc)
+{
+	const char *msg = ch_counter_batch_message(cachehot_ctx, f);
+	bool shown;
+	if (f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT) {
+		inform(at, "%s", msg);
+		shown = true;
+	} else if (cachehot_opts.severity == CH_SEV_ERROR) {
+		error_at(at, "%s", msg);
+		shown = true;
+	} else if (cachehot_opts.severity == CH_SEV_NOTE) {
+		inform(at, "%s", msg);
+		shown = true;
+	} else {
+		shown = warning_at(at, 0, "%s", msg);
+	}
+	if (shown)
+		inform(loop_loc, "%s", ch_counter_batch_loop_note(cachehot_ctx, f));
+}
+
+/* Target class in the loop: 0 invariant, 1 looked up, 2 varying. */
+static int tclass(const origin &o)
+{
+	return o.vary ? 2 : o.lookup ? 1 : 0;
+}
+
+/* kind from a target class and an item; false: stay silent */
+static bool decide(int tc, bool has_target, const item &it, ch_counter_finding *f)
+{
+	if (has_target && tc == 2)
+		return false;
+	if (it.kind == IT_VARY || it.kind == IT_PARAM)
+		return false;
+	f->keys = it.kind == IT_SET ? (unsigned)(it.hi - it.lo + 1) : 1;
+	if (has_target && tc == 1)
+		f->kind = CH_CB_PER_RUN;
+	else
+		f->kind = it.kind == IT_SET ? CH_CB_KEYED : CH_CB_INVARIANT;
+	return true;
+}
+
+struct twin { const char *updater, *item; unsigned line; };
+static vec<twin> twins;   /* this function's updates outside every loop */
+
+static void fill_common(ch_counter_finding *f, const loop_facts &lf, const char *updater)
+{
+	expanded_location x = expand_location(lf.loc);
+	f->function = fn_name(current_function_decl);
+	f->loop_file = ch_strdup(cachehot_ctx, x.file);
+	f->loop_line = x.line;
+	f->unlock = lf.unlock;
+	f->unlock_line = lf.unlock_line;
+	f->extra_exits = lf.extra_exits;
+	for (unsigned i = 0; i < twins.length(); i++)
+		if (!strcmp(twins[i].updater, updater) && twins[i].line > f->loop_line) {
+			f->twin = twins[i].item
+				? ch_printf(cachehot_ctx, "'%s' of %s", updater, twins[i].item)
+				: ch_printf(cachehot_ctx, "'%s'", updater);
+			f->twin_line = twins[i].line;
+			break;
+		}
+}
+
+/* ---- the pass ------------------------------------------------------------ */
+
+static hash_set<int_hash<int, -1, -2>> *reported;   /* per loop num + updater */
+
+static void direct_update(gimple *stmt, tree fndecl, const upd_info &u, class loop *l,
+			  hash_map<class loop *, loop_facts> &facts)
+{
+	ch_counter_finding f = ch_counter_finding();
+	location_t at;
+	origin o = origin();
+	item it;
+	unsigned nargs = gimple_call_num_args(stmt);
+	expanded_location ux = expand_location(gimple_location(stmt));
+
+	if ((u.target >= 0 && (unsigned)u.target >= nargs) || (unsigned)u.item >= nargs)
+		return;
+	cur_loop = l;
+	if (u.target >= 0)
+		trace(gimple_call_arg(stmt, u.target), false, 0, &o);
+	it = eval_item(gimple_call_arg(stmt, u.item), 0);
+	cur_loop = NULL;
+	if (!decide(tclass(o), u.target >= 0, it, &f))
+		return;
+	f.updater = fn_name(fndecl);
+	f.item = item_text(fndecl, u.item, it);
+	f.chain = inline_chain(stmt, &at);
+	f.target_from = o.from;
+	if (f.chain) {
+		f.update_file = ch_strdup(cachehot_ctx, ux.file);
+		f.update_line = ux.line;
+	}
+	if (!facts.get(l))
+		facts.put(l, facts_of(l));
+	fill_common(&f, *facts.get(l), f.updater);
+	if (reported->add((int)(((unsigned)l->num * 1021u + LOCATION_LINE(at)) ^
+				(unsigned)DECL_UID(fndecl)) & 0x3fffffff))
+		return;
+	emit(&f, at, facts.get(l)->loc);
+}
+
+static void record_args(gimple *stmt, unsigned *nargs, origin *ao, item *ai)
+{
+	*nargs = MIN(gimple_call_num_args(stmt), (unsigned)MAX_ARGS);
+	for (unsigned i = 0; i < *nargs; i++) {
+		ao[i] = origin();
+		trace(gimple_call_arg(stmt, i), false, 0, &ao[i]);
+		ai[i] = eval_item(gimple_call_arg(stmt, i), 0);
+	}
+}
+
+static bool unit_function(tree fndecl)
+{
+	cgraph_node *n = fndecl ? cgraph_node::get(fndecl) : NULL;
+	return n && n->definition && !DECL_EXTERNAL(fndecl);
+}
+
+static unsigned int execute_counter_batch(function *fun)
+{
+	basic_block bb;
+	fn_rec *self = rec_of(DECL_UID(current_function_decl),
+			      xstrdup(fn_name(current_function_decl)));
+	hash_map<class loop *, loop_facts> facts;
+	bool any_loop = loops_for_fn(fun) && number_of_loops(fun) > 1;
+
+	if (!loops_for_fn(fun) || loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP))
+		any_loop = false;
+	twins.truncate(0);
+	/* pass 1: updates and calls outside loops (summary, twins) */
+	FOR_EACH_BB_FN(bb, fun) {
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			tree fd;
+			upd_info u;
+			if (!is_gimple_call(s) || gimple_call_internal_p(s))
+				continue;
+			fd = gimple_call_fndecl(s);
+			if (fd && updater_of(fd, &u)) {
+				entry e = entry();
+				location_t at;
+				expanded_location x = expand_location(gimple_location(s));
+				if ((u.target >= 0 && (unsigned)u.target >= gimple_call_num_args(s)) ||
+				    (unsigned)u.item >= gimple_call_num_args(s))
+					continue;
+				e.updater = fn_name(fd);
+				e.it = eval_item(gimple_call_arg(s, u.item), 0);
+				e.item_txt = item_text(fd, u.item, e.it);
+				e.has_target = u.target >= 0;
+				if (e.has_target)
+					trace(gimple_call_arg(s, u.target), false, 0, &e.tgt);
+				e.tail = inline_chain(s, &at);
+				if (e.tail)
+					e.tail = strstr(e.tail, " -> ") + 4;
+				e.file = ch_strdup(cachehot_ctx, x.file);
+				e.line = x.line;
+				if (self->entries.length() < MAX_ENTRIES)
+					self->entries.safe_push(e);
+				if (!any_loop || !bb->loop_father || !loop_outer(bb->loop_father)) {
+					twin t = { e.updater, e.item_txt, (unsigned)LOCATION_LINE(at) };
+					twins.safe_push(t);
+				}
+			} else if (fd && unit_function(fd) && fd != current_function_decl) {
+				edge_rec r = edge_rec();
+				r.callee_uid = DECL_UID(fd);
+				r.callee = fn_name(fd);
+				record_args(s, &r.nargs, r.arg_o, r.arg_i);
+				self->edges.safe_push(r);
+			}
+		}
+	}
+	if (!any_loop)
+		return 0;
+	cb_dom_computed = false;
+	/* pass 2: calls inside loops */
+	FOR_EACH_BB_FN(bb, fun) {
+		class loop *l = bb->loop_father;
+		if (!l || !loop_outer(l))
+			continue;
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
+			gimple *s = gsi_stmt(g);
+			tree fd;
+			upd_info u;
+			if (!is_gimple_call(s) || gimple_call_internal_p(s))
+				continue;
+			fd = gimple_call_fndecl(s);
+			if (fd && updater_of(fd, &u)) {
+				direct_update(s, fd, u, l, facts);
+				continue;
+			}
+			if (fd && (!unit_function(fd) || fd == current_function_decl))
+				continue;
+			pending *p = XCNEW(pending);
+			p->function = xstrdup(fn_name(current_function_decl));
+			p->chain = inline_chain(s, &p->call_loc);
+			if (!facts.get(l))
+				facts.put(l, facts_of(l));
+			p->facts = *facts.get(l);
+			p->loop_loc = p->facts.loc;
+			p->callee_uid = fd ? (int)DECL_UID(fd) : -1;
+			if (!fd) {
+				/* the possible targets: functions of this unit whose address
+				 * is taken, of the type called */
+				tree fnt = TREE_TYPE(TREE_TYPE(gimple_call_fn(s)));
+				cgraph_node *n;
+				const char *txt = NULL;
+				FOR_EACH_DEFINED_FUNCTION(n) {
+					if (!n->address_taken || !fnt ||
+					    !types_compatible_p(TREE_TYPE(n->decl), fnt))
+						continue;
+					p->targets.safe_push(DECL_UID(n->decl));
+					txt = txt ? ch_printf(cachehot_ctx, "%s/%s", txt, fn_name(n->decl))
+						  : fn_name(n->decl);
+				}
+				p->targets_txt = txt;
+				if (p->targets.is_empty()) {
+					free(p);
+					continue;
+				}
+			}
+			cur_loop = l;
+			record_args(s, &p->nargs, p->arg_o, p->arg_i);
+			cur_loop = NULL;
+			pendings.safe_push(p);
+		}
+	}
+	if (cb_dom_computed)
+		free_dominance_info(CDI_DOMINATORS);
+	return 0;
+}
+
+/* ---- composing summaries ------------------------------------------------- */
+
+static void compose(fn_rec *r);
+
+/* e (relative to the callee) seen from the caller through edge args */
+static entry through(const entry &e, unsigned nargs, const origin *ao, const item *ai,
+		     bool loop_mode)
+{
+	entry out = e;
+	out.tgt = origin();
+	out.tgt.vary = e.tgt.vary;
+	out.tgt.lookup = e.tgt.lookup;
+	out.tgt.from = e.tgt.from;
+	for (unsigned k = 0; k < 32; k++) {
+		if (!((e.tgt.ptr_params | e.tgt.idx_params) & (1u << k)))
+			continue;
+		if (k >= nargs) {
+			out.tgt.vary = true;
+			continue;
+		}
+		if (e.tgt.ptr_params & (1u << k))
+			merge(&out.tgt, ao[k]);
+		else {
+			if (ao[k].vary || ao[k].lookup) {
+				out.tgt.lookup = true;
+				if (!out.tgt.from)
+					out.tgt.from = e.tgt.from ? e.tgt.from : ao[k].from;
+			}
+			out.tgt.idx_params |= ao[k].ptr_params | ao[k].idx_params;
+		}
+	}
+	if (e.it.kind == IT_PARAM)
+		out.it = e.it.param < (int)nargs ? ai[e.it.param] : item_vary();
+	(void)loop_mode;
+	return out;
+}
+
+static void compose(fn_rec *r)
+{
+	if (r->state)
+		return;
+	r->state = 1;
+	for (unsigned i = 0; i < r->entries.length(); i++) {
+		entry e = r->entries[i];
+		e.depth = 0;
+		r->summary.safe_push(e);
+	}
+	for (unsigned i = 0; i < r->edges.length() && r->summary.length() < MAX_ENTRIES; i++) {
+		edge_rec &ed = r->edges[i];
+		fn_rec **c = fns->get(ed.callee_uid);
+		if (!c)
+			continue;
+		compose(*c);
+		if ((*c)->state != 2)
+			continue;   /* a cycle */
+		for (unsigned j = 0; j < (*c)->summary.length(); j++) {
+			const entry &e = (*c)->summary[j];
+			if (e.depth + 1 >= MAX_CALL_DEPTH || r->summary.length() >= MAX_ENTRIES)
+				continue;
+			entry n = through(e, ed.nargs, ed.arg_o, ed.arg_i, false);
+			n.depth = e.depth + 1;
+			n.tail = e.tail ? ch_printf(cachehot_ctx, "%s -> %s", (*c)->name, e.tail)
+				       : (*c)->name;
+			r->summary.safe_push(n);
+		}
+	}
+	r->state = 2;
+}
+
+static void judge_pending(pending *p)
+{
+	if (p->callee_uid >= 0) {
+		fn_rec **c = fns->get(p->callee_uid);
+		if (!c)
+			return;
+		compose(*c);
+		for (unsigned j = 0; j < (*c)->summary.length(); j++) {
+			const entry &e = (*c)->summary[j];
+			ch_counter_finding f = ch_counter_finding();
+			entry n = through(e, p->nargs, p->arg_o, p->arg_i, true);
+			expanded_location lx = expand_location(p->loop_loc);
+			if (!decide(tclass(n.tgt), n.has_target, n.it, &f))
+				continue;
+			f.updater = e.updater;
+			f.item = n.it.kind == e.it.kind ? e.item_txt : NULL;
+			f.target_from = n.tgt.from;
+			f.function = p->function;
+			f.loop_file = ch_strdup(cachehot_ctx, lx.file);
+			f.loop_line = lx.line;
+			f.unlock = p->facts.unlock;
+			f.unlock_line = p->facts.unlock_line;
+			f.extra_exits = p->facts.extra_exits;
+			f.depth = e.depth + 1;
+			/* caller (and what it inlined) -> callee -> what the callee inlined */
+			{
+				const char *head = p->chain ? p->chain : p->function;
+				f.chain = e.tail ? ch_printf(cachehot_ctx, "%s -> %s -> %s", head,
+							     (*c)->name, e.tail)
+						 : ch_printf(cachehot_ctx, "%s -> %s", head,
+							     (*c)->name);
+			}
+			f.update_file = e.file;
+			f.update_line = e.line;
+			emit(&f, p->call_loc, p->loop_loc);
+			break;   /* one finding per call in a loop */
+		}
+		return;
+	}
+	/* indirect: every possible target updates per call */
+	const entry *first = NULL;
+	for (unsigned i = 0; i < p->targets.length(); i++) {
+		fn_rec **c = fns->get(p->targets[i]);
+		if (!c)
+			return;
+		compose(*c);
+		if ((*c)->summary.is_empty())
+			return;
+		if (!first)
+			first = &(*c)->summary[0];
+	}
+	ch_counter_finding f = ch_counter_finding();
+	expanded_location lx = expand_location(p->loop_loc);
+	f.kind = CH_CB_INDIRECT;
+	f.function = p->function;
+	f.loop_file = ch_strdup(cachehot_ctx, lx.file);
+	f.loop_line = lx.line;
+	f.updater = first->updater;
+	f.item = NULL;   /* the targets may update different items */
+	f.callees = p->targets_txt;
+	emit(&f, p->call_loc, p->loop_loc);
+}
+
+static void finish_unit_cb(void *, void *)
+{
+	if (seen_error())
+		return;
+	for (unsigned i = 0; i < pendings.length(); i++)
+		judge_pending(pendings[i]);
+}
+
+/* ---- registration ---------------------------------------------------------- */
+
+static hash_set<int_hash<int, -1, -2>> *done;   /* functions already seen */
+
+static const pass_data counter_batch_data = {
+	GIMPLE_PASS, "cachehot_counter_batch", OPTGROUP_NONE, TV_NONE,
+	PROP_ssa | PROP_cfg, 0, 0, 0, 0
+};
+
+class counter_batch_pass : public gimple_opt_pass {
+public:
+	counter_batch_pass(gcc::context *ctxt) : gimple_opt_pass(counter_batch_data, ctxt) {}
+	/* the first "ccp" after the inliner's decisions are applied */
+	bool gate(function *fun) OVERRIDE
+	{
+		return fun->after_inlining && !done->add(DECL_UID(fun->decl));
+	}
+	unsigned int execute(function *fun) OVERRIDE { return execute_counter_batch(fun); }
+	opt_pass *clone() OVERRIDE { return new counter_batch_pass(m_ctxt); }
+};
+
+void cachehot_counter_init(const char *plugin_name)
+{
+	struct register_pass_info info;
+	if (!updaters)
+		cachehot_counter_updaters(NULL, plugin_name);
+	fns = new hash_map<int_hash<int, -1, -2>, fn_rec *>;
+	reported = new hash_set<int_hash<int, -1, -2>>;
+	done = new hash_set<int_hash<int, -1, -2>>;
+	info.pass = new counter_batch_pass(g);
+	info.reference_pass_name = "ccp";
+	info.ref_pass_instance_number = 0;   /* every instance; the gate picks */
+	info.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+	register_callback(plugin_name, PLUGIN_FINISH_UNIT, finish_unit_cb, NULL);
+}
