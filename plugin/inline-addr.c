@@ -617,6 +617,40 @@ static int referrer_is(symtab_node *referring, tree ctx)
 	return 0;
 }
 
+/* Is block b (or one around it) the body of ctx inlined somewhere? */
+static int block_inlined_from(tree b, tree ctx)
+{
+	for (; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+		if (inlined_function_outer_scope_p(b) && block_ultimate_origin(b) == ctx)
+			return 1;
+	return 0;
+}
+
+/* Does the reference come from ctx, or from a copy of ctx's body that an
+ * (early) inliner put into another function? "return a ? f : b ? g : h;"
+ * in a static helper inlined into its caller: the references are then the
+ * caller's, and the copies of f, g and h are still emitted. */
+static int ref_from(ipa_ref *ref, tree ctx, tree fn)
+{
+	if (referrer_is(ref->referring, ctx))
+		return 1;
+	if (!ref->stmt || !ctx || TREE_CODE(ctx) != FUNCTION_DECL ||
+	    !is_a<cgraph_node *>(ref->referring) || !gimple_has_body_p(ref->referring->decl))
+		return 0;
+	if (block_inlined_from(gimple_block(ref->stmt), ctx))
+		return 1;
+	if (gimple_code(ref->stmt) == GIMPLE_PHI) {
+		gphi *phi = as_a<gphi *>(ref->stmt);
+		for (unsigned a = 0; a < gimple_phi_num_args(phi); a++) {
+			tree v = gimple_phi_arg_def(phi, a);
+			if (v && TREE_CODE(v) == ADDR_EXPR && TREE_OPERAND(v, 0) == fn &&
+			    block_inlined_from(LOCATION_BLOCK(gimple_phi_arg_location(phi, a)), ctx))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int same_place(location_t a, location_t b)
 {
 	expanded_location x, y;
@@ -683,7 +717,7 @@ static void refine_group(cgraph_node *node, tree fn, tree ctx)
 		int np, p, hit = 0;
 
 		if (!ref || ref->use != IPA_REF_ADDR || !ref->referring ||
-		    !referrer_is(ref->referring, ctx))
+		    !ref_from(ref, ctx, fn))
 			continue;
 		if (!ref->stmt || !is_a<cgraph_node *>(ref->referring) ||
 		    !gimple_has_body_p(ref->referring->decl))
@@ -755,7 +789,7 @@ static void all_ipa_passes_end_cb(void *event_data, void *data)
 		for (r = 0; node->iterate_referring(r, ref); r++) {
 			if (!ref || ref->use != IPA_REF_ADDR)
 				continue;
-			if (referrer_is(ref->referring, u->context)) {
+			if (ref->referring && ref_from(ref, u->context, u->fn)) {
 				u->survives = 1;
 				break;
 			}

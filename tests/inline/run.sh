@@ -35,6 +35,7 @@ declare -A NM_CHECK=(
 	[mixed.c]="+hook -sel_only"
 	[local-static.c]="+a1 -a2"
 	[clones.c]="+hook"
+	[return-nested.c]="+op_add +op_sub +op_mul"
 )
 
 # fixture_expect FILE: the expected "L:C: KIND: MSG" lines, sorted
