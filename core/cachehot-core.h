@@ -290,6 +290,9 @@ struct ch_inline_finding {
 	int argno;                 /* ... as argument argno (1-based) */
 	const char *alternatives;  /* CH_USE_SELECTOR: "f/g", every function the pointer takes */
 	const char *engine;        /* CH_USE_VALUE: who cannot tell ("sparse") */
+	int extern_def;            /* a non-static inline definition (external
+				    * linkage): its body is emitted whatever the
+				    * use; the message says that instead */
 };
 /* The complete message, ending in "[cachehot-inline-addr]". Source: the
  * out-of-line copies of "mm: memcontrol: ..." numa_stat accessors (issue 3). */

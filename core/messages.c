@@ -35,6 +35,18 @@ const char *ch_inline_addr_message(ch_ctx *ctx, const struct ch_inline_finding *
 		? ch_printf(ctx, "inline function '%s' (defined at %s:%u)", or_q(f->function),
 			    f->def_file, f->def_line)
 		: ch_printf(ctx, "inline function '%s'", or_q(f->function));
+	if (f->extern_def)
+		/* C99 6.7.4 / GNU89 inline: a definition with external linkage
+		 * (neither static nor extern inline) is always emitted; the kernel's
+		 * "inline" is gnu_inline, so "inline T f() {}" in a .c file is one
+		 * (6.12 blk_op_str, touch_buffer, next to their EXPORT_SYMBOL) */
+		return ch_printf(ctx, "%s is a non-static inline definition: with external "
+				 "linkage its out-of-line copy is always emitted, whatever takes its "
+				 "address (here it %s); make it static inline in a header, or drop "
+				 "'inline' [%s]", what,
+				 f->use == CH_USE_TABLE && f->var
+				 ? ch_printf(ctx, "is stored in the initializer of '%s'", f->var)
+				 : "is used as a value", tag);
 	switch (f->use) {
 	case CH_USE_SELECTOR:
 		how = ch_printf(ctx, "is chosen through the local function pointer '%s', %s; "

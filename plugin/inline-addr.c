@@ -770,6 +770,77 @@ static void refine_by_statement(void)
 	}
 }
 
+/* The outermost inlined call around stmt, in the function that holds it
+ * (the .c file's line for a use inside an inlined header function). */
+static location_t outer_location(gimple *stmt)
+{
+	location_t loc = gimple_location(stmt);
+	for (tree b = gimple_block(stmt); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
+		if (inlined_function_outer_scope_p(b))
+			loc = BLOCK_SOURCE_LOCATION(b);
+	return loc;
+}
+
+/* Bodies of header inline functions are not walked (header_inline): a use
+ * there (btf_id_set8_contains() passing btf_id_cmp_func to bsearch(), in
+ * 6.12 net/core/xdp.o) leaves no syntactic record. The call graph still
+ * has the reference, from the function the header helper was inlined into:
+ * record a use from the referring statement when no other is recorded. */
+static void uses_from_headers(void)
+{
+	cgraph_node *node;
+
+	FOR_EACH_DEFINED_FUNCTION(node) {
+		tree fn = node->decl;
+		ipa_ref *ref = NULL;
+		size_t i;
+
+		if (!is_inline_fn(fn) || node->inlined_to || DECL_EXTERNAL(fn))
+			continue;
+		for (i = 0; i < nuses; i++)
+			if (uses[i].fn == fn)
+				break;
+		if (i < nuses)
+			continue;
+		for (unsigned r = 0; node->iterate_referring(r, ref); r++) {
+			struct ia_use *u;
+			gimple *st;
+			if (!ref || ref->use != IPA_REF_ADDR || !(st = ref->stmt) ||
+			    !is_a<cgraph_node *>(ref->referring) ||
+			    !gimple_has_body_p(ref->referring->decl))
+				continue;
+			if (nuses == capuses) {
+				capuses = capuses ? 2 * capuses : 64;
+				uses = XRESIZEVEC(struct ia_use, uses, capuses);
+			}
+			u = &uses[nuses++];
+			memset(u, 0, sizeof(*u));
+			u->fn = fn;
+			u->fn_name = decl_name(fn);
+			u->is_inline = 1;
+			u->loc = outer_location(st);
+			u->context = ref->referring->decl;
+			u->context_name = decl_name(u->context);
+			u->refined = 1;
+			u->slot.kind = IA_OTHER;
+			if (is_gimple_call(st))
+				for (unsigned a = 0; a < gimple_call_num_args(st); a++) {
+					tree v = gimple_call_arg(st, a);
+					if (v && TREE_CODE(v) == ADDR_EXPR && TREE_OPERAND(v, 0) == fn) {
+						u->slot.kind = IA_ARG;
+						u->slot.argno = a + 1;
+						u->slot.callee = gimple_call_fndecl(st);
+						u->slot.callee_name = u->slot.callee
+							? decl_name(u->slot.callee) : NULL;
+						break;
+					}
+				}
+			u->survives = 1;
+			break;
+		}
+	}
+}
+
 static void all_ipa_passes_end_cb(void *event_data, void *data)
 {
 	size_t i;
@@ -796,6 +867,7 @@ static void all_ipa_passes_end_cb(void *event_data, void *data)
 		}
 	}
 	refine_by_statement();
+	uses_from_headers();
 }
 
 /* ---- reporting ---------------------------------------------------------- */
@@ -873,6 +945,7 @@ static void report(struct ia_use *u)
 	f.var = u->slot.var_name;
 	f.callee = u->slot.callee_name;
 	f.argno = u->slot.argno;
+	f.extern_def = TREE_PUBLIC(u->fn) && !DECL_EXTERNAL(u->fn);
 	if (f.use == CH_USE_SELECTOR) {
 		selector_names(names, sizeof(names), u);
 		f.alternatives = names;
