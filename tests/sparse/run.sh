@@ -142,18 +142,22 @@ head -c 4096 "$CK" >"$T/binary.c"
 [ $rc -lt 128 ] && ok sparse/binary-input || fail sparse/binary-input "crashed (signal $((rc - 128)))"
 
 # inline-addr: only static inline functions used as values, at the definition
-out=$("$CK" -Wno-decl -fcachehot-annotations=$S/inline.ann "$S/inline.c" 2>&1 | grep 'cachehot-inline-addr')
+out=$("$CK" -Wno-decl -fcachehot-inline-addr=1 -fcachehot-annotations=$S/inline.ann "$S/inline.c" 2>&1 | grep 'cachehot-inline-addr')
 expect_eq sparse/inline-addr \
 	"$S/inline.c:3:19: note: inline function 'used_as_value' is used as a value (its address is taken); sparse cannot tell whether the compiler emits an out-of-line copy: the GCC plugin (call graph) or \`cachehot-bloat OBJ\` (symbol table) can [cachehot-inline-addr]|$S/inline.c:5:19: note: inline function 'in_table' is used as a value (its address is taken); sparse cannot tell whether the compiler emits an out-of-line copy: the GCC plugin (call graph) or \`cachehot-bloat OBJ\` (symbol table) can [cachehot-inline-addr]" \
 	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
 n=$("$CK" -Wno-decl -fcachehot-inline-addr=0 "$S/inline.c" 2>&1 | grep -c 'cachehot-inline-addr')
 expect_eq sparse/inline-addr-off 0 "$n"
-n=$("$CK" -Wno-decl -fcachehot-inline-notes=0 "$S/inline.c" 2>&1 | grep -c 'warning: .*cachehot-inline-addr')
+# opt-in: without the flag sparse says nothing about inline functions (it
+# cannot know whether a copy is emitted; issue 15: 11 of 232 notes were real)
+n=$("$CK" -Wno-decl "$S/inline.c" 2>&1 | grep -c 'cachehot-inline-addr')
+expect_eq sparse/inline-addr-opt-in 0 "$n"
+n=$("$CK" -Wno-decl -fcachehot-inline-addr=1 -fcachehot-inline-notes=0 "$S/inline.c" 2>&1 | grep -c 'warning: .*cachehot-inline-addr')
 expect_eq sparse/inline-addr-warnings 3 "$n"
 
 # __cachehot_addressable silences it (on a redeclaration or the definition);
 # before the type it applies to the type: GCC's error, at the same place
-out=$("$CK" -Wno-decl -Iinclude "$S/inline-attr.c" 2>&1 | cut -d' ' -f1-5)
+out=$("$CK" -Wno-decl -fcachehot-inline-addr=1 -Iinclude "$S/inline-attr.c" 2>&1 | cut -d" " -f1-5)
 expect_eq sparse/inline-addressable-attr \
 	"$S/inline-attr.c:6:19: error: attribute 'cachehot_addressable' applies|$S/inline-attr.c:6:42: note: inline function 'leading'|$S/inline-attr.c:7:19: note: inline function 'unmarked'" \
 	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"

@@ -1,0 +1,37 @@
+#!/bin/bash
+# kernel/counter-check.sh -- build Debian's 6.1 mm/ with the plugin and list
+# every [cachehot-counter-batch] finding (make counter-kernel). Objects in
+# $BUILD/kernel-counter (its own O= dir: other flags than kernel-check);
+# output there: counter-build.log (the whole build) and counter-findings.txt
+# (unique findings with their notes, paths relative to the source tree).
+# Runs at nice 10 with J=2 jobs unless J= says otherwise; OBJS= overrides
+# the objects (default mm/). -Wno-error: defconfig sets CONFIG_WERROR.
+# Exit status 1 on an internal compiler error or a failed build.
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+O=$BUILD/kernel-counter
+SRC=$("$TOP"/kernel/prepare.sh "$O") || exit 1
+OBJS=${OBJS:-mm/}
+J=${J:-2}
+for o in $OBJS; do
+	case "$o" in
+	*/) [ -d "$O/$o" ] && find "$O/$o" -name '*.o' -delete ;;
+	*) rm -f "$O/$o" ;;
+	esac
+done
+KC="-fplugin=$TOP/plugin/cachehot.so -fplugin-arg-cachehot-inline-addr=0 -Wno-error"
+start=$(date +%s)
+echo "cachehot: building $OBJS in $O with the counter-batch pass (log: $O/counter-build.log)"
+nice -n 10 make -C "$SRC" O="$O" -j"$J" KCFLAGS="$KC" $OBJS >"$O/counter-build.log" 2>&1
+rc=$?
+echo "cachehot: build finished in $(( $(date +%s) - start )) s, exit $rc"
+if grep -q "internal compiler error" "$O/counter-build.log"; then
+	grep -B2 -A8 "internal compiler error" "$O/counter-build.log" | head -40
+	echo "cachehot: INTERNAL COMPILER ERROR (release blocker)"; exit 1
+fi
+[ $rc -eq 0 ] || { tail -30 "$O/counter-build.log"; exit 1; }
+grep -h 'cachehot-counter-batch' "$O/counter-build.log" | sed "s|^$SRC/||; s|^\.\./||; s|$SRC/||g" |
+	awk '!seen[$0]++' >"$O/counter-findings.txt"
+echo "cachehot: $(grep -c ': warning:' "$O/counter-findings.txt") warnings, $(grep -c ': note: statistics\|: note: the loop at' "$O/counter-findings.txt") notes:"
+sed 's/^/  /' "$O/counter-findings.txt"
