@@ -122,6 +122,7 @@ out:
  * (then parameters are tracked). */
 struct origin {
 	bool vary;            /* changes per element (per call) other than by a lookup */
+	bool iv;              /* an index that is the loop's counter: each target once */
 	bool lookup;          /* changes only through an array index */
 	unsigned ptr_params;  /* function mode: parameters the pointer is made of */
 	unsigned idx_params;  /* function mode: parameters an index is made of */
@@ -129,6 +130,7 @@ struct origin {
 };
 
 static class loop *cur_loop;   /* NULL: function mode */
+static int loads_on_path;      /* loads between the value asked about and here */
 
 static bool defined_outside(tree ssa)
 {
@@ -148,6 +150,7 @@ static int param_index(tree parm)
 static void merge(origin *o, const origin &a)
 {
 	o->vary |= a.vary;
+	o->iv |= a.iv;
 	o->lookup |= a.lookup;
 	o->ptr_params |= a.ptr_params;
 	o->idx_params |= a.idx_params;
@@ -172,8 +175,15 @@ static void trace(tree v, bool index, int depth, origin *o);
 static void trace_index(tree idx, const char *from, int depth, origin *o)
 {
 	origin a = origin();
-	trace(idx, false, depth, &a);
-	if (a.vary || a.lookup) {
+	int saved = loads_on_path;
+	loads_on_path = 0;
+	trace(idx, true, depth, &a);
+	loads_on_path = saved;
+	if (a.iv) {
+		/* &pgdat->node_zones[zid] with zid the loop counter: another
+		 * target each time (update_lru_sizes), nothing to batch */
+		o->vary = true;
+	} else if (a.vary || a.lookup) {
 		o->lookup = true;
 		if (!o->from)
 			o->from = from;
@@ -229,6 +239,8 @@ static void trace(tree v, bool index, int depth, origin *o)
 		/* a value carried around the loop: the element cursor itself */
 		if (cur_loop && gimple_bb(def) == cur_loop->header) {
 			o->vary = true;
+			if (index && !loads_on_path)
+				o->iv = true;
 			return;
 		}
 		for (unsigned i = 0; i < gimple_phi_num_args(def); i++)
@@ -241,10 +253,12 @@ static void trace(tree v, bool index, int depth, origin *o)
 		if (gimple_assign_load_p(def) || TREE_CODE(r1) == ADDR_EXPR) {
 			/* a load: through a changing pointer it changes too */
 			origin a = origin();
+			loads_on_path++;
 			if (TREE_CODE(r1) == ADDR_EXPR)
 				trace(r1, index, depth + 1, &a);
 			else
 				trace_ref(r1, depth + 1, &a);
+			loads_on_path--;
 			merge(o, a);
 			return;
 		}
@@ -488,6 +502,18 @@ static bool is_unlock(const char *n)
 
 static bool cb_dom_computed;
 
+/* A loop over elements carries a value around: a PHI in its header that
+ * is not the memory state. A loop without one (do { ... } while
+ * (xas_nomem(&xas, gfp)), the page cache's retry loops) repeats one
+ * attempt: its update runs once per success, not per element. */
+static bool has_cursor(class loop *l)
+{
+	for (gphi_iterator g = gsi_start_phis(l->header); !gsi_end_p(g); gsi_next(&g))
+		if (!virtual_operand_p(gimple_phi_result(g.phi())))
+			return true;
+	return false;
+}
+
 static loop_facts facts_of(class loop *l)
 {
 	/* get_loop_body() and the exit edges need dominators: computed on the
@@ -595,10 +621,19 @@ static fn_rec *rec_of(int uid, const char *name)
 
 /* ---- judging one update in one loop ------------------------------------- */
 
+static hash_set<nofree_string_hash> *emitted;   /* loop, updater, item */
+
 static void emit(ch_counter_finding *f, location_t at, location_t loop_loc)
 {
-	const char *msg = ch_counter_batch_message(cachehot_ctx, f);
+	const char *msg, *key;
 	bool shown;
+
+	/* one finding per loop, updater and item, whatever the paths to it */
+	key = ch_printf(cachehot_ctx, "%s:%u:%s:%s", f->loop_file ? f->loop_file : "",
+			f->loop_line, f->updater ? f->updater : "", f->item ? f->item : "");
+	if (emitted->add(key))
+		return;
+	msg = ch_counter_batch_message(cachehot_ctx, f);
 	if (f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT) {
 		inform(at, "%s", msg);
 		shown = true;
@@ -672,7 +707,8 @@ static void direct_update(gimple *stmt, tree fndecl, const upd_info &u, class lo
 	unsigned nargs = gimple_call_num_args(stmt);
 	expanded_location ux = expand_location(gimple_location(stmt));
 
-	if ((u.target >= 0 && (unsigned)u.target >= nargs) || (unsigned)u.item >= nargs)
+	if ((u.target >= 0 && (unsigned)u.target >= nargs) || (unsigned)u.item >= nargs ||
+	    !has_cursor(l))
 		return;
 	cur_loop = l;
 	if (u.target >= 0)
@@ -786,7 +822,8 @@ static unsigned int execute_counter_batch(function *fun)
 				direct_update(s, fd, u, l, facts);
 				continue;
 			}
-			if (fd && (!unit_function(fd) || fd == current_function_decl))
+			if ((fd && (!unit_function(fd) || fd == current_function_decl)) ||
+			    !has_cursor(l))
 				continue;
 			pending *p = XCNEW(pending);
 			p->function = xstrdup(fn_name(current_function_decl));
@@ -996,6 +1033,7 @@ void cachehot_counter_init(const char *plugin_name)
 	fns = new hash_map<int_hash<int, -1, -2>, fn_rec *>;
 	reported = new hash_set<int_hash<int, -1, -2>>;
 	done = new hash_set<int_hash<int, -1, -2>>;
+	emitted = new hash_set<nofree_string_hash>;
 	info.pass = new counter_batch_pass(g);
 	info.reference_pass_name = "ccp";
 	info.ref_pass_instance_number = 0;   /* every instance; the gate picks */
