@@ -9,7 +9,7 @@ PLUGIN_CXXFLAGS = -std=gnu++11 -fPIC -fno-rtti -fno-exceptions -fvisibility=hidd
 ALL_TARGETS   += $(PLUGIN_SO)
 CLEAN_FILES   += $(PLUGIN_SO)
 
-$(BUILD)/plugin/%.o: plugin/%.c plugin/cachehot-plugin.h $(CORE_HDRS)
+$(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(CORE_HDRS)
 	@mkdir -p $(@D)
 	@test -d $(PLUGIN_DIR)/include || { echo "plugin: no GCC plugin headers in $(PLUGIN_DIR): install gcc-12-plugin-dev (make deps)" >&2; exit 1; }
 	$(CXX) -x c++ $(PLUGIN_CXXFLAGS) -c -o $@ $<

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * counter-values.c -- where the arguments of a statistics update come from,
+ * for the counter-batch pass (counter-batch.c): a target pointer followed
+ * through its SSA definitions (invariant, looked up through an array index,
+ * or changing per element), and the set of values an item takes.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfgloop.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "ssa.h"
+#include "cgraph.h"
+#include "diagnostic-core.h"
+#include "stringpool.h"
+#include "hash-map.h"
+#include "hash-set.h"
+#include "value-range.h"
+#include "value-query.h"
+#include "cachehot-plugin.h"
+#include "counter-batch.h"
+
+/* ---- where a value comes from ------------------------------------------- */
+
+
+class loop *cur_loop;   /* NULL: function mode */
+static int loads_on_path;      /* loads between the value asked about and here */
+
+static bool defined_outside(tree ssa)
+{
+	gimple *def = SSA_NAME_DEF_STMT(ssa);
+	return !gimple_bb(def) || (cur_loop && !flow_bb_inside_loop_p(cur_loop, gimple_bb(def)));
+}
+
+static int param_index(tree parm)
+{
+	int k = 0;
+	for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p), k++)
+		if (p == parm)
+			return k < 32 ? k : -1;
+	return -1;
+}
+
+void merge(origin *o, const origin &a)
+{
+	o->vary |= a.vary;
+	o->iv |= a.iv;
+	o->lookup |= a.lookup;
+	o->ptr_params |= a.ptr_params;
+	o->idx_params |= a.idx_params;
+	if (!o->from)
+		o->from = a.from;
+}
+
+static const char *array_name(tree ref)
+{
+	tree base = TREE_OPERAND(ref, 0);
+	if (TREE_CODE(base) == COMPONENT_REF)
+		base = TREE_OPERAND(base, 1);
+	if (DECL_P(base) && DECL_NAME(base))
+		return ch_printf(cachehot_ctx, "the index into '%s'",
+				 IDENTIFIER_POINTER(DECL_NAME(base)));
+	return "an array index";
+}
+
+
+/* An index: whatever varies in it makes a lookup, not a varying pointer. */
+static void trace_index(tree idx, const char *from, int depth, origin *o)
+{
+	origin a = origin();
+	int saved = loads_on_path;
+	loads_on_path = 0;
+	trace(idx, true, depth, &a);
+	loads_on_path = saved;
+	if (a.iv) {
+		/* &pgdat->node_zones[zid] with zid the loop counter: another
+		 * target each time (update_lru_sizes), nothing to batch */
+		o->vary = true;
+	} else if (a.vary || a.lookup) {
+		o->lookup = true;
+		if (!o->from)
+			o->from = from;
+	}
+	o->idx_params |= a.ptr_params | a.idx_params;
+}
+
+/* A memory reference: its indices are lookups, its base pointer is traced. */
+static void trace_ref(tree ref, int depth, origin *o)
+{
+	while (handled_component_p(ref)) {
+		if (TREE_CODE(ref) == ARRAY_REF && TREE_CODE(TREE_OPERAND(ref, 1)) != INTEGER_CST)
+			trace_index(TREE_OPERAND(ref, 1), array_name(ref), depth, o);
+		ref = TREE_OPERAND(ref, 0);
+	}
+	if (TREE_CODE(ref) == MEM_REF || TREE_CODE(ref) == TARGET_MEM_REF) {
+		trace(TREE_OPERAND(ref, 0), false, depth, o);
+		if (TREE_CODE(ref) == TARGET_MEM_REF && TMR_INDEX(ref))
+			trace_index(TMR_INDEX(ref), "an array index", depth, o);
+	}
+	/* a declaration: global or a local whose address does not change */
+}
+
+void trace(tree v, bool index, int depth, origin *o)
+{
+	gimple *def;
+	if (!v || CONSTANT_CLASS_P(v))
+		return;
+	if (depth > MAX_DEPTH) {
+		o->vary = true;
+		return;
+	}
+	if (TREE_CODE(v) == ADDR_EXPR) {
+		trace_ref(TREE_OPERAND(v, 0), depth + 1, o);
+		return;
+	}
+	if (TREE_CODE(v) != SSA_NAME) {
+		if (handled_component_p(v) || TREE_CODE(v) == MEM_REF)
+			trace_ref(v, depth + 1, o);
+		return;
+	}
+	if (SSA_NAME_IS_DEFAULT_DEF(v)) {
+		tree var = SSA_NAME_VAR(v);
+		int k = var && TREE_CODE(var) == PARM_DECL && !cur_loop ? param_index(var) : -1;
+		if (k >= 0)
+			o->ptr_params |= 1u << k;
+		return;
+	}
+	if (defined_outside(v))
+		return;
+	def = SSA_NAME_DEF_STMT(v);
+	if (gimple_code(def) == GIMPLE_PHI) {
+		/* a value carried around the loop: the element cursor itself */
+		if (cur_loop && gimple_bb(def) == cur_loop->header) {
+			o->vary = true;
+			if (index && !loads_on_path)
+				o->iv = true;
+			return;
+		}
+		for (unsigned i = 0; i < gimple_phi_num_args(def); i++)
+			trace(gimple_phi_arg_def(def, i), index, depth + 1, o);
+		return;
+	}
+	if (is_gimple_assign(def)) {
+		enum tree_code code = gimple_assign_rhs_code(def);
+		tree r1 = gimple_assign_rhs1(def);
+		if (gimple_assign_load_p(def) || TREE_CODE(r1) == ADDR_EXPR) {
+			/* a load: through a changing pointer it changes too */
+			origin a = origin();
+			loads_on_path++;
+			if (TREE_CODE(r1) == ADDR_EXPR)
+				trace(r1, index, depth + 1, &a);
+			else
+				trace_ref(r1, depth + 1, &a);
+			loads_on_path--;
+			merge(o, a);
+			return;
+		}
+		if (code == POINTER_PLUS_EXPR) {
+			trace(r1, index, depth + 1, o);
+			if (TREE_CODE(gimple_assign_rhs2(def)) != INTEGER_CST)
+				trace_index(gimple_assign_rhs2(def), "a pointer offset", depth + 1, o);
+			return;
+		}
+		if (!index && !POINTER_TYPE_P(TREE_TYPE(v)) && !INTEGRAL_TYPE_P(TREE_TYPE(v))) {
+			o->vary = true;
+			return;
+		}
+		trace(r1, index, depth + 1, o);
+		if (gimple_num_ops(def) > 2)
+			trace(gimple_assign_rhs2(def), index, depth + 1, o);
+		if (gimple_num_ops(def) > 3)
+			trace(gimple_assign_rhs3(def), index, depth + 1, o);
+		return;
+	}
+	/* a call's result, an asm output: new per element */
+	o->vary = true;
+}
+
+/* ---- which values an item takes ----------------------------------------- */
+
+
+item item_vary() { item r = { IT_VARY, 0, 0, -1 }; return r; }
+static item item_range(HOST_WIDE_INT lo, HOST_WIDE_INT hi)
+{
+	item r = { lo == hi ? IT_CONST : IT_SET, lo, hi, -1 };
+	if (hi < lo || hi - lo >= MAX_KEYS)
+		return item_vary();
+	return r;
+}
+
+static item join(item a, item b)
+{
+	if ((a.kind != IT_CONST && a.kind != IT_SET) || (b.kind != IT_CONST && b.kind != IT_SET))
+		return a.kind == b.kind && a.kind == IT_INV ? a : item_vary();
+	return item_range(MIN(a.lo, b.lo), MAX(a.hi, b.hi));
+}
+
+item eval_item(tree v, int depth)
+{
+	gimple *def;
+	tree type;
+	if (!v)
+		return item_vary();
+	if (TREE_CODE(v) == INTEGER_CST)
+		return tree_fits_shwi_p(v) ? item_range(tree_to_shwi(v), tree_to_shwi(v)) : item_vary();
+	if (TREE_CODE(v) != SSA_NAME || depth > MAX_DEPTH)
+		return item_vary();
+	type = TREE_TYPE(v);
+	if (SSA_NAME_IS_DEFAULT_DEF(v)) {
+		tree var = SSA_NAME_VAR(v);
+		item r = { IT_INV, 0, 0, -1 };
+		if (!cur_loop && var && TREE_CODE(var) == PARM_DECL &&
+		    (r.param = param_index(var)) >= 0)
+			r.kind = IT_PARAM;
+		return r;
+	}
+	if (defined_outside(v)) {
+		item r = { IT_INV, 0, 0, -1 };
+		return r;
+	}
+	if (TREE_CODE(type) == BOOLEAN_TYPE)
+		return item_range(0, 1);
+	def = SSA_NAME_DEF_STMT(v);
+	if (gimple_code(def) == GIMPLE_PHI) {
+		item r = { IT_CONST, 0, 0, -1 };
+		if (cur_loop && gimple_bb(def) == cur_loop->header)
+			return item_vary();
+		for (unsigned i = 0; i < gimple_phi_num_args(def); i++) {
+			item a = eval_item(gimple_phi_arg_def(def, i), depth + 1);
+			r = i ? join(r, a) : a;
+			if (r.kind == IT_VARY)
+				break;
+		}
+		return r;
+	}
+	if (is_gimple_assign(def)) {
+		enum tree_code code = gimple_assign_rhs_code(def);
+		item a, b;
+		if (TREE_CODE_CLASS(code) == tcc_comparison || code == TRUTH_NOT_EXPR ||
+		    code == TRUTH_AND_EXPR || code == TRUTH_OR_EXPR)
+			return item_range(0, 1);
+		if (gimple_assign_load_p(def))
+			goto by_type;
+		a = eval_item(gimple_assign_rhs1(def), depth + 1);
+		switch (code) {
+		case SSA_NAME: case NOP_EXPR: case CONVERT_EXPR:
+			if (a.kind == IT_VARY)
+				goto by_type;
+			return a;
+		case PLUS_EXPR: case MINUS_EXPR:
+			b = eval_item(gimple_assign_rhs2(def), depth + 1);
+			if (a.kind == IT_INV && b.kind == IT_INV)
+				return a;
+			if ((a.kind != IT_CONST && a.kind != IT_SET) ||
+			    (b.kind != IT_CONST && b.kind != IT_SET))
+				return item_vary();
+			return code == PLUS_EXPR ? item_range(a.lo + b.lo, a.hi + b.hi)
+						 : item_range(a.lo - b.hi, a.hi - b.lo);
+		case BIT_AND_EXPR: {
+			tree m = gimple_assign_rhs2(def);
+			if (TREE_CODE(m) == INTEGER_CST && tree_fits_shwi_p(m) && tree_to_shwi(m) >= 0)
+				return item_range(0, tree_to_shwi(m));
+			goto by_type;
+		}
+		case COND_EXPR:
+			return join(eval_item(gimple_assign_rhs2(def), depth + 1),
+				    eval_item(gimple_assign_rhs3(def), depth + 1));
+		default:
+			break;
+		}
+	}
+by_type:
+	/* a narrow unsigned value (a bit-field, a flag) */
+	if (INTEGRAL_TYPE_P(type) && TYPE_UNSIGNED(type) && TYPE_PRECISION(type) <= 4)
+		return item_range(0, (1 << TYPE_PRECISION(type)) - 1);
+	{
+		value_range r;
+		if (INTEGRAL_TYPE_P(type) && get_range_query(cfun)->range_of_expr(r, v) &&
+		    r.kind() == VR_RANGE && !r.undefined_p()) {
+			wide_int mn = r.lower_bound(), mx = r.upper_bound();
+			if (wi::fits_shwi_p(mn) && wi::fits_shwi_p(mx))
+				return item_range(mn.to_shwi(), mx.to_shwi());
+		}
+	}
+	return item_vary();
+}
+
+/* The enumerator of value val in the type of argument argno of fndecl. */
+static const char *enum_name(tree fndecl, int argno, HOST_WIDE_INT val)
+{
+	tree args = TYPE_ARG_TYPES(TREE_TYPE(fndecl)), type;
+	for (int i = 0; args && i < argno; i++)
+		args = TREE_CHAIN(args);
+	type = args ? TREE_VALUE(args) : NULL_TREE;
+	if (type && TREE_CODE(type) == ENUMERAL_TYPE)
+		for (tree e = TYPE_VALUES(type); e; e = TREE_CHAIN(e)) {
+			tree c = TREE_VALUE(e);
+			if (TREE_CODE(c) == CONST_DECL)
+				c = DECL_INITIAL(c);
+			if (c && TREE_CODE(c) == INTEGER_CST && tree_fits_shwi_p(c) &&
+			    tree_to_shwi(c) == val)
+				return IDENTIFIER_POINTER(TREE_PURPOSE(e));
+		}
+	return ch_printf(cachehot_ctx, "item %lld", (long long)val);
+}
+
+const char *item_text(tree fndecl, int argno, const item &it)
+{
+	if (it.kind == IT_CONST)
+		return enum_name(fndecl, argno, it.lo);
+	if (it.kind == IT_SET)
+		return ch_printf(cachehot_ctx, "%s..%s", enum_name(fndecl, argno, it.lo),
+				 enum_name(fndecl, argno, it.hi));
+	return NULL;
+}
