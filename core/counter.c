@@ -76,8 +76,8 @@ static const char *where(ch_ctx *ctx, const struct ch_counter_finding *f)
 	const char *s = ch_printf(ctx, "the loop at %s:%u in '%s'", f->loop_file ? f->loop_file : "?",
 				  f->loop_line, f->function ? f->function : "?");
 	if (f->chain && f->depth)
-		return ch_printf(ctx, "%s (through %s, %u call%s not inlined)", s, f->chain,
-				 f->depth, f->depth == 1 ? "" : "s");
+		return ch_printf(ctx, "%s (through %s; %u call%s not inlined, marked ())", s,
+				 f->chain, f->depth, f->depth == 1 ? "" : "s");
 	if (f->chain)
 		return ch_printf(ctx, "%s (inlined: %s)", s, f->chain);
 	return s;

@@ -29,7 +29,10 @@ for o in $OBJS; do
 	*) rm -f "$O/$o" ;;
 	esac
 done
-KC="-fplugin=$TOP/plugin/cachehot.so -fplugin-arg-cachehot-inline-addr=0 -Wno-error"
+# a private copy of the plugin: rebuilding plugin/ during the run does not
+# mix two versions into one result
+cp "$TOP/plugin/cachehot.so" "$O/cachehot-counter.so" || exit 1
+KC="-fplugin=$O/cachehot-counter.so -fplugin-arg-cachehot-inline-addr=0 -Wno-error"
 start=$(date +%s)
 echo "cachehot: building $OBJS in $O with the counter-batch pass (log: $O/counter-build.log)"
 nice -n 10 make -C "$SRC" O="$O" -j"$J" KCFLAGS="$KC" $OBJS >"$O/counter-build.log" 2>&1

@@ -179,7 +179,10 @@ static bool is_unlock(const char *n)
 {
 	static const char *const pats[] = { "spin_unlock", "_unlock_irq", "read_unlock",
 					    "write_unlock", "mutex_unlock", "local_unlock",
-					    "cond_resched" };
+					    "cond_resched_lock" };
+	/* rcu_read_unlock ends no mutual exclusion a counter relies on */
+	if (strstr(n, "rcu"))
+		return false;
 	if (!strcmp(n, "up_read") || !strcmp(n, "up_write"))
 		return true;
 	for (unsigned i = 0; i < ARRAY_SIZE(pats); i++)
@@ -191,7 +194,7 @@ static bool is_unlock(const char *n)
 static bool cb_dom_computed;
 
 /* A loop over elements carries a value around: a PHI in its header that
- * is not the memory state. A loop without one (do { ... } while
+ * is not the memory state, or a list it pops. A loop without either (do { ... } while
  * (xas_nomem(&xas, gfp)), the page cache's retry loops) repeats one
  * attempt: its update runs once per success, not per element. */
 static bool has_cursor(class loop *l)
@@ -199,7 +202,7 @@ static bool has_cursor(class loop *l)
 	for (gphi_iterator g = gsi_start_phis(l->header); !gsi_end_p(g); gsi_next(&g))
 		if (!virtual_operand_p(gimple_phi_result(g.phi())))
 			return true;
-	return false;
+	return loop_pops_list(l);   /* while (!list_empty(list)) { list_del(); } */
 }
 
 static loop_facts facts_of(class loop *l)
@@ -449,8 +452,13 @@ static unsigned int execute_counter_batch(function *fun)
 	if (!loops_for_fn(fun) || loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP))
 		any_loop = false;
 	twins.truncate(0);
-	/* pass 1: updates and calls outside loops (summary, twins) */
+	counter_values_reset();
+	/* pass 1: updates and calls outside loops (summary, twins). An update
+	 * inside a loop of this function is per element of that loop, reported
+	 * here: it is not "once per call" for the callers' loops. */
 	FOR_EACH_BB_FN(bb, fun) {
+		if (any_loop && bb->loop_father && loop_outer(bb->loop_father))
+			continue;
 		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
 			gimple *s = gsi_stmt(g);
 			tree fd;
@@ -478,7 +486,7 @@ static unsigned int execute_counter_batch(function *fun)
 				e.line = x.line;
 				if (self->entries.length() < MAX_ENTRIES)
 					self->entries.safe_push(e);
-				if (!any_loop || !bb->loop_father || !loop_outer(bb->loop_father)) {
+				{
 					twin t = { e.updater, e.item_txt, (unsigned)LOCATION_LINE(at) };
 					twins.safe_push(t);
 				}
@@ -613,8 +621,8 @@ static void compose(fn_rec *r)
 				continue;
 			entry n = through(e, ed.nargs, ed.arg_o, ed.arg_i, false);
 			n.depth = e.depth + 1;
-			n.tail = e.tail ? ch_printf(cachehot_ctx, "%s -> %s", (*c)->name, e.tail)
-				       : (*c)->name;
+			n.tail = e.tail ? ch_printf(cachehot_ctx, "%s() -> %s", (*c)->name, e.tail)
+				       : ch_printf(cachehot_ctx, "%s()", (*c)->name);
 			r->summary.safe_push(n);
 		}
 	}
@@ -648,9 +656,9 @@ static void judge_pending(pending *p)
 			/* caller (and what it inlined) -> callee -> what the callee inlined */
 			{
 				const char *head = p->chain ? p->chain : p->function;
-				f.chain = e.tail ? ch_printf(cachehot_ctx, "%s -> %s -> %s", head,
+				f.chain = e.tail ? ch_printf(cachehot_ctx, "%s -> %s() -> %s", head,
 							     (*c)->name, e.tail)
-						 : ch_printf(cachehot_ctx, "%s -> %s", head,
+						 : ch_printf(cachehot_ctx, "%s -> %s()", head,
 							     (*c)->name);
 			}
 			f.update_file = e.file;

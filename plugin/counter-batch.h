@@ -34,6 +34,11 @@ extern class loop *cur_loop;
 /* Where pointer v comes from, merged into *o. index: v is an array index. */
 void trace(tree v, bool index, int depth, origin *o);
 void merge(origin *o, const origin &a);
+/* Forget what was cached about the previous function's loops (call at
+ * the start of each function). */
+void counter_values_reset(void);
+/* The loop pops a linked list (loads and stores list_head.prev/next). */
+bool loop_pops_list(class loop *l);
 /* The values integer v takes. */
 item eval_item(tree v, int depth);
 item item_vary();

@@ -105,6 +105,79 @@ static void trace_ref(tree ref, int depth, origin *o)
 	/* a declaration: global or a local whose address does not change */
 }
 
+/* Fields the current loop stores to (a load of one is new each time):
+ * filled once per loop. */
+static class loop *stored_for;
+static hash_set<tree> *stored;
+
+static tree ref_field(tree ref)
+{
+	while (ref && (TREE_CODE(ref) == ARRAY_REF || TREE_CODE(ref) == BIT_FIELD_REF))
+		ref = TREE_OPERAND(ref, 0);
+	return ref && TREE_CODE(ref) == COMPONENT_REF ? TREE_OPERAND(ref, 1) : NULL_TREE;
+}
+
+static bool stored_in_loop(tree ref)
+{
+	tree f = ref_field(ref);
+	if (!f)
+		return false;
+	if (stored_for != cur_loop) {
+		basic_block bb;
+		if (!stored)
+			stored = new hash_set<tree>;
+		stored->empty();
+		FOR_EACH_BB_FN(bb, cfun) {
+			if (!flow_bb_inside_loop_p(cur_loop, bb))
+				continue;
+			for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g);
+			     gsi_next(&g)) {
+				gimple *st = gsi_stmt(g);
+				tree sf;
+				if (gimple_assign_single_p(st) && gimple_vdef(st) &&
+				    (sf = ref_field(gimple_assign_lhs(st))))
+					stored->add(sf);
+			}
+		}
+		stored_for = cur_loop;
+	}
+	return stored->contains(f);
+}
+
+/* A loop that pops a linked list: it loads a self-referential pointer
+ * field (list_head.prev) that it also stores (list_del). */
+bool loop_pops_list(class loop *l)
+{
+	basic_block bb;
+	class loop *saved = cur_loop;
+	bool found = false;
+
+	cur_loop = l;
+	FOR_EACH_BB_FN(bb, cfun) {
+		if (found || !flow_bb_inside_loop_p(l, bb))
+			continue;
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g) && !found;
+		     gsi_next(&g)) {
+			gimple *st = gsi_stmt(g);
+			tree f, t;
+			if (!gimple_assign_load_p(st) || !(f = ref_field(gimple_assign_rhs1(st))))
+				continue;
+			t = TREE_TYPE(f);
+			found = POINTER_TYPE_P(t) && DECL_CONTEXT(f) &&
+				TYPE_MAIN_VARIANT(TREE_TYPE(t)) == TYPE_MAIN_VARIANT(DECL_CONTEXT(f)) &&
+				stored_in_loop(gimple_assign_rhs1(st));
+		}
+	}
+	cur_loop = saved;
+	return found;
+}
+
+/* A new function: the loops of the last one are gone. */
+void counter_values_reset(void)
+{
+	stored_for = NULL;
+}
+
 void trace(tree v, bool index, int depth, origin *o)
 {
 	gimple *def;
@@ -151,6 +224,12 @@ void trace(tree v, bool index, int depth, origin *o)
 		if (gimple_assign_load_p(def) || TREE_CODE(r1) == ADDR_EXPR) {
 			/* a load: through a changing pointer it changes too */
 			origin a = origin();
+			if (cur_loop && stored_in_loop(r1)) {
+				/* the loop writes this field: lru_to_folio(list) reads
+				 * list->prev, which list_del() changes every time */
+				o->vary = true;
+				return;
+			}
 			loads_on_path++;
 			if (TREE_CODE(r1) == ADDR_EXPR)
 				trace(r1, index, depth + 1, &a);
