@@ -75,6 +75,14 @@ char *exe_dir(void);
  * or -1 if it could not be started (message printed). */
 int run_capture(char *const argv[], const char *dir, char **out);
 
+/* ---- ccdb.c ---- */
+/* Read a compile_commands.json; call add(src, dir, flags) for each C unit
+ * (src absolute, dir absolute, flags without compiler, -c, -o, dependency
+ * flags and input files), only for the files in only when it is not empty.
+ * Returns 0 or -1 after a message. */
+int ccdb_load(const char *path, const struct strv *only,
+	      void (*add)(const char *src, const char *dir, const struct strv *flags));
+
 /* ---- findings.c ---- */
 void findings_add(struct findings *fs, const struct finding *f); /* takes ownership */
 void findings_free(struct findings *fs);
@@ -120,6 +128,8 @@ int patch_from_file(const char *path, struct patch *p);
 void patch_free(struct patch *p);
 /* Keep only findings on a struct/function (or line) the patch touches. */
 void patch_filter(const struct patch *p, struct findings *fs);
+/* 1 if the patch changes the file at abspath (canonical). */
+int patch_touches_file(const struct patch *p, const char *abspath);
 
 /* ---- baseline.c ---- */
 /* Baseline file: lines "CHECK STRUCT FIELD" ('-' for none), '#' comments.
