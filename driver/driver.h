@@ -37,6 +37,8 @@ struct finding {
 	char *engines;     /* "plugin" or "plugin,sparse" after merging */
 	char *scope;       /* enclosing struct/union/function name, or NULL */
 	char *field;       /* field (or function) the finding names, or NULL */
+	char *other;       /* the conflict's partner field, or NULL */
+	char *lines;       /* line size judged at: "64", "p128" (predicted), or NULL */
 };
 
 struct findings {
@@ -94,12 +96,22 @@ void finding_free(struct finding *f);
  * directory; NULL: the cwd). */
 int parse_diag_line(const char *line, const char *engine, const char *default_check,
 		    const char *dir, struct finding *f);
-/* Fill scope and field of every finding from its source file. */
+/* "CHECK STRUCT FIELD OTHER LINES" ('-' for none): the whole identity of a
+ * finding, as baselines and SARIF fingerprints key it (heap). */
+char *finding_key(const struct finding *f);
+/* Fill scope, field, other and lines of every finding (source file and
+ * message). */
 void findings_resolve_scopes(struct findings *fs);
 /* Sort in the stable order (canonical file, line, check, message, engine,
  * column) and merge
  * duplicates (same file, line, check, message) reported by several engines. */
 void findings_sort_dedupe(struct findings *fs);
+/* Sidecar entries engines reported as matching no struct, one report per
+ * unit: an entry some unit matched is dropped; one no unit of the units
+ * checked matched is kept as a note, or, with whole (the run covered a
+ * whole compile database), replaced by one warning that the tree has no
+ * such struct. units 0 (a build log): every report kept. */
+void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole);
 /* Count by severity. */
 void findings_count(const struct findings *fs, int *errors, int *warnings, int *notes);
 

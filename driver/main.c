@@ -1056,6 +1056,8 @@ static int cmd_check(int argc, char **argv)
 	progress(NULL, NULL);
 	remove_tmpdir();
 
+	/* a build log has no unit count: its per-object notes are kept */
+	findings_fold_unmatched(&all, opt.log ? 0 : opt.nunits, opt.ccdb && !files.n);
 	findings_resolve_scopes(&all);
 	findings_sort_dedupe(&all);
 	if (have_patch)

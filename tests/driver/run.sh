@@ -85,8 +85,8 @@ expect_eq sarif-exit 1 $rc
 if [ ! -f "$SCHEMA" ]; then fail sarif-validates "no schema at $SCHEMA (make driver-test-tools)"
 elif v=$(validate "$T/r.sarif"); then ok sarif-validates
 else fail sarif-validates "$v"; fi
-out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v1"]] | join("|")' "$T/r.sarif")
-expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|cachehot-false-sharing:stats:limit" "$out"
+out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v2"]] | join("|")' "$T/r.sarif")
+expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|hot.c:cachehot-false-sharing:stats:limit:hits:64" "$out"
 out=$(jq -r '[.version, (.runs[0].tool.driver.rules | map(.id) | join(",")), (.runs[0].tool.driver.rules[0].help.text | length > 100)] | join("|")' "$T/r.sarif")
 expect_eq sarif-srcroot "file://$T/" "$(jq -r '.runs[0].originalUriBaseIds["%SRCROOT%"].uri' "$T/r.sarif")"
 expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-inline-addr|true" "$out"
@@ -98,6 +98,11 @@ else ok sarif-validator-rejects; fi
 if v=$(validate "$T/c.sarif"); then
 	expect_eq sarif-clean 0 "$(jq '.runs[0].results | length' "$T/c.sarif")"
 else fail sarif-clean "$v"; fi
+
+# every result has its own fingerprint, over the whole fixture set (issue 14 item 6)
+(cd "$TOP" && "$CH" check -I include -j 2 --format=sarif tests/fixtures/*.c 2>/dev/null) >"$T/all.sarif"
+out=$(jq -r '[.runs[0].results[].partialFingerprints["cachehotKey/v2"]] | "\(length > 50) \(length - (unique | length))"' "$T/all.sarif")
+expect_eq sarif-fingerprints-unique "true 0" "$out"
 
 # ---- scratch files: none left behind, also when interrupted --------------------------
 mkdir "$T/scratch"
@@ -383,7 +388,7 @@ git reset -q --hard
 git checkout -q old
 "$CH" check $INC --baseline "$T/base" --update-baseline mod.c 2>"$T/err"; rc=$?
 expect_eq baseline-update "0|cachehot: wrote 1 findings to $T/base" "$rc|$(cat "$T/err")"
-expect_eq baseline-content "cachehot-false-sharing old_stats limit" "$(grep -v '^#' "$T/base")"
+expect_eq baseline-content "cachehot-false-sharing old_stats limit hits 64" "$(grep -v '^#' "$T/base")"
 git checkout -q -
 out=$("$CH" check $INC --baseline "$T/base" mod.c); rc=$?
 expect_eq baseline-suppresses-old "1|$NEWL" "$rc|$out"
@@ -398,7 +403,16 @@ expect_eq baseline-all-known "0|" "$rc|$out"
 git checkout -q -
 printf 'false-sharing old_stats\n' >"$T/badbase"
 "$CH" check $INC --baseline "$T/badbase" mod.c >/dev/null 2>"$T/err"; rc=$?
-expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT FIELD' (e.g. 'cachehot-false-sharing page_counter usage')" "$rc|$(cat "$T/err")"
+expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT FIELD OTHER LINES' (e.g. 'cachehot-false-sharing page_counter min usage 64')" "$rc|$(cat "$T/err")"
+# a new partner of a known field is a new finding (issue 14 item 6)
+printf '#include "cachehot.h"\nstruct old_stats {\n\tunsigned long hits __cacheline_hot;\n\tunsigned long extra __cacheline_hot_group(g2);\n\tunsigned long limit __cacheline_read_mostly;\n} __attribute__((aligned(64)));\nstruct old_stats a;\n' >partner.c
+"$CH" check $INC --baseline "$T/base" --format=json partner.c >"$T/p.json"; rc=$?
+out=$(jq -r '.findings[] | "\(.line):\(.field):\(.message | test("with hot field .group .g2.. .extra."))"' "$T/p.json" | tr '\n' ' ')
+expect_eq baseline-new-partner "1|4:extra:false 5:limit:true " "$rc|$out"
+# the old three-word form still reads (any partner), with a note to rewrite
+printf 'cachehot-false-sharing old_stats limit\n' >"$T/oldbase"
+out=$("$CH" check $INC --baseline "$T/oldbase" --format=json partner.c 2>"$T/err" | jq -r '.findings[] | "\(.line):\(.field)"' | tr '\n' ' ')
+expect_eq baseline-old-form "cachehot: $T/oldbase: 1 entries in the old 'CHECK STRUCT FIELD' form match that field with any partner; rewrite the file with --update-baseline|4:extra " "$(cat "$T/err")|$out"
 cd "$T"
 
 # ---- progress: on a terminal only, and not under CI ----------------------------------
