@@ -419,8 +419,21 @@ static void current_config(struct ch_config *cfg)
 		cfg->line_size = cachehot_opts.line_size;
 		return;
 	}
-	if (!tu_line_size)
-		tu_line_size = ch_line_size_from_macros(macro_body, NULL);
+	if (!tu_line_size) {
+		/* the core's total evaluation, as every engine: a body it cannot
+		 * evaluate (overflow, division by zero, ...) gives the default and
+		 * one note at the macro's definition, never a trap */
+		static bool noted;
+		const char *note = NULL, *which = NULL;
+		tu_line_size = ch_line_size_eval(cachehot_ctx, macro_body, NULL, &note, &which);
+		if (note && !noted && parse_in) {
+			cpp_hashnode *node = cpp_lookup(parse_in, (const unsigned char *)which,
+							strlen(which));
+			noted = true;
+			inform(node && cpp_user_macro_p(node) ? cpp_macro_definition_location(node)
+							      : UNKNOWN_LOCATION, "%s", note);
+		}
+	}
 	cfg->line_size = tu_line_size ? tu_line_size : CH_DEFAULT_LINE_SIZE;
 }
 
