@@ -115,14 +115,8 @@ static const char *type_words(ch_ctx *ctx, const struct ch_type *t)
 	return ch_printf(ctx, "'%s %s'", t->is_union ? "union" : "struct", t->name);
 }
 
-/* A group being built: index of its begin marker in t->members. */
-struct open_group {
-	const char *name;
-	size_t bi;
-};
-
-static void add_problem(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
-			const struct ch_member *at, const char *msg)
+static void add_problem_g(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
+			  const struct ch_member *at, const char *msg, const char *g)
 {
 	if (gs->nproblems == *cap) {
 		struct ch_group_problem *nv;
@@ -135,7 +129,16 @@ static void add_problem(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
 	gs->problems[gs->nproblems].message = ch_printf(ctx, "%s [%s]", msg,
 							ch_check_id(CH_CHECK_GROUP_MARKERS));
 	gs->problems[gs->nproblems].loc = at->loc;
+	gs->problems[gs->nproblems].group = ch_strdup(ctx, g);
 	gs->nproblems++;
+}
+
+static void add_problem(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
+			const struct ch_member *at, const char *msg)
+{
+	const char *g = NULL;
+	ch_marker_kind(at->name, &g);
+	add_problem_g(ctx, gs, cap, at, msg, g);
 }
 
 static size_t find_end(const struct ch_type *t, size_t from, const char *g)
