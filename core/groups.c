@@ -232,11 +232,18 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 		}
 		if (bad)
 			continue;
-		/* also overlapping: this group begins inside an earlier group
-		 * that ends after it (reported at that group's inner begin) */
-		for (k = 0; k < gs->n; k++)
-			if (gs->v[k].end_m > m)
+		/* also overlapping: this group begins inside an earlier one
+		 * (reported above, at this begin, by the earlier group's scan);
+		 * neither is judged */
+		for (k = 0; k < i && !bad; k++) {
+			const char *h;
+			size_t ke;
+			if (ch_marker_kind(t->members[k].name, &h) != CH_MARKER_BEGIN || !strcmp(h, g))
+				continue;
+			ke = find_end(t, k + 1, h);
+			if (ke != (size_t)-1 && ke > i)
 				bad = 1;
+		}
 		if (bad)
 			continue;
 		if (gs->n == capg) {
