@@ -61,7 +61,7 @@ def diags(name):
                 continue
             out.setdefault(unit_of_line(int(m.group(1))), set()).add(
                 "%s:%s: %s: %s" % m.groups())
-        elif re.search(r"(error|warning|internal compiler|Segmentation|signal|differs|not in the)",
+        elif re.search(r"(error|warning|internal compiler|Segmentation|signal|differs|not in the|matched no struct|names no member)",
                        line) and "fz.c:" not in line:
             diff(-1, "%s: %s" % (name, line))
     return out
