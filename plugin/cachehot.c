@@ -231,7 +231,14 @@ static void convert_field(struct ch_type *t, tree field)
 	m->loc = to_loc(DECL_SOURCE_LOCATION(field));
 	m->align = DECL_ALIGN_UNIT(field);
 	m->user_align = DECL_USER_ALIGN(field) ? 1 : 0;
-	if (DECL_BIT_FIELD(field)) {
+	/* an anonymous struct/union member is where its 'struct {' is, as
+	 * sparse and DWARF (the type's decl_line) place it */
+	if (!DECL_NAME(field) && is_aggregate(ftype) && TYPE_STUB_DECL(ftype) &&
+	    DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)) > BUILTINS_LOCATION)
+		m->loc = to_loc(DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)));
+	/* DECL_BIT_FIELD is cleared for a bit-field GCC can access as a plain
+	 * integer ('char f : 8' on a byte): it still is a declared bit-field */
+	if (DECL_BIT_FIELD_TYPE(field)) {
 		m->offset = bitpos / 8;
 		m->bit_offset = (unsigned)(bitpos % 8);
 		m->bit_size = (unsigned)uhwi_or_zero(DECL_SIZE(field));

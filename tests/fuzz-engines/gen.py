@@ -372,7 +372,7 @@ def main():
             truth_paths(a, "", dk, base, paths, skip)
             tn = a.cname()
             skips += ["%s %s" % (tn.replace(" ", "@"), s) for s in skip]
-            truth.append('\tprintf("T %s %%zu %%zu\\n", sizeof(%s), _Alignof(%s));'
+            truth.append('\tprintf("T %s %%zu %%zu\\n", sizeof(%s), __alignof__(%s));'
                          % (tn.replace(" ", "@"), tn, tn))
             for p, kind, ctype in paths:
                 tq = tn.replace(" ", "@")
