@@ -317,7 +317,6 @@ static hash_set<nofree_string_hash> *emitted;   /* loop, updater, item */
 static void emit(ch_counter_finding *f, location_t at, location_t loop_loc)
 {
 	const char *msg, *key;
-	bool shown;
 
 	/* one finding per loop, updater and item, whatever the paths to it */
 	key = ch_printf(cachehot_ctx, "%s:%u:%s:%s", f->loop_file ? f->loop_file : "",
@@ -325,20 +324,11 @@ static void emit(ch_counter_finding *f, location_t at, location_t loop_loc)
 	if (emitted->add(key))
 		return;
 	msg = ch_counter_batch_message(cachehot_ctx, f);
-	if (f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT) {
-		inform(at, "%s", msg);
-		shown = true;
-	} else if (cachehot_opts.severity == CH_SEV_ERROR) {
-		error_at(at, "%s", msg);
-		shown = true;
-	} else if (cachehot_opts.severity == CH_SEV_NOTE) {
-		inform(at, "%s", msg);
-		shown = true;
-	} else {
-		shown = warning_at(at, 0, "%s", msg);
-	}
-	if (shown)
-		inform(loop_loc, "%s", ch_counter_batch_loop_note(cachehot_ctx, f));
+	/* a looked-up target and indirect calls are notes; the rest at the
+	 * configured severity (werror=0 respected: cachehot_diag) */
+	cachehot_diag((unsigned)at, f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT
+				    ? CH_SEV_NOTE : cachehot_opts.severity, msg);
+	inform(loop_loc, "%s", ch_counter_batch_loop_note(cachehot_ctx, f));
 }
 
 /* Target class in the loop: 0 invariant, 1 looked up, 2 varying. */
