@@ -61,6 +61,8 @@ enum ch_check {
 	CH_CHECK_FALSE_SHARING = 0, /* cachehot-false-sharing */
 	CH_CHECK_PADDING_MACRO,     /* cachehot-padding-macro */
 	CH_CHECK_INLINE_ADDR,       /* cachehot-inline-addr */
+	CH_CHECK_NET_CACHELINES,    /* cachehot-net-cachelines (core/cachehot-netcl.h) */
+	CH_CHECK_GROUP_ASSERT,      /* cachehot-group-assert */
 	CH_CHECK__COUNT
 };
 

@@ -1199,6 +1199,8 @@ int main(int argc, char **argv)
 		return cmd_front("layout", "CACHEHOT_LAYOUT", argc - 1, argv + 1);
 	if (!strcmp(cmd, "bloat"))
 		return cmd_front("bloat", "CACHEHOT_BLOAT", argc - 1, argv + 1);
+	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--net-cachelines", 16))
+		return cmd_annotate_net_cachelines(argc - 1, argv + 1);   /* driver/netcl.c */
 	if (!strcmp(cmd, "annotate")) {
 		fprintf(stderr, "cachehot: annotate: not yet implemented (see cachehot(1))\n");
 		return EXIT_TROUBLE;

@@ -164,4 +164,13 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st,
 int lt_diff(struct lt_set *old, struct lt_set *new_, const struct lt_opts *o,
 	    FILE *out);
 
+/* ---- netcl.c ---------------------------------------------------------------- */
+struct ch_netcl;
+/* --net-cachelines: drift and cross-path findings (printed as diagnostics)
+ * for every struct of the tables found in s (only those in only[] when nonly),
+ * or, with locality "text"/"json", the locality table of each on tx and rx.
+ * Returns the number of warnings, -1 on a write error. */
+int lt_netcl_run(struct lt_set *s, const struct ch_netcl *tab, const struct lt_opts *o,
+		 char **only, size_t nonly, const char *locality, FILE *out);
+
 #endif

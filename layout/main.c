@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lt.h"
+#include "../core/cachehot-netcl.h"
 
 static const char usage[] =
 "usage: cachehot-layout [OPTIONS] FILE...            check annotated structs\n"
@@ -30,6 +31,10 @@ static const char usage[] =
 "  --struct NAME        only judge NAME (repeatable)\n"
 "  --macros             --reorganize: write cachehot.h annotation macros\n"
 "  --unmatched S        note | ignore: sidecar entries matching no struct\n"
+"  --net-cachelines P   the kernel's net_cachelines tables: a directory of .rst,\n"
+"                       one .rst, or a sidecar (docs/net-cachelines.md); repeatable:\n"
+"                       drift and cross-path false sharing on the structs they cover\n"
+"  --locality FMT       with --net-cachelines: print the locality table (text|json)\n"
 "  --inline-addr 0|1    accepted for the plugin's argument (no effect here)\n"
 "  -q, --quiet          no summary line on stderr\n"
 "  --version, --help\n";
@@ -171,7 +176,8 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 }
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
-       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE };
+       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE,
+       OPT_NETCL, OPT_LOCALITY };
 
 int main(int argc, char **argv)
 {
@@ -188,6 +194,8 @@ int main(int argc, char **argv)
 		{ "macros", no_argument, NULL, OPT_MACROS },
 		{ "unmatched", required_argument, NULL, OPT_UNMATCHED },
 		{ "inline-addr", required_argument, NULL, OPT_INLINE },
+		{ "net-cachelines", required_argument, NULL, OPT_NETCL },
+		{ "locality", required_argument, NULL, OPT_LOCALITY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -195,11 +203,14 @@ int main(int argc, char **argv)
 	};
 	char **sides = NULL, **only = NULL;
 	size_t nsides = 0, nonly = 0, i;
-	const char *manifest = NULL, *show = NULL, *reorg = NULL;
+	const char *manifest = NULL, *show = NULL, *reorg = NULL, *locality = NULL;
+	char **netcl = NULL;
+	size_t nnetcl = 0;
 	int diff = 0, quiet = 0, c, rc = 0, line_given = 0, unmatched = 1;
 	struct lt_opts o;
 	struct lt_manifest *mf = NULL;
 	struct lt_set *s;
+	ch_netcl *tab = NULL;
 	char err[1024];
 
 	memset(&o, 0, sizeof(o));
@@ -208,7 +219,8 @@ int main(int argc, char **argv)
 	o.cfg.severity = CH_SEV_WARNING;
 	sides = calloc(argc + 1, sizeof(char *));
 	only = calloc(argc + 1, sizeof(char *));
-	if (!sides || !only)
+	netcl = calloc(argc + 1, sizeof(char *));
+	if (!sides || !only || !netcl)
 		abort();
 	while ((c = getopt_long(argc, argv, "qh", lopts, NULL)) != -1) {
 		switch (c) {
@@ -246,6 +258,12 @@ int main(int argc, char **argv)
 			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
 				die_usage("--inline-addr takes 0 or 1");
 			break;
+		case OPT_NETCL: netcl[nnetcl++] = optarg; break;
+		case OPT_LOCALITY:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				die_usage("--locality takes text or json");
+			locality = optarg;
+			break;
 		case 'q': quiet = 1; break;
 		case OPT_VERSION: printf("cachehot-layout %s\n", CH_VERSION); return 0;
 		case 'h': fputs(usage, stdout); return 0;
@@ -256,6 +274,10 @@ int main(int argc, char **argv)
 		die_usage("--show, --reorganize and --diff exclude each other");
 	if (optind >= argc)
 		die_usage("no input file");
+	if (locality && !nnetcl)
+		die_usage("--locality needs --net-cachelines");
+	if (locality && (show || reorg || diff))
+		die_usage("--locality excludes --show, --reorganize and --diff");
 	if (manifest && !(mf = lt_manifest_load(manifest, err, sizeof(err)))) {
 		fprintf(stderr, "cachehot-layout: %s\n", err);
 		return 2;
@@ -289,6 +311,23 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cachehot-layout: %s\n", problem);
 			exit(2);
 		}
+	}
+	if (nnetcl) {
+		tab = ch_netcl_new(s->ctx);
+		for (i = 0; i < nnetcl; i++)
+			if (ch_netcl_read_path(tab, netcl[i])) {
+				fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(s->ctx));
+				rc = 2;
+				goto out;
+			}
+		s->quiet = quiet;
+	}
+	if (locality) {
+		if (lt_netcl_run(s, tab, &o, only, nonly, locality, stdout) < 0 || fflush(stdout)) {
+			fprintf(stderr, "cachehot-layout: cannot write the table\n");
+			rc = 2;
+		}
+		goto out;
 	}
 	if (show || reorg) {
 		const char *name = show ? show : reorg;
@@ -336,6 +375,8 @@ int main(int argc, char **argv)
 			if (ch_sidecar_count(s->ctx))
 				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &sa);
 		}
+		if (tab)
+			ea.warnings += lt_netcl_run(s, tab, &o, only, nonly, NULL, stdout);
 		for (i = 0; i < nonly; i++)
 			if (!lt_set_find(s, only[i])) {
 				fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n",
@@ -360,6 +401,8 @@ int main(int argc, char **argv)
 			rc = 1;
 	}
 out:
+	ch_netcl_free(tab);
+	free(netcl);
 	lt_set_free(s);
 	lt_manifest_free(mf);
 	free(sides);

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * netcl.c -- cachehot-layout's side of the net_cachelines tables
+ * (--net-cachelines, --locality): the core computes, this file picks the
+ * structs of the set and prints (docs/net-cachelines.md).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lt.h"
+#include "../core/cachehot-netcl.h"
+
+struct nc_emit {
+	const char *input;
+	int warnings;
+};
+
+static void nc_emit(const struct ch_finding *f, void *arg)
+{
+	struct nc_emit *a = (struct nc_emit *)arg;
+	lt_print_finding(stdout, f, a->input);
+	if (f->severity >= CH_SEV_WARNING)
+		a->warnings++;
+}
+
+static int wanted(char **only, size_t nonly, const char *name)
+{
+	size_t i;
+	if (!nonly)
+		return 1;
+	for (i = 0; i < nonly; i++)
+		if (!strcmp(only[i], name))
+			return 1;
+	return 0;
+}
+
+int lt_netcl_run(struct lt_set *s, const ch_netcl *tab, const struct lt_opts *o,
+		 char **only, size_t nonly, const char *locality, FILE *out)
+{
+	size_t ntypes, i, nloc = 0;
+	const char **types = ch_netcl_types(tab, &ntypes);
+	struct ch_locality *loc = calloc(2 * ntypes + 1, sizeof(*loc));
+	struct nc_emit ea = { NULL, 0 };
+	if (!loc)
+		abort();
+	for (i = 0; i < ntypes; i++) {
+		struct lt_struct *st;
+		if (!wanted(only, nonly, types[i]))
+			continue;
+		st = lt_set_find(s, types[i]);
+		if (!st) {
+			if (!s->quiet)
+				fprintf(stderr, "cachehot-layout: note: struct %s of the net_cachelines "
+					"tables is not defined in the input\n", types[i]);
+			continue;
+		}
+		if (locality) {
+			ch_netcl_locality(tab, st->t, CH_PATH_TX, &o->cfg, &loc[nloc++]);
+			ch_netcl_locality(tab, st->t, CH_PATH_RX, &o->cfg, &loc[nloc++]);
+			continue;
+		}
+		ea.input = st->input;
+		ch_netcl_check(s->ctx, tab, st->t, &o->cfg, nc_emit, &ea);
+	}
+	if (locality && ch_netcl_locality_print(loc, nloc, !strcmp(locality, "json"), out)) {
+		free(loc);
+		return -1;
+	}
+	free(loc);
+	return ea.warnings;
+}
