@@ -36,14 +36,14 @@ enum ch_access {
 	CH_ACC_READ_WRITE,    /* "read_write" */
 	CH_ACC_WRITE_MOSTLY,  /* "write_mostly" */
 };
-enum ch_path { CH_PATH_TX = 0, CH_PATH_RX = 1 };
+enum ch_nc_path { CH_NC_TX = 0, CH_NC_RX = 1 };
 
 struct ch_netcl_row {
 	const char *type_name;   /* struct tag ("tcp_sock"); "enum" for an enum table (snmp.rst) */
 	const char *field;       /* member (or enumerator) name, array suffix stripped */
 	const char *suffix;      /* the array suffix as written ("[2]"), or "" */
 	const char *ctype;       /* the table's Type column ("struct_xps_dev_maps*"), or NULL */
-	enum ch_access acc[2];   /* indexed by enum ch_path */
+	enum ch_access acc[2];   /* indexed by enum ch_nc_path */
 	const char *comment;     /* the Comments column, or NULL */
 	const char *file;        /* the RST (or sidecar) file and line of the row */
 	unsigned line;
@@ -101,7 +101,7 @@ const struct ch_member *ch_member_find(const struct ch_type *t, const char *name
  * touch now, and the fewest lines the bytes could fit in. */
 struct ch_locality {
 	const char *type_name;
-	enum ch_path path;
+	enum ch_nc_path path;
 	unsigned line_size;      /* bytes */
 	uint64_t type_size;      /* bytes of the struct */
 	size_t fields;           /* rows on the path naming a member */
@@ -114,7 +114,7 @@ struct ch_locality {
 	uint64_t first_line, last_line; /* indexes of the first and last line touched */
 };
 /* Fill loc for struct t (its tag must be in the table) on path. */
-void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_path path,
+void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_nc_path path,
 		       const struct ch_config *cfg, struct ch_locality *loc);
 /* Print n rows as a text table (header once) or as a JSON array. */
 int ch_netcl_locality_print(const struct ch_locality *v, size_t n, int json, FILE *out);

@@ -161,7 +161,7 @@ static struct fld *resolve(const ch_netcl *tab, const struct ch_type *t,
 	return v;
 }
 
-void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_path path,
+void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_nc_path path,
 		       const struct ch_config *cfg, struct ch_locality *loc)
 {
 	unsigned ls = ch_config_line_size(cfg);

@@ -272,7 +272,7 @@ int ch_netcl_parse_rst_string(ch_netcl *t, const char *file, const char *text)
 				if (ch_access_parse(w, &a) || !strcmp(w, "none")) {
 					ch_set_error(ctx, "%s:%u: '%s' in the %s column is not an access "
 						     "(read_mostly, read_write, write_mostly or -)", file,
-						     lineno, w, c == CH_PATH_TX ? "fastpath_tx_access"
+						     lineno, w, c == CH_NC_TX ? "fastpath_tx_access"
 						     : "fastpath_rx_access");
 					return -1;
 				}
@@ -376,7 +376,7 @@ static int load_line(ch_netcl *t, const char *file, unsigned lineno, char *s)
 	for (i = 1; i < n; i++) {
 		const char *w = v[i].s;
 		if (!strncmp(w, "tx=", 3) || !strncmp(w, "rx=", 3)) {
-			int c = w[0] == 't' ? CH_PATH_TX : CH_PATH_RX;
+			int c = w[0] == 't' ? CH_NC_TX : CH_NC_RX;
 			if (ch_access_parse(w + 3, &r.acc[c])) {
 				ch_set_error(ctx, "%s:%u: '%s': the access is read_mostly, read_write, "
 					     "write_mostly, - or none", file, lineno, w);

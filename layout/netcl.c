@@ -55,8 +55,8 @@ int lt_netcl_run(struct lt_set *s, const ch_netcl *tab, const struct lt_opts *o,
 			continue;
 		}
 		if (locality) {
-			ch_netcl_locality(tab, st->t, CH_PATH_TX, &o->cfg, &loc[nloc++]);
-			ch_netcl_locality(tab, st->t, CH_PATH_RX, &o->cfg, &loc[nloc++]);
+			ch_netcl_locality(tab, st->t, CH_NC_TX, &o->cfg, &loc[nloc++]);
+			ch_netcl_locality(tab, st->t, CH_NC_RX, &o->cfg, &loc[nloc++]);
 			continue;
 		}
 		ea.input = st->input;
