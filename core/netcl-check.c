@@ -154,6 +154,10 @@ static struct fld *resolve(const ch_netcl *tab, const struct ch_type *t,
 		v[k].m = m;
 		v[k].off = off;
 		v[k].size = m->flexible ? 0 : m->size;
+		if (m->bit_size) {   /* the bytes its bits touch */
+			v[k].off = off + m->bit_offset / 8;
+			v[k].size = (m->bit_offset % 8 + m->bit_size + 7) / 8;
+		}
 		k++;
 	}
 	qsort(v, k, sizeof(*v), by_off);

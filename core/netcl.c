@@ -454,9 +454,15 @@ int ch_netcl_write(const ch_netcl *t, FILE *out)
 	for (i = 0; i < t->n; i++) {
 		const struct ch_netcl_row *r = &t->rows[i];
 		char *ty = r->ctype ? strdup(r->ctype) : NULL, *q;
-		if (last != r->file && r->file)
-			fprintf(out, "# from %s\n", r->file);
-		last = r->file;
+		const char *src = r->file;
+		int srclen = src ? (int)strlen(src) : 0;
+		if (r->from && strrchr(r->from, ':')) {   /* the RST the row came from */
+			src = r->from;
+			srclen = (int)(strrchr(r->from, ':') - r->from);
+		}
+		if (src && (!last || (int)strlen(last) != srclen || strncmp(last, src, srclen)))
+			fprintf(out, "# from %.*s\n", srclen, src);
+		last = src ? ch_printf(t->ctx, "%.*s", srclen, src) : NULL;
 		for (q = ty; q && *q; q++)
 			if (*q == ' ' || *q == '\t' || *q == '#')
 				*q = '_';
