@@ -33,7 +33,15 @@
 #include "cpplib.h"
 #include "c-family/c-pragma.h"
 #include "input.h"
+#include "langhooks.h"
 #include "cachehot-plugin.h"
+
+/* C front-end symbols, weak: lto1 (the link step of -flto builds, where
+ * -fplugin= reaches the compiler again) and other front ends lack them, and a
+ * strong reference made dlopen fail ("undefined symbol: parse_in") and broke
+ * the link. plugin_init does nothing where they are absent. */
+extern cpp_reader *parse_in __attribute__((weak));
+extern void maybe_add_include_fixit(rich_location *, const char *, bool) __attribute__((weak));
 
 __attribute__((visibility("default"))) int plugin_is_GPL_compatible;
 
@@ -440,7 +448,7 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 		}
 	}
 	/* kernel code: CACHELINE_PADDING comes from <linux/cache.h> */
-	if (macro_defined("__KERNEL__", NULL))
+	if (maybe_add_include_fixit && macro_defined("__KERNEL__", NULL))
 		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
 }
 
@@ -602,6 +610,13 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		error("cachehot: plugin built for GCC %s, this is GCC %s: rebuild it (make plugin)",
 		      gcc_version.basever, version->basever);
 		return 1;
+	}
+	/* Every check runs where the C or C++ front end parses the source; in
+	 * lto1 ("GNU GIMPLE") or a front end without parse_in, load quietly and
+	 * do nothing: the findings were reported at compile time. */
+	if (&parse_in == NULL || !strcmp(lang_hooks.name, "GNU GIMPLE")) {
+		register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
+		return 0;
 	}
 	cachehot_ctx = ch_ctx_new();
 	cachehot_opts.severity = CH_SEV_WARNING;
