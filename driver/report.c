@@ -30,6 +30,16 @@ static const struct rule_doc {
 	  "kernel's unified CACHELINE_PADDING() (struct cacheline_padding) expresses the "
 	  "intent, or the padding no longer isolates the fields it was written for. "
 	  "See cachehot-annotations(7)." },
+	{ "cachehot-net-cachelines", "NetCachelines",
+	  "The kernel's net_cachelines table and the struct disagree",
+	  "A row of Documentation/networking/net_cachelines names no member of the struct "
+	  "(renamed, moved or configured out), or a member has no row. See "
+	  "docs/net-cachelines.md." },
+	{ "cachehot-group-assert", "GroupAssert",
+	  "A CACHELINE_ASSERT_GROUP_SIZE/_MEMBER assert is stale or missing",
+	  "A hand-kept cacheline group assert no longer holds on the real layout, has slack, "
+	  "names a member or group that is gone, or a group member has none. "
+	  "`cachehot asserts STRUCT OBJ` prints the current block. See docs/kernel-groups.md." },
 	{ "cachehot-inline-addr", "InlineAddress",
 	  "The address of an inline function is taken, emitting an out-of-line copy",
 	  "Taking the address of a static inline function (a function pointer, an ops "
