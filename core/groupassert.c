@@ -89,17 +89,18 @@ static void load_src(ch_asserts *a, const char *file)
 			a->src_lines[a->src_nlines++] = i + 1;
 }
 
+/* 1-based, tabs to multiples of 8, as GCC shows it; 1 when unknown. */
 static unsigned display_col(ch_asserts *a, const char *file, unsigned line)
 {
 	const char *s, *hit;
 	unsigned col = 1;
 	load_src(a, file);
 	if (!a->src || !line || line > a->src_nlines)
-		return 0;
+		return 1;   /* source not at hand: the line's start */
 	s = a->src + a->src_lines[line - 1];
 	hit = strstr(s, "CACHELINE_ASSERT_GROUP_");
 	if (!hit || memchr(s, '\n', (size_t)(hit - s)))
-		return 0;
+		return 1;
 	for (; s < hit; s++)
 		col = *s == '\t' ? ((col - 1) / 8 + 1) * 8 + 1 : col + 1;
 	return col;
