@@ -95,3 +95,40 @@ if [ -d "$NC" ]; then
 else
 	echo "  --   kvocab/nc-linux-6.12: skipped, no unpacked 6.12 tree (kernel/prepare.sh --version 6.12)"
 fi
+
+# ---- 2. cacheline group asserts ------------------------------------------------
+# ga_asserts.c preprocessed with include/cachehot-asserts.h, against ga_sock
+# read from DWARF and from BTF: the same findings, at the asserts' lines
+gcc -g -c $K/ga_layout.c -o "$T/ga.o"
+gcc -E -include include/cachehot-asserts.h $K/ga_asserts.c -o "$T/ga.i"
+"$LT" -q --group-asserts "$T/ga.i" "$T/ga.o" | grep 'cachehot-group-assert' >"$T/ga.txt"
+expect_file_eq kvocab/ga-findings $K/ga_asserts.expected "$T/ga.txt"
+cp "$T/ga.o" "$T/gab.o"
+if pahole -J "$T/gab.o" 2>/dev/null && objcopy --strip-debug "$T/gab.o" 2>/dev/null; then
+	"$LT" -q --group-asserts "$T/ga.i" "$T/gab.o" | grep 'cachehot-group-assert' >"$T/gab.txt"
+	# findings at the asserts are identical; those at members carry the input path
+	sed "s|^$K/ga_sock.h:[0-9]*:[0-9]*: |$T/gab.o: |" $K/ga_asserts.expected >"$T/ga-btf.expected"
+	expect_file_eq kvocab/ga-btf-agrees-with-dwarf "$T/ga-btf.expected" "$T/gab.txt"
+fi
+# cachehot asserts: the block; pasted into an assert function it compiles,
+# and with one bound lowered by one byte it does not
+"$CH" asserts ga_sock "$T/ga.o" >"$T/ga.block"; rc=$?
+sed 1d "$T/ga.block" >"$T/ga.block.body"
+expect_file_eq kvocab/ga-block $K/ga_sock.asserts.expected "$T/ga.block.body"
+expect_eq kvocab/ga-block-status 0 "$rc"
+paste_fn() {   # BLOCK OUT.c
+	{ sed -n '1,/^#define GA_READ_TX_MAX/p' $K/ga_asserts.c; echo 'void ga_struct_check(void)'; echo '{'
+	  cat "$1"; echo '}'; } >"$2"
+}
+paste_fn "$T/ga.block" "$T/paste.c"
+if gcc -I$K -c "$T/paste.c" -o "$T/paste.o" 2>"$T/paste.err"; then ok kvocab/ga-block-compiles
+else fail kvocab/ga-block-compiles "$(head -3 "$T/paste.err")"; fi
+sed 's/ga_write_tx, 21);/ga_write_tx, 20);/' "$T/ga.block" >"$T/ga.low"
+paste_fn "$T/ga.low" "$T/low.c"
+if gcc -I$K -c "$T/low.c" -o "$T/low.o" 2>/dev/null; then fail kvocab/ga-block-binds "a bound one byte too small compiled"
+else ok kvocab/ga-block-binds; fi
+out=$("$CH" asserts nc_dev "$T/nc.o" 2>&1); rc=$?
+expect_eq kvocab/ga-no-groups "2|cachehot-layout: struct nc_dev has no cacheline groups (__cacheline_group_begin/end)" "$rc|$out"
+printf '__cachehot_assert_group_size("struct ga_sock", "g", "1")\n' >"$T/bad.i"
+out=$("$LT" --group-asserts "$T/bad.i" "$T/ga.o" 2>&1); rc=$?
+expect_eq kvocab/ga-malformed "2|cachehot-layout: $T/bad.i:1: malformed __cachehot_assert_group_size() call: no expanded bound" "$rc|$out"
