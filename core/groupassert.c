@@ -8,6 +8,9 @@
  * offsetofend(M) <= offsetof(end marker); SIZE holds when
  * offsetof(end) - offsetofend(begin) <= SIZE.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* memmem */
+#endif
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,8 +101,12 @@ static unsigned display_col(ch_asserts *a, const char *file, unsigned line)
 	if (!a->src || !line || line > a->src_nlines)
 		return 1;   /* source not at hand: the line's start */
 	s = a->src + a->src_lines[line - 1];
-	hit = strstr(s, "CACHELINE_ASSERT_GROUP_");
-	if (!hit || memchr(s, '\n', (size_t)(hit - s)))
+	{
+		const char *e = strchr(s, '\n');
+		size_t l = e ? (size_t)(e - s) : strlen(s);
+		hit = (const char *)memmem(s, l, "CACHELINE_ASSERT_GROUP_", 23);
+	}
+	if (!hit)
 		return 1;
 	for (; s < hit; s++)
 		col = *s == '\t' ? ((col - 1) / 8 + 1) * 8 + 1 : col + 1;
@@ -240,7 +247,9 @@ int ch_asserts_scan(ch_asserts *a, const char *name, const char *text)
 			line = (unsigned)l;
 		} else {
 			const char *h = p, *end = p + len;
-			while ((h = strstr(h, tag)) && h < end) {
+			/* memmem bounded by the line: linear in the text */
+			while ((h = (const char *)memmem(h, (size_t)(end - h), tag,
+							 sizeof(tag) - 1))) {
 				const char *q = h + sizeof(tag) - 1;
 				int is_size = -1;
 				if (!strncmp(q, "member(", 7))
