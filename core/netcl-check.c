@@ -498,6 +498,73 @@ static void cross_path(struct emitter *e, const struct fld *v, size_t n)
 	free(tv);
 }
 
+/* 1 if group path gp serves net_cachelines path p. */
+static int group_serves(enum ch_path gp, int p)
+{
+	return gp == CH_PATH_TXRX || (p == CH_NC_TX ? gp == CH_PATH_TX : gp == CH_PATH_RX);
+}
+
+/* Fast-path fields outside every group of their path (structs with groups
+ * only). A field sits in a group when its bytes lie between the markers. */
+static void outside_groups(struct emitter *e, const struct ch_groups *gs, const struct fld *v,
+			   size_t n)
+{
+	unsigned ls = ch_config_line_size(e->cfg);
+	size_t i, j;
+	int p;
+	for (i = 0; i < n; i++) {
+		const struct fld *f = &v[i];
+		const struct ch_group *in = NULL;
+		for (j = 0; j < gs->n; j++)
+			if (f->off >= gs->v[j].begin && f->off + f->size <= gs->v[j].end) {
+				in = &gs->v[j];
+				break;
+			}
+		for (p = 0; p < 2; p++) {
+			const struct ch_group *to = NULL;
+			enum ch_class want;
+			int both;
+			struct ch_finding x;
+			if (!ch_access_on_path(f->row->acc[p]) || (in && group_serves(in->path, p)))
+				continue;
+			both = ch_access_on_path(f->row->acc[!p]);
+			want = ch_access_written(f->row->acc[0]) || ch_access_written(f->row->acc[1])
+				? CH_CLASS_HOT : CH_CLASS_READ_MOSTLY;
+			/* on both paths: a txrx group; else the path's own, then txrx */
+			for (j = 0; j < gs->n && !to; j++)
+				if (gs->v[j].cls == want &&
+				    gs->v[j].path == (both ? CH_PATH_TXRX
+						      : p == CH_NC_TX ? CH_PATH_TX : CH_PATH_RX))
+					to = &gs->v[j];
+			for (j = 0; j < gs->n && !to && !both; j++)
+				if (group_serves(gs->v[j].path, p) && gs->v[j].cls == want)
+					to = &gs->v[j];
+			memset(&x, 0, sizeof(x));
+			x.check = CH_CHECK_NET_CACHELINES;
+			x.severity = e->cfg->severity;
+			x.field_a = f->row->field;
+			x.offset_a = f->off;
+			x.size_a = f->size;
+			x.line_index = f->off / ls;
+			x.loc = f->m->loc;
+			x.message = ch_printf(e->ctx, "field '%s' (offset %llu, size %llu, cache line %llu) "
+				"is %s on the %s fast path (net_cachelines) but lies outside every %s "
+				"group of 'struct %s' (%s); %s [%s]", f->row->field,
+				(unsigned long long)f->off, (unsigned long long)f->size,
+				(unsigned long long)x.line_index, ch_access_name(f->row->acc[p]),
+				path_names[p], path_names[p], e->t->name,
+				in ? ch_printf(e->ctx, "it is in '%s', a %s group", in->name,
+					       ch_path_name(in->path)) : "it is in no group",
+				to ? ch_printf(e->ctx, "move it into '%s' or correct the table", to->name)
+				   : ch_printf(e->ctx, "add a %s %s group for it or correct the table",
+					       want == CH_CLASS_HOT ? "written" : "read-mostly",
+					       both ? "txrx" : path_names[p]),
+				ch_check_id(CH_CHECK_NET_CACHELINES));
+			put(e, &x);
+		}
+	}
+}
+
 int ch_netcl_check(ch_ctx *ctx, const ch_netcl *tab, const struct ch_type *t,
 		   const struct ch_config *cfg, ch_emit_fn emit, void *arg)
 {
@@ -540,6 +607,11 @@ int ch_netcl_check(ch_ctx *ctx, const ch_netcl *tab, const struct ch_type *t,
 	missing_members(&e, rows, n, t, 0, table_file, 0);
 	free(rows);
 	v = resolve(tab, t, &x, &n);
+	{
+		const struct ch_groups *gs = ch_type_groups(ctx, (struct ch_type *)t);
+		if (gs->n)
+			outside_groups(&e, gs, v, n);
+	}
 	cross_path(&e, v, n);
 	free(v);
 	free(x.v);

@@ -132,3 +132,7 @@ expect_eq kvocab/ga-no-groups "2|cachehot-layout: struct nc_dev has no cacheline
 printf '__cachehot_assert_group_size("struct ga_sock", "g", "1")\n' >"$T/bad.i"
 out=$("$LT" --group-asserts "$T/bad.i" "$T/ga.o" 2>&1); rc=$?
 expect_eq kvocab/ga-malformed "2|cachehot-layout: $T/bad.i:1: malformed __cachehot_assert_group_size() call: no expanded bound" "$rc|$out"
+# net_cachelines on a struct with groups: fast-path fields outside every group
+# of their path (drift), with the group to move them to
+"$LT" -q --net-cachelines $K/ga_sock.rst "$T/ga.o" | grep 'cachehot-net-cachelines' >"$T/gan.txt"
+expect_file_eq kvocab/nc-outside-groups $K/ga_sock.netcl.expected "$T/gan.txt"
