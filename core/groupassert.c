@@ -124,20 +124,24 @@ static const char *skip_ws(const char *p)
 /* A C string literal at *pp: its contents unescaped (ctx-owned), or NULL. */
 static const char *string_lit(ch_ctx *ctx, const char **pp)
 {
-	const char *p = skip_ws(*pp);
+	const char *p = skip_ws(*pp), *q;
 	char *out;
 	size_t n = 0;
 	if (*p != '"')
 		return NULL;
-	out = (char *)ch_alloc(ctx, strlen(p) + 1);
-	for (p++; *p && *p != '"' && *p != '\n'; p++) {
-		if (*p == '\\' && p[1] && p[1] != '\n')
+	/* find the end first: allocate the literal's length, not the text's */
+	for (q = p + 1; *q && *q != '"' && *q != '\n'; q++)
+		if (*q == '\\' && q[1] && q[1] != '\n')
+			q++;
+	if (*q != '"')
+		return NULL;
+	out = (char *)ch_alloc(ctx, (size_t)(q - p));
+	for (p++; p < q; p++) {
+		if (*p == '\\')
 			p++;
 		out[n++] = *p;
 	}
-	if (*p != '"')
-		return NULL;
-	*pp = p + 1;
+	*pp = q + 1;
 	return out;
 }
 
