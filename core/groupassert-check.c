@@ -127,30 +127,67 @@ static const char *span(ch_ctx *ctx, const struct ch_group *gr, unsigned ls)
 			 ? ch_printf(ctx, "-%llu", (unsigned long long)((gr->end - 1) / ls)) : "");
 }
 
-/* Named members of m (m itself, or an anonymous aggregate's, recursively)
- * without a MEMBER assert. */
-static void unasserted(struct gctx *g, const struct key *k, size_t nk, const struct ch_group *gr,
-		       const struct ch_member *m, uint64_t base, const struct ch_loc *where,
-		       int depth)
+/* 1 if a named member inside anonymous aggregate type t (recursively) is
+ * asserted in group g; *first: its first named member that offsetof() can
+ * name, *names: them all, for the message. */
+static int any_asserted(ch_ctx *ctx, const struct key *k, size_t nk, const char *g,
+			const struct ch_type *t, const char **first, const char **names, int depth)
 {
 	size_t i;
-	if (!m->name) {
-		if (m->type && depth < 64)
-			for (i = 0; i < m->type->nmembers; i++)
-				unasserted(g, k, nk, gr, &m->type->members[i], base + m->offset, where,
-					   depth + 1);
-		return;
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		if (!m->name) {
+			if (m->type && depth < 64 &&
+			    any_asserted(ctx, k, nk, g, m->type, first, names, depth + 1))
+				return 1;
+			continue;
+		}
+		if (asserted(k, nk, g, m->name))
+			return 1;
+		if (!*first && !m->bit_size)
+			*first = m->name;
+		*names = **names ? ch_printf(ctx, "%s, '%s'", *names, m->name)
+				 : ch_printf(ctx, "'%s'", m->name);
 	}
-	if (m->bit_size || ch_marker_kind(m->name, NULL) != CH_MARKER_NONE ||
-	    asserted(k, nk, gr->name, m->name))
-		return;
-	put(g, CH_SEV_WARNING, m->name, base + m->offset, m->size, m->loc,
-	    ch_printf(g->ctx, "member '%s' (offset %llu, size %llu) of group '%s' of '%s' has no "
-		      "CACHELINE_ASSERT_GROUP_MEMBER; add CACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s)%s",
-		      m->name, (unsigned long long)(base + m->offset), (unsigned long long)m->size,
-		      gr->name, tword(g->ctx, g->t), tword(g->ctx, g->t), gr->name, m->name,
-		      where ? ch_printf(g->ctx, " next to the group's asserts (%s:%u)",
-					where->file, where->line) : ""));
+	return 0;
+}
+
+/* A group member without a MEMBER assert. An anonymous struct or union lies
+ * whole between the group's markers (they are its siblings): one asserted
+ * member inside covers it. Bit-fields cannot be asserted. */
+static void unasserted(struct gctx *g, const struct key *k, size_t nk, const struct ch_group *gr,
+		       const struct ch_member *m, const struct ch_loc *where)
+{
+	const char *tw = tword(g->ctx, g->t), *name = m->name, *what;
+	struct ch_loc loc = m->loc;
+	const char *at = where ? ch_printf(g->ctx, " next to the group's asserts (%s:%u)",
+					   where->file, where->line) : "";
+	if (!m->name) {
+		const char *first = NULL, *names = "";
+		if (!m->type || any_asserted(g->ctx, k, nk, gr->name, m->type, &first, &names, 0) ||
+		    !first)
+			return;
+		name = first;
+		if (!loc.file) {   /* the reader gave the anonymous member no position */
+			uint64_t o;
+			const struct ch_member *fm = ch_member_find(m->type, first, &o);
+			if (fm)
+				loc = fm->loc;
+		}
+		what = ch_printf(g->ctx, "the anonymous %s (offset %llu, size %llu: %s)",
+				 m->type->is_union ? "union" : "struct",
+				 (unsigned long long)m->offset, (unsigned long long)m->size, names);
+	} else {
+		if (m->bit_size || ch_marker_kind(m->name, NULL) != CH_MARKER_NONE ||
+		    asserted(k, nk, gr->name, m->name))
+			return;
+		what = ch_printf(g->ctx, "member '%s' (offset %llu, size %llu)", m->name,
+				 (unsigned long long)m->offset, (unsigned long long)m->size);
+	}
+	put(g, CH_SEV_WARNING, name, m->offset, m->size, loc,
+	    ch_printf(g->ctx, "%s of group '%s' of '%s' has no CACHELINE_ASSERT_GROUP_MEMBER; "
+		      "add CACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s)%s", what, gr->name, tw, tw,
+		      gr->name, name, at));
 }
 
 int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
@@ -256,7 +293,7 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 			has_size |= x->kind == CH_ASSERT_SIZE;
 		}
 		for (j = 0; j < gr->nmembers; j++)
-			unasserted(&g, k, nk, gr, gr->members[j], 0, where, 0);
+			unasserted(&g, k, nk, gr, gr->members[j], where);
 		if (!has_size)
 			put(&g, CH_SEV_WARNING, gr->name, gr->begin, gr->end - gr->begin,
 			    gr->begin_m->loc, ch_printf(ctx, "group '%s' of '%s' (%s, %llu bytes) has "

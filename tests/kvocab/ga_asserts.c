@@ -33,7 +33,6 @@ void ga_struct_check(void)
 				    8 + 4);
 
 	CACHELINE_ASSERT_GROUP_MEMBER(struct ga_sock, ga_read_rx, rx_dst);
-	CACHELINE_ASSERT_GROUP_MEMBER(struct ga_sock, ga_read_rx, rx_cookie);
 	CACHELINE_ASSERT_GROUP_MEMBER(struct ga_sock, ga_gone, head);
 	CACHELINE_ASSERT_GROUP_MEMBER(struct ga_sock, ga_read_rx, rx_gone);
 

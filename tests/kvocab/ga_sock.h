@@ -25,7 +25,11 @@ struct ga_sock {
 	__cacheline_group_end(ga_read_rx);      /* 56    */
 	__cacheline_group_begin(ga_write_rx);   /* 56    */
 	unsigned int rcv_nxt;                   /* 56  4 */
-	__cacheline_group_end(ga_write_rx);     /* 60    */
-	unsigned int tail;                      /* 60  4 */
+	union {                                 /* 60  2: not asserted */
+		unsigned short rcv_wnd;
+		unsigned short rcv_wnd_raw;
+	};
+	__cacheline_group_end(ga_write_rx);     /* 62    */
+	unsigned int tail;                      /* 64  4 */
 };
 #endif
