@@ -8,7 +8,7 @@
 #      include/cachehot-asserts.h (their own compile command, -E);
 #   3. read Documentation/networking/net_cachelines into a sidecar
 #      (cachehot annotate --net-cachelines);
-#   4. on the objects: the groups (--show-groups when the tool has it), the
+#   4. on the objects: the groups of every struct with markers (--groups), the
 #      checks (groups, group asserts, net_cachelines drift and cross-path
 #      false sharing) and the locality table (text and JSON);
 #   5. cachehot asserts tcp_sock pasted into a copy of net/ipv4/tcp.c's
@@ -59,19 +59,17 @@ NC=$SRC/Documentation/networking/net_cachelines
 "$CH" annotate --net-cachelines "$NC" -o "$OUT/net_cachelines-6.12.netcl" 2>"$OUT/annotate.txt" ||
 	{ cat "$OUT/annotate.txt" >&2; exit 1; }
 
-show_groups=()
-"$LT" --help 2>&1 | grep -q -- '--show-groups' && show_groups=(--show-groups)
 run_on() {   # NAME FILE...
 	local name=$1; shift
-	if [ ${#show_groups[@]} -gt 0 ]; then
-		"$LT" -q "${show_groups[@]}" "$@" >"$OUT/$name-groups.txt" 2>&1
-	fi
+	"$LT" -q --groups "$@" >"$OUT/$name-groups.txt" 2>&1
+	"$LT" -q --groups --json "$@" >"$OUT/$name-groups.json" 2>&1
 	"$LT" --net-cachelines "$OUT/net_cachelines-6.12.netcl" "${iargs[@]}" "$@" \
 		>"$OUT/$name-findings.txt" 2>"$OUT/$name-summary.txt"
 	"$LT" --net-cachelines "$OUT/net_cachelines-6.12.netcl" --locality text "$@" \
 		>"$OUT/$name-locality.txt" 2>&1
 	"$LT" --net-cachelines "$OUT/net_cachelines-6.12.netcl" --locality json "$@" \
 		>"$OUT/$name-locality.json" 2>&1
+	echo "== $name: groups in $OUT/$name-groups.txt"
 	echo "== $name: $(grep -c ': warning: ' "$OUT/$name-findings.txt") warnings, $(grep -c ': note: ' "$OUT/$name-findings.txt") notes ($OUT/$name-findings.txt)"
 	grep -o '\[cachehot-[a-z-]*\]' "$OUT/$name-findings.txt" | sort | uniq -c | sed 's/^/   /'
 	cat "$OUT/$name-locality.txt"

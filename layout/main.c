@@ -22,6 +22,7 @@ static const char usage[] =
 "       cachehot-layout [OPTIONS] --reorganize STRUCT FILE...\n"
 "       cachehot-layout [OPTIONS] --diff OLD NEW\n"
 "       cachehot-layout [OPTIONS] --asserts STRUCT FILE...  CACHELINE_ASSERT_GROUP_* block\n"
+"       cachehot-layout [OPTIONS] --groups [--json] FILE...\n"
 "FILE: an object or vmlinux with DWARF (-g), an ELF file with .BTF, or raw BTF\n"
 "(/sys/kernel/btf/vmlinux).\n"
 "  --annotations FILE   sidecar annotations (STRUCT.FIELD CLASS[:GROUP]); repeatable\n"
@@ -32,6 +33,9 @@ static const char usage[] =
 "  --severity S         note | warning | error (default warning)\n"
 "  --struct NAME        only judge NAME (repeatable)\n"
 "  --macros             --reorganize: write cachehot.h annotation macros\n"
+"  --groups             list the kernel's cacheline groups of every struct with\n"
+"                       __cacheline_group_begin/end markers (or of --struct NAME)\n"
+"  --json               --groups: as JSON\n"
 "  --unmatched S        note | ignore: sidecar entries matching no struct\n"
 "  --net-cachelines P   the kernel's net_cachelines tables: a directory of .rst,\n"
 "                       one .rst, or a sidecar (docs/net-cachelines.md); repeatable:\n"
@@ -181,7 +185,7 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
        OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE,
-       OPT_NETCL, OPT_LOCALITY, OPT_GASSERT, OPT_ASSERTS };
+       OPT_NETCL, OPT_LOCALITY, OPT_GASSERT, OPT_ASSERTS, OPT_GROUPS, OPT_JSON };
 
 int main(int argc, char **argv)
 {
@@ -196,6 +200,8 @@ int main(int argc, char **argv)
 		{ "reorganize", required_argument, NULL, OPT_REORG },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "macros", no_argument, NULL, OPT_MACROS },
+		{ "groups", no_argument, NULL, OPT_GROUPS },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "unmatched", required_argument, NULL, OPT_UNMATCHED },
 		{ "inline-addr", required_argument, NULL, OPT_INLINE },
 		{ "net-cachelines", required_argument, NULL, OPT_NETCL },
@@ -214,6 +220,7 @@ int main(int argc, char **argv)
 	size_t nnetcl = 0, ngasserts = 0;
 	const char *asserts_of = NULL;
 	ch_asserts *asserts = NULL;
+	int groups = 0, json = 0;
 	int diff = 0, quiet = 0, c, rc = 0, line_given = 0, unmatched = 1;
 	struct lt_opts o;
 	struct lt_manifest *mf = NULL;
@@ -255,6 +262,8 @@ int main(int argc, char **argv)
 		case OPT_REORG: reorg = optarg; break;
 		case OPT_DIFF: diff = 1; break;
 		case OPT_MACROS: o.macros = 1; break;
+		case OPT_GROUPS: groups = 1; break;
+		case OPT_JSON: json = 1; break;
 		case OPT_UNMATCHED:
 			if (!strcmp(optarg, "note")) unmatched = 1;
 			else if (!strcmp(optarg, "ignore")) unmatched = 0;
@@ -281,8 +290,12 @@ int main(int argc, char **argv)
 		default: die_usage(NULL);
 		}
 	}
-	if ((show != NULL) + (reorg != NULL) + diff + (asserts_of != NULL) + (locality != NULL) > 1)
-		die_usage("--show, --reorganize, --diff, --asserts and --locality exclude each other");
+	if ((show != NULL) + (reorg != NULL) + diff + groups + (asserts_of != NULL) +
+	    (locality != NULL) > 1)
+		die_usage("--show, --reorganize, --diff, --groups, --asserts and --locality exclude "
+			  "each other");
+	if (json && !groups)
+		die_usage("--json goes with --groups");
 	if (optind >= argc)
 		die_usage("no input file");
 	if (locality && !nnetcl)
@@ -357,6 +370,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cachehot-layout: cannot write the table\n");
 			rc = 2;
 		}
+		goto out;
+	}
+	if (groups) {
+		rc = lt_groups(s, only, nonly, &o, json, stdout);
+		for (i = 0; i < nonly; i++)
+			if (!lt_set_find(s, only[i])) {
+				fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n",
+					only[i]);
+				rc = 2;
+			}
 		goto out;
 	}
 	if (show || reorg) {
