@@ -206,6 +206,8 @@ const char *ch_check_id(enum ch_check c)
 	case CH_CHECK_COUNTER_BATCH: return "cachehot-counter-batch";
 	case CH_CHECK_GROUP_SPAN: return "cachehot-group-span";
 	case CH_CHECK_GROUP_MARKERS: return "cachehot-group-markers";
+	case CH_CHECK_NET_CACHELINES: return "cachehot-net-cachelines";
+	case CH_CHECK_GROUP_ASSERT: return "cachehot-group-assert";
 	default: return "cachehot-unknown";
 	}
 }
