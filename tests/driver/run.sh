@@ -89,7 +89,7 @@ out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocati
 expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|hot.c:cachehot-false-sharing:stats:limit:hits:64" "$out"
 out=$(jq -r '[.version, (.runs[0].tool.driver.rules | map(.id) | join(",")), (.runs[0].tool.driver.rules[0].help.text | length > 100)] | join("|")' "$T/r.sarif")
 expect_eq sarif-srcroot "file://$T/" "$(jq -r '.runs[0].originalUriBaseIds["%SRCROOT%"].uri' "$T/r.sarif")"
-expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-inline-addr|true" "$out"
+expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-group-span,cachehot-group-markers,cachehot-inline-addr|true" "$out"
 # the validator really rejects a broken log (a result without a message)
 jq 'del(.runs[0].results[0].message)' "$T/r.sarif" >"$T/bad.sarif"
 if validate "$T/bad.sarif" >/dev/null; then fail sarif-validator-rejects "a result without message validated"
