@@ -261,7 +261,14 @@ static void convert_field(struct ch_type *t, tree field)
 	m->loc = to_loc(marker_location(field));
 	m->align = DECL_ALIGN_UNIT(field);
 	m->user_align = DECL_USER_ALIGN(field) ? 1 : 0;
-	if (DECL_BIT_FIELD(field)) {
+	/* an anonymous struct/union member is where its 'struct {' is, as
+	 * sparse and DWARF (the type's decl_line) place it */
+	if (!DECL_NAME(field) && is_aggregate(ftype) && TYPE_STUB_DECL(ftype) &&
+	    DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)) > BUILTINS_LOCATION)
+		m->loc = to_loc(DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)));
+	/* DECL_BIT_FIELD is cleared for a bit-field GCC can access as a plain
+	 * integer ('char f : 8' on a byte): it still is a declared bit-field */
+	if (DECL_BIT_FIELD_TYPE(field)) {
 		m->offset = bitpos / 8;
 		m->bit_offset = (unsigned)(bitpos % 8);
 		m->bit_size = (unsigned)uhwi_or_zero(DECL_SIZE(field));
@@ -338,8 +345,10 @@ static struct ch_type *convert_type(tree type)
 
 /* Cheap pre-check, memoised: any cachehot attribute or sidecar entry in
  * this type or a nested one? Keeps the plugin's cost near zero on the
- * thousands of structs a kernel file defines. */
-static bool relevant(tree type, int depth)
+ * thousands of structs a kernel file defines. 'outer' is the name sidecar
+ * entries use for an untagged nested struct: the enclosing struct's (its
+ * members are named directly, docs/annotations.rst). */
+static bool relevant(tree type, const char *outer, int depth)
 {
 	int *memo;
 	tree field;
@@ -354,6 +363,8 @@ static bool relevant(tree type, int depth)
 	if (!laid_out(type))
 		return false;
 	name = type_tag(type);
+	if (!name)
+		name = outer;
 	for (field = TYPE_FIELDS(type); field && !r; field = DECL_CHAIN(field)) {
 		tree ft;
 		if (TREE_CODE(field) != FIELD_DECL)
@@ -376,10 +387,13 @@ static bool relevant(tree type, int depth)
 		ft = TREE_TYPE(field);
 		while (!r && ft && TREE_CODE(ft) == ARRAY_TYPE)
 			ft = TREE_TYPE(ft);
-		if (!r && is_aggregate(ft) && relevant(ft, depth + 1))
+		if (!r && is_aggregate(ft) && relevant(ft, name, depth + 1))
 			r = true;
 	}
-	relevance->put(type, r ? 1 : 2);
+	/* an untagged type's answer depends on 'outer' (the typedef name is
+	 * only known on FINISH_DECL): remember only a final one */
+	if (r || type_tag(type))
+		relevance->put(type, r ? 1 : 2);
 	return r;
 }
 
@@ -569,7 +583,7 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, 0)) {
+	if (relevant(type, NULL, 0)) {
 		judge(type, NULL, NULL);
 		return;
 	}
@@ -610,19 +624,9 @@ static void finish_decl(void *gcc_data, void *)
 	main = TYPE_MAIN_VARIANT(type);
 	if (!laid_out(main) || type_tag(main) || judged->contains(main))
 		return;
-	if (!relevant(main, 0)) {
-		/* a sidecar may name the typedef */
-		const char *n = IDENTIFIER_POINTER(DECL_NAME(decl));
-		bool hit = false;
-		for (tree f = TYPE_FIELDS(main); f && !hit; f = DECL_CHAIN(f)) {
-			const char *g;
-			hit = TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) &&
-			      ch_sidecar_class(cachehot_ctx, n, IDENTIFIER_POINTER(DECL_NAME(f)), &g) !=
-				      CH_CLASS_NONE;
-		}
-		if (!hit)
-			return;
-	}
+	/* a sidecar names the typedef (and members of its anonymous members) */
+	if (!relevant(main, IDENTIFIER_POINTER(DECL_NAME(decl)), 0))
+		return;
 	judge(main, IDENTIFIER_POINTER(DECL_NAME(decl)), type);
 }
 
