@@ -154,8 +154,8 @@ out=$("$CH" check $INC --engine=sparse,plugin --format=json hot.c | jq -r '.find
 expect_eq merge-engines "6:23:sparse 7:23:plugin,sparse " "$out"
 "$CH" check $INC --engine=plugin,sparse,cocci --format=sarif hot.c >"$T/m.sarif"
 if v=$(validate "$T/m.sarif"); then
-	out=$(jq -r '[.runs[0].tool.driver.rules[3].id, (.runs[0].results | map("\(.ruleIndex):\(.level)") | join(","))] | join("|")' "$T/m.sarif")
-	expect_eq sarif-merged "cachehot-counter_batch|3:warning,0:note,0:warning" "$out"
+	out=$(jq -r '[.runs[0].tool.driver.rules[5].id, (.runs[0].results | map("\(.ruleIndex):\(.level)") | join(","))] | join("|")' "$T/m.sarif")
+	expect_eq sarif-merged "cachehot-counter_batch|5:warning,0:note,0:warning" "$out"
 else fail sarif-merged "$v"; fi
 unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
 
