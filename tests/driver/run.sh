@@ -298,6 +298,14 @@ cat >"$T/proj/abs.json" <<EOF
     "command": "ccache gcc -I $TOP/include -osrc/hot.o -c $T/proj/src/hot.c" } ]
 EOF
 ccdb_case ccdb-absolute-wrapper "$T/proj/abs.json"
+# a unit whose directory is gone: the directory is named, not "cannot run gcc" (issue 13)
+printf '[{"directory": "%s/gone", "file": "hot.c", "arguments": ["gcc", "-c", "hot.c"]}]\n' "$T" >"$T/gone.json"
+"$CH" check -p "$T/gone.json" >/dev/null 2>"$T/err"; rc=$?
+expect_eq ccdb-missing-directory "2|cachehot: cannot run gcc in $T/gone: No such file or directory" "$rc|$(head -1 "$T/err")"
+# an object without annotations through the driver: nothing judged is said
+gcc -g -c -I"$TOP/include" "$FX/hot.c" -o "$T/attr.o"
+"$CH" check --engine=layout "$T/attr.o" >/dev/null 2>"$T/err"; rc=$?
+expect_eq layout-nothing-judged-shown "0|1" "$rc|$(grep -c '^cachehot-layout: warning: no annotated struct judged' "$T/err")"
 echo '{"not": "an array"}' >"$T/bad.json"
 "$CH" check -p "$T/bad.json" 2>"$T/err"; rc=$?
 expect_eq ccdb-bad "2|cachehot: $T/bad.json: not a compile_commands.json (expected an array)" "$rc|$(cat "$T/err")"
