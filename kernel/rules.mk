@@ -7,3 +7,11 @@ kernel-prepare:
 # findings, manifest and the pahole cross-check land in build/kernel-plugin/.
 kernel-check: deps $(PLUGIN_SO)
 	kernel/check.sh
+
+# The whole kernel (make kernel-sweep VERSION=6.12; default 6.1): every
+# compile with the plugin, then make C=2 with cachehot-sparse, both -k;
+# prints objects compiled, ICEs, signals and plugin-caused failures
+# (docs/reliability.md). Hours at -j2; never part of make check.
+.PHONY: kernel-sweep
+kernel-sweep: deps $(PLUGIN_SO) $(SPARSE_BIN)
+	VERSION=$(or $(VERSION),6.1) kernel/sweep.sh
