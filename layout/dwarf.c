@@ -844,6 +844,8 @@ static void cu_macros(struct rd *rd, Dwarf_Die *cudie)
 		}
 		if (macro_lookup("__KERNEL__", &mt) && !macro_lookup("CONFIG_SMP", &mt))
 			rd->s->macro_up = 1;
+		if (macro_lookup("__KERNEL__", &mt))
+			rd->s->kernel = 1;
 	}
 	for (i = 0; i < mt.n; i++) {
 		free(mt.name[i]);
@@ -898,6 +900,13 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		rd.comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
 		rd.comp_dir_len = rd.comp_dir ? strlen(rd.comp_dir) : 0;
 		cu_macros(&rd, &cudie);
+		{
+			/* kernel code without a macro table: x86 kernel objects record
+			 * -mcmodel=kernel in DW_AT_producer (-grecord-gcc-switches) */
+			const char *prod = dwarf_attr(&cudie, DW_AT_producer, &a) ? dwarf_formstring(&a) : NULL;
+			if (prod && strstr(prod, "-mcmodel=kernel"))
+				rd.s->kernel = 1;
+		}
 		if (dwarf_child(&cudie, &die) != 0)
 			continue;
 		do {

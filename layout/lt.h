@@ -67,6 +67,8 @@ struct lt_set {
 	 * defined and CONFIG_SMP is not. */
 	unsigned macro_line_size;
 	int macro_up;
+	int kernel;             /* kernel code: __KERNEL__ in a macro table, -mcmodel=kernel
+				 * in DW_AT_producer, or BTF (fix vocabulary, ch_config.kernel) */
 	int have_macros;
 	int want_decls;            /* readers fill lt_typeinfo decls (--show,
 				    * --reorganize); off, only what the core needs */
