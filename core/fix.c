@@ -130,9 +130,9 @@ static int break_allowed(const struct ch_type *t, const struct ch_fix_leaf *v, s
 {
 	size_t i, j;
 	const struct ch_member *m = &t->members[s->order[p]];
-	if (m->bit_size && (!kernel || shares_unit(t, s->order[p])))
+	if (m->bit_size && (kernel != 1 || shares_unit(t, s->order[p])))
 		return 0;
-	if (!kernel && m->flexible)
+	if (kernel != 1 && m->flexible)
 		return 0;
 	for (i = 0; i < n; i++) {
 		if (v[i].cls != CH_CLASS_HOT || !v[i].group || pos[v[i].top] >= p)
@@ -351,22 +351,22 @@ const struct ch_fix *ch_struct_fix(ch_ctx *ctx, const struct ch_type *t,
 				continue;
 			ed = &fx->edits[e++];
 			ed->member = m;
-			if (kernel) {
+			if (kernel == 1) {
 				ed->text = ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", padno++);
 				pads = pads ? ch_printf(ctx, "%s, %s before %s", pads,
 						       ed->text, mref(ctx, m))
 					    : ch_printf(ctx, "insert %s before %s", ed->text,
 							mref(ctx, m));
 			} else {
-				ed->text = ch_printf(ctx, "_Alignas(%u)", L);
+				ed->text = ch_printf(ctx, "%s(%u)", CH_ALIGNAS(kernel), L);
 				pads = pads ? ch_printf(ctx, "%s, %s", pads, mref(ctx, m))
 					    : mref(ctx, m);
 			}
 		}
-		if (pads && kernel)
+		if (pads && kernel == 1)
 			pads = ch_printf(ctx, "%s (<linux/cache.h>)", pads);
 		else if (pads)
-			pads = ch_printf(ctx, "declare %s _Alignas(%u)", pads, L);
+			pads = ch_printf(ctx, "declare %s %s(%u)", pads, CH_ALIGNAS(kernel), L);
 		for (k = 0; k < s.n; k++) {
 			size_t i = s.order[k];
 			const struct ch_member *m = &t->members[i], *after;

@@ -109,6 +109,8 @@ static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int d
 		return t->annot_state == 1;
 	if (depth > CH_MAX_DEPTH)
 		return 0;
+	if (ch_type_has_groups(t))
+		found = 1;   /* the kernel's cacheline groups are annotations too */
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
@@ -227,8 +229,14 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 {
 	memset(f, 0, sizeof(*f));
 	f->ctx = ctx;
+	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
 	flatten_type(f, t, t->name, 0, NULL, -1, 0);
+	{
+		size_t i;
+		for (i = 0; i < f->nleaves; i++)
+			f->leaves[i].l.kgroup = t->members[f->leaves[i].top].kgroup;
+	}
 }
 
 static void flat_free(struct flat *f)
@@ -368,7 +376,7 @@ static const char *class_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 	}
 }
 
-static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
+const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t)
 {
 	if (!t->name)
 		return t->is_union ? "anonymous union" : "anonymous struct";
@@ -378,6 +386,8 @@ static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
 }
 
 /* "offset 8, size 8" or "offset 4, bits 3..7" for a bit-field. */
+#define type_phrase ch_type_phrase
+
 static const char *where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 {
 	if (l->bit_size)
@@ -396,15 +406,17 @@ static const char *lines_phrase(ch_ctx *ctx, unsigned L, int predicted)
 			 : ch_printf(ctx, "(%u-byte lines)", L);
 }
 
-struct finding_list {
-	struct ch_finding *v;
-	size_t n, cap;
-};
+#define finding_list ch_finding_list
 
 static struct ch_finding *new_finding(ch_ctx *ctx, struct finding_list *fl)
 {
-	struct ch_finding *x;
 	(void)ctx;
+	return ch_finding_new(fl);
+}
+
+struct ch_finding *ch_finding_new(struct ch_finding_list *fl)
+{
+	struct ch_finding *x;
 	if (fl->n == fl->cap) {
 		fl->cap = fl->cap ? 2 * fl->cap : 16;
 		fl->v = (struct ch_finding *)ch_xrealloc(fl->v, fl->cap * sizeof(*x));
@@ -483,21 +495,21 @@ static const char *pad_for(ch_ctx *ctx, struct pad_names *pn, const struct ch_ty
 static const char *break_before(ch_ctx *ctx, struct pad_names *pn, const struct ch_type *t,
 				const struct ch_member *m, unsigned L, int kernel)
 {
-	if (kernel)
+	if (kernel == 1)
 		return ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, m),
 				 member_ref(ctx, m));
 	if (m->bit_size)   /* C11 6.7.5: no alignment specifier on a bit-field */
 		return ch_printf(ctx, "make %s a plain member (not a bit-field) declared "
-				 "_Alignas(%u)", member_ref(ctx, m), L);
-	return ch_printf(ctx, "declare %s _Alignas(%u)", member_ref(ctx, m), L);
+				 "%s(%u)", member_ref(ctx, m), CH_ALIGNAS(kernel), L);
+	return ch_printf(ctx, "declare %s %s(%u)", member_ref(ctx, m), CH_ALIGNAS(kernel), L);
 }
 
 /* Align a whole type to the line: the kernel's attribute, or C11. */
 static const char *align_type(ch_ctx *ctx, const char *what, unsigned L, int kernel)
 {
-	if (kernel)
+	if (kernel == 1)
 		return ch_printf(ctx, "mark %s ____cacheline_aligned_in_smp", what);
-	return ch_printf(ctx, "declare the first member of %s _Alignas(%u)", what, L);
+	return ch_printf(ctx, "declare the first member of %s %s(%u)", what, CH_ALIGNAS(kernel), L);
 }
 
 /* The fix for a conflicting pair: first (earlier) and second (later). */
@@ -522,15 +534,15 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 		}
 		return ch_printf(ctx, "align %s to the cache line (%s) "
 				 "so that the layout of its own type holds here", member_ref(ctx, m),
-				 kernel ? "____cacheline_aligned_in_smp"
-					: ch_printf(ctx, "_Alignas(%u)", L));
+				 kernel == 1 ? "____cacheline_aligned_in_smp"
+					: ch_printf(ctx, "%s(%u)", CH_ALIGNAS(kernel), L));
 	}
 	if (is_hotish(second->l.cls) && second->l.cls != CH_CLASS_NONE &&
 	    !(is_hotish(first->l.cls) && first->l.cls == CH_CLASS_EXCLUSIVE))
 		return break_before(ctx, pn, t, &t->members[second->top], L, kernel);
 	{
 		const struct ch_member *nx = &t->members[first->top + 1];
-		if (kernel && ch_member_pad_kind(nx) == CH_PAD_BYTES && nx->name)
+		if (kernel == 1 && ch_member_pad_kind(nx) == CH_PAD_BYTES && nx->name)
 			return ch_printf(ctx, "replace '%s' with CACHELINE_PADDING(%s)", nx->name,
 					 nx->name);
 		return break_before(ctx, pn, t, nx, L, kernel);
@@ -721,15 +733,15 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 			ann = next;
 		else
 			continue;
-		if (cfg->kernel)
+		if (cfg->kernel == 1)
 			fix = ch_printf(ctx, "use CACHELINE_PADDING(%s) from <linux/cache.h> instead",
 					m->name ? m->name : "_pad_");
 		else if (next)
-			fix = ch_printf(ctx, "drop it and declare '%s' _Alignas(%u) instead",
-					next->l.path, L);
+			fix = ch_printf(ctx, "drop it and declare '%s' %s(%u) instead",
+					next->l.path, CH_ALIGNAS(cfg->kernel), L);
 		else
 			fix = ch_printf(ctx, "drop it and declare the struct's first member "
-					"_Alignas(%u) instead", L);
+					"%s(%u) instead", CH_ALIGNAS(cfg->kernel), L);
 		iso = ch_printf(ctx, "%s '%s' (%s)", class_phrase(ctx, &ann->l), ann->l.path,
 				where_phrase(ctx, &ann->l));
 		if (prev && next) {
@@ -833,16 +845,24 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	if (cfg->predict > L)
 		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl, &pn);
 	judge_padding(ctx, &f, t, L, cfg, &fl);
+	{
+		struct ch_leaf *lv = (struct ch_leaf *)ch_xrealloc(NULL, (f.nleaves + 1) * sizeof(*lv));
+		for (i = 0; i < f.nleaves; i++)
+			lv[i] = f.leaves[i].l;
+		ch_judge_groups(ctx, t, lv, f.nleaves, cfg, &fl);
+		free(lv);
+	}
 	if (t->align < L && t->size > 0 && has_class(&f, 1))
 		add_note(ctx, &fl, t, L,
 			 ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "
 				   "line indexes assume it starts on a line boundary, so isolation "
 				   "depends on where it is placed (%s) [%s]",
 				   type_phrase(ctx, t), t->align, L,
-				   cfg->kernel ? "align it with ____cacheline_aligned_in_smp"
-				   : ch_printf(ctx, "declare its first member _Alignas(%u); a heap "
+				   cfg->kernel == 1 ? "align it with ____cacheline_aligned_in_smp"
+				   : ch_printf(ctx, "declare its first member %s(%u); a heap "
 					       "array then needs aligned_alloc(%u, n * sizeof(...)) "
-					       "or posix_memalign, a static one follows the type", L, L),
+					       "or posix_memalign, a static one follows the type",
+					       CH_ALIGNAS(cfg->kernel), L, L),
 				   ch_check_id(CH_CHECK_FALSE_SHARING)));
 	if (f.truncated)
 		add_note(ctx, &fl, t, L,

@@ -33,8 +33,16 @@
 #include "cpplib.h"
 #include "c-family/c-pragma.h"
 #include "input.h"
+#include "langhooks.h"
 #include <string>
 #include "cachehot-plugin.h"
+
+/* C front-end symbols, weak: lto1 (the link step of -flto builds, where
+ * -fplugin= reaches the compiler again) and other front ends lack them, and a
+ * strong reference made dlopen fail ("undefined symbol: parse_in") and broke
+ * the link. plugin_init does nothing where they are absent. */
+extern cpp_reader *parse_in __attribute__((weak));
+extern void maybe_add_include_fixit(rich_location *, const char *, bool) __attribute__((weak));
 
 __attribute__((visibility("default"))) int plugin_is_GPL_compatible;
 
@@ -153,6 +161,36 @@ static struct ch_loc to_loc(location_t l)
 	return loc;
 }
 
+/* Where a kernel group marker is reported: its name is pasted inside
+ * __cacheline_group_begin(G), so GCC locates it in the macro's definition;
+ * the other engines (and the reader) want G in the macro's arguments. Any
+ * other field: its own location. */
+static location_t marker_location(tree field)
+{
+	location_t l = DECL_SOURCE_LOCATION(field), exp;
+	const char *g;
+	expanded_location x;
+	size_t n;
+
+	if (!DECL_NAME(field) ||
+	    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), &g) == CH_MARKER_NONE ||
+	    !linemap_location_from_macro_expansion_p(line_table, l))
+		return l;
+	exp = linemap_resolve_location(line_table, l, LRK_MACRO_EXPANSION_POINT, NULL);
+	x = expand_location(exp);
+	if (!x.file || x.line <= 0 || x.column <= 0)
+		return exp;
+	char_span line = location_get_source_line(x.file, x.line);
+	n = strlen(g);
+	for (size_t c = x.column - 1; line && c + n <= line.length(); c++)
+		if (!strncmp(line.get_buffer() + c, g, n) &&
+		    (c == 0 || !(ISALNUM(line[c - 1]) || line[c - 1] == '_')) &&
+		    (c + n == line.length() || !(ISALNUM(line[c + n]) || line[c + n] == '_')))
+			return linemap_position_for_loc_and_offset(line_table, exp,
+								   c - (x.column - 1));
+	return exp;
+}
+
 static uint64_t uhwi_or_zero(tree t)
 {
 	return t && TREE_CODE(t) == INTEGER_CST && tree_fits_uhwi_p(t) ? tree_to_uhwi(t) : 0;
@@ -221,7 +259,7 @@ static void convert_field(struct ch_type *t, tree field)
 
 	m = ch_type_add_member(cachehot_ctx, t,
 			       DECL_NAME(field) ? IDENTIFIER_POINTER(DECL_NAME(field)) : NULL);
-	m->loc = to_loc(DECL_SOURCE_LOCATION(field));
+	m->loc = to_loc(marker_location(field));
 	m->align = DECL_ALIGN_UNIT(field);
 	m->user_align = DECL_USER_ALIGN(field) ? 1 : 0;
 	if (DECL_BIT_FIELD(field)) {
@@ -326,6 +364,10 @@ static bool relevant(tree type, int depth)
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
 			r = true;
+		/* the kernel's cacheline group markers (core/groups.c) */
+		if (!r && DECL_NAME(field) &&
+		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), NULL) != CH_MARKER_NONE)
+			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
 			if (ch_sidecar_class(cachehot_ctx, name, IDENTIFIER_POINTER(DECL_NAME(field)), &g)
@@ -375,12 +417,27 @@ static void current_config(struct ch_config *cfg)
 	/* a kernel translation unit without CONFIG_SMP is uniprocessor */
 	cfg->smp = ch_smp_from_macros(macro_defined, NULL);
 	cfg->kernel = ch_kernel_from_macros(macro_defined, NULL);
+	if (!cfg->kernel && lang_GNU_CXX())
+		cfg->kernel = 2;   /* C++: alignas */
 	if (cachehot_opts.line_size) {
 		cfg->line_size = cachehot_opts.line_size;
 		return;
 	}
-	if (!tu_line_size)
-		tu_line_size = ch_line_size_from_macros(macro_body, NULL);
+	if (!tu_line_size) {
+		/* the core's total evaluation, as every engine: a body it cannot
+		 * evaluate (overflow, division by zero, ...) gives the default and
+		 * one note at the macro's definition, never a trap */
+		static bool noted;
+		const char *note = NULL, *which = NULL;
+		tu_line_size = ch_line_size_eval(cachehot_ctx, macro_body, NULL, &note, &which);
+		if (note && !noted && parse_in) {
+			cpp_hashnode *node = cpp_lookup(parse_in, (const unsigned char *)which,
+							strlen(which));
+			noted = true;
+			inform(node && cpp_user_macro_p(node) ? cpp_macro_definition_location(node)
+							      : UNKNOWN_LOCATION, "%s", note);
+		}
+	}
 	cfg->line_size = tu_line_size ? tu_line_size : CH_DEFAULT_LINE_SIZE;
 }
 
@@ -442,7 +499,7 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 		}
 	}
 	/* kernel code: CACHELINE_PADDING comes from <linux/cache.h> */
-	if (macro_defined("__KERNEL__", NULL))
+	if (maybe_add_include_fixit && macro_defined("__KERNEL__", NULL))
 		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
 }
 
@@ -572,12 +629,23 @@ static void judge(tree type, const char *typedef_name, tree variant)
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
 }
 
+/* 1 if type has a kernel cacheline group marker among its direct fields
+ * (zero-size members named __cacheline_group_begin__G ...). */
+static bool has_group_markers(tree type)
+{
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) &&
+		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(f)), NULL) != CH_MARKER_NONE)
+			return true;
+	return false;
+}
+
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
-	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
+	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
 		return;
 	if (!type_tag(TYPE_MAIN_VARIANT(type)))
 		return;   /* anonymous: judged as part of its container or typedef */
@@ -682,6 +750,13 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		error("cachehot: plugin built for GCC %s, this is GCC %s: rebuild it (make plugin)",
 		      gcc_version.basever, version->basever);
 		return 1;
+	}
+	/* Every check runs where the C or C++ front end parses the source; in
+	 * lto1 ("GNU GIMPLE") or a front end without parse_in, load quietly and
+	 * do nothing: the findings were reported at compile time. */
+	if (&parse_in == NULL || !strcmp(lang_hooks.name, "GNU GIMPLE")) {
+		register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
+		return 0;
 	}
 	cachehot_ctx = ch_ctx_new();
 	cachehot_opts.severity = CH_SEV_WARNING;

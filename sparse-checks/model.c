@@ -312,29 +312,38 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 /* ---- config -------------------------------------------------------------- */
 static const char *macro_body(const char *name, void *arg)
 {
-	char buf[512];
 	struct symbol *sym = lookup_symbol(built_in_ident(name), NS_MACRO);
 	struct token *t;
-	size_t n = 0;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	const char *copy;
 
 	if (!sym || sym->arglist || !sym->expansion)
 		return NULL;
-	buf[0] = 0;
 	for (t = sym->expansion; t && !eof_token(t); t = t->next) {
 		const char *s;
+		size_t l;
 		if (token_type(t) > TOKEN_SPECIAL)
 			continue;   /* preprocessor markers such as <untaint> */
 		s = show_token(t);
-		size_t l = strlen(s);
-		if (n + l + 2 >= sizeof(buf))
-			return NULL;
+		l = strlen(s);
+		if (n + l + 2 > cap) {
+			cap = 2 * (n + l + 2) + 256;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
 		memcpy(buf + n, s, l);
 		n += l;
 		buf[n++] = ' ';
-		buf[n] = 0;
 	}
+	if (!buf)
+		return "";
+	buf[n] = 0;
 	/* a copy: ch_eval_macro resolves nested names while holding this one */
-	return ch_strdup(ch_sparse_ctx, buf);
+	copy = ch_strdup(ch_sparse_ctx, buf);
+	free(buf);
+	return copy;
 }
 
 static int macro_defined(const char *name)
@@ -347,15 +356,19 @@ void ch_file_config(struct ch_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->line_size = ch_opts.line_size;
 	if (!cfg->line_size) {
-		/* as the plugin: SMP_CACHE_BYTES, else L1_CACHE_BYTES, else 64 */
-		static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
-		unsigned i;
-		for (i = 0; i < 2 && !cfg->line_size; i++) {
-			long long v;
-			const char *body = macro_body(names[i], NULL);
-			if (body && !ch_eval_macro(body, macro_body, NULL, &v) && v >= 8 &&
-			    v <= 4096 && !(v & (v - 1)))
-				cfg->line_size = (unsigned)v;
+		/* as the plugin: SMP_CACHE_BYTES, else L1_CACHE_BYTES, else 64
+		 * with a note at the macro the core could not evaluate */
+		static const struct symbol *noted;
+		const char *note = NULL, *which = NULL;
+		cfg->line_size = ch_line_size_eval(ch_sparse_ctx, macro_body, NULL, &note, &which);
+		if (note) {
+			const struct symbol *sym = lookup_symbol(built_in_ident(which), NS_MACRO);
+			if (sym && sym != noted) {
+				noted = sym;
+				fflush(stdout);
+				fprintf(stderr, "%s:%d:%d: note: %s\n", stream_name(sym->pos.stream),
+					sym->pos.line, sym->pos.pos, note);
+			}
 		}
 		if (!cfg->line_size)
 			cfg->line_size = CH_DEFAULT_LINE_SIZE;
@@ -487,6 +500,10 @@ static int relevant(struct symbol *s, const char *name, int depth)
 			continue;
 		if (attrs && ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
 			r = 1;
+		/* the kernel's cacheline group markers (core/groups.c) */
+		if (!r && mem->ident &&
+		    ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
+			r = 1;
 		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
@@ -523,6 +540,28 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	ch_print_finding(&f, NULL);
 }
 
+/* 1 if a struct of list has a kernel cacheline group marker among its
+ * direct members (core/groups.c): such structs are judged without any
+ * cachehot annotation. One name test per member. */
+static int has_group_markers(struct symbol_list *list)
+{
+	struct symbol *sym, *mem;
+	int r = 0;
+	FOR_EACH_PTR(list, sym) {
+		struct symbol *t = sym->namespace == NS_STRUCT ? sym :
+			sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE ? sym->ctype.base_type : NULL;
+		if (r || !t || !is_aggregate(t) || !t->symbol_list)
+			continue;
+		FOR_EACH_PTR(t->symbol_list, mem) {
+			if (mem->ident && ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE) {
+				r = 1;
+				break;
+			}
+		} END_FOR_EACH_PTR(mem);
+	} END_FOR_EACH_PTR(sym);
+	return r;
+}
+
 /* Struct tags and typedefs of block scopes (struct definitions inside
  * function bodies), saved before sparse unbinds them. */
 static struct symbol_list *block_syms;
@@ -530,7 +569,7 @@ static struct symbol_list *block_syms;
 void ch_note_block_scope(struct scope *sc)
 {
 	struct symbol *sym;
-	if (!sc || (!ch_attr_any_class() && !nside_names))
+	if (!sc || (!ch_attr_any_class() && !nside_names && !has_group_markers(sc->symbols)))
 		return;
 	FOR_EACH_PTR(sc->symbols, sym) {
 		if ((sym->namespace == NS_STRUCT && sym->symbol_list) ||
@@ -550,7 +589,8 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	struct ch_config cfg = *cfgp;
 
 	/* as the plugin: nothing to judge without any annotation source */
-	if (!sc || (!ch_attr_any_class() && !nside_names))
+	if (!sc || (!ch_attr_any_class() && !nside_names &&
+		    !has_group_markers(sc->symbols) && (builtin || !has_group_markers(block_syms))))
 		return;
 	lists[0] = sc->symbols;
 	lists[1] = builtin ? NULL : block_syms;
@@ -762,8 +802,13 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 	memset(&pos, 0, sizeof(pos));
 	if (stream >= 0 && f->loc.line) {
 		const struct symbol *named = (const struct symbol *)(uintptr_t)f->loc.fe_loc;
-		if (named && named->ident)
-			col = ch_name_column(f->loc.file, f->loc.line, col, show_ident(named->ident));
+		if (named && named->ident) {
+			/* a group marker's name is pasted: G is what the source spells */
+			const char *nm = show_ident(named->ident), *g;
+			if (ch_marker_kind(nm, &g) != CH_MARKER_NONE)
+				nm = g;
+			col = ch_name_column(f->loc.file, f->loc.line, col, nm);
+		}
 		pos.stream = stream;
 		pos.line = f->loc.line;
 		pos.pos = col;
