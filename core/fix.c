@@ -134,6 +134,16 @@ static int break_allowed(const struct ch_type *t, const struct ch_fix_leaf *v, s
 		return 0;
 	if (kernel != 1 && m->flexible)
 		return 0;
+	/* a kernel cacheline group (__cacheline_group_begin/end, core/groups)
+	 * stays whole too: markers and members on one side */
+	for (i = 0; i < s->n; i++) {
+		const struct ch_group *g = t->members[s->order[i]].kgroup;
+		if (!g || i >= p)
+			continue;
+		for (j = p; j < s->n; j++)
+			if (t->members[s->order[j]].kgroup == g)
+				return 0;
+	}
 	for (i = 0; i < n; i++) {
 		if (v[i].cls != CH_CLASS_HOT || !v[i].group || pos[v[i].top] >= p)
 			continue;
@@ -237,9 +247,11 @@ static int greedy(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n
 			s->pad[s->order[p]] = 1;
 			continue;
 		}
-		if (!member_is_hot(v, n, s->order[pb]) && !s->moved[s->order[pb]])
+		if (!member_is_hot(v, n, s->order[pb]) && !s->moved[s->order[pb]] &&
+		    !t->members[s->order[pb]].kgroup)
 			mv = pb;
-		else if (!member_is_hot(v, n, s->order[pa]) && !s->moved[s->order[pa]])
+		else if (!member_is_hot(v, n, s->order[pa]) && !s->moved[s->order[pa]] &&
+			 !t->members[s->order[pa]].kgroup)
 			mv = pa;
 		else
 			return 0;
