@@ -31,8 +31,9 @@ for o in $OBJS; do
 done
 # a private copy of the plugin: rebuilding plugin/ during the run does not
 # mix two versions into one result
-cp "$TOP/plugin/cachehot.so" "$O/cachehot-counter.so" || exit 1
-KC="-fplugin=$O/cachehot-counter.so -fplugin-arg-cachehot-inline-addr=0 -Wno-error"
+# (same base name: GCC names a plugin after its file)
+mkdir -p "$O/plugin-copy" && cp "$TOP/plugin/cachehot.so" "$O/plugin-copy/cachehot.so" || exit 1
+KC="-fplugin=$O/plugin-copy/cachehot.so -fplugin-arg-cachehot-inline-addr=0 -Wno-error"
 start=$(date +%s)
 echo "cachehot: building $OBJS in $O with the counter-batch pass (log: $O/counter-build.log)"
 nice -n 10 make -C "$SRC" O="$O" -j"$J" KCFLAGS="$KC" $OBJS >"$O/counter-build.log" 2>&1
