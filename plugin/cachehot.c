@@ -336,7 +336,10 @@ static struct ch_type *convert_type(tree type)
 	if (stub)
 		t->loc = to_loc(DECL_SOURCE_LOCATION(stub));
 	for (field = TYPE_FIELDS(type); field; field = DECL_CHAIN(field))
-		if (TREE_CODE(field) == FIELD_DECL)
+		/* an unnamed bit-field is padding bits: no member (DWARF and BTF
+		 * do not list it, so every engine names the same fields) */
+		if (TREE_CODE(field) == FIELD_DECL &&
+		    !(DECL_BIT_FIELD_TYPE(field) && !DECL_NAME(field)))
 			convert_field(t, field);
 	if (!t->loc.line && t->nmembers)
 		t->loc = t->members[0].loc;
