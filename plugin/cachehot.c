@@ -303,8 +303,17 @@ static void convert_field(struct ch_type *t, tree field)
 						 elem_type_name(elem));
 	}
 	m->is_integer = elem && INTEGRAL_TYPE_P(elem);
-	if (is_aggregate(elem) && laid_out(TYPE_MAIN_VARIANT(elem)))
-		m->type = convert_type(elem);
+	if (is_aggregate(elem) && laid_out(TYPE_MAIN_VARIANT(elem))) {
+		struct ch_type *nt = convert_type(elem);
+		/* an anonymous struct used through its typedef is named by it,
+		 * as sparse and DWARF name it */
+		if (nt && !nt->name && TYPE_NAME(elem) && TREE_CODE(TYPE_NAME(elem)) == TYPE_DECL &&
+		    DECL_NAME(TYPE_NAME(elem))) {
+			nt->name = ch_strdup(cachehot_ctx, IDENTIFIER_POINTER(DECL_NAME(TYPE_NAME(elem))));
+			nt->name_is_typedef = 1;
+		}
+		m->type = nt;
+	}
 
 	if ((a = lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)))) {
 		m->cls = CH_CLASS_HOT;

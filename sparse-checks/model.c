@@ -169,6 +169,8 @@ static const char *elem_name(struct symbol *mem, struct symbol *elem)
 	return show_typename(elem);
 }
 
+static unsigned keyword_col(struct position p);
+
 /* Fill m from the sparse member node 'mem'. */
 static void fill_member(struct ch_member *m, struct symbol *mem, struct position after, int depth)
 {
@@ -187,7 +189,10 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 	if (mem->ident)
 		m->loc.fe_loc = (uint64_t)(uintptr_t)mem;
 	else if (is_aggregate(t) && !t->ident)
-		m->loc = ch_sparse_loc(t->pos);   /* anonymous struct/union: its '{' */
+	{
+		m->loc = ch_sparse_loc(t->pos);   /* anonymous struct/union: at its */
+		m->loc.col = keyword_col(t->pos);  /* 'struct', as GCC */
+	}
 	m->nelems = 1;
 
 	if (t && t->type == SYM_BITFIELD) {
@@ -197,6 +202,7 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 		m->size = m->bit_size ? (m->bit_offset + m->bit_size + 7) / 8 : 0;
 		m->elem_size = m->size;
 		m->is_integer = 1;
+		m->align = 1;   /* GCC's DECL_ALIGN of a bit-field: one unit */
 		m->type_name = bt ? ch_strdup(ch_sparse_ctx, show_typename(bt)) : NULL;
 		if (!m->bit_size && !m->name)
 			m->size = 0;
@@ -420,6 +426,10 @@ static void find_no_layout(struct symbol *s, struct ch_type *ct)
 			set_no_layout(ct, "an aligned attribute below a member's natural alignment", 0);
 			return;
 		}
+		if (s->packed && !mem->ident && t && t->type == SYM_BITFIELD && !mem->bit_size) {
+			set_no_layout(ct, "a zero-width bit-field in a packed struct", 0);
+			return;
+		}
 		if (!s->packed && (mem->ident || !t || t->type != SYM_BITFIELD) &&
 		    mem->ctype.alignment > s->ctype.alignment) {
 			set_no_layout(ct, "an aligned attribute on the struct below a member's "
@@ -448,6 +458,13 @@ static void find_no_layout(struct symbol *s, struct ch_type *ct)
 			}
 		}
 	} END_FOR_EACH_PTR(mem);
+	/* GCC honours aligned(N) on a member of a packed struct; sparse's
+	 * packing ignores it */
+	for (i = 0; s->packed && i < ct->nmembers; i++)
+		if (ct->members[i].user_align && ct->members[i].align > 1) {
+			set_no_layout(ct, "an aligned member in a packed struct", 0);
+			return;
+		}
 	if (s->bit_size < 0) {
 		set_no_layout(ct, "a size of 256 MiB or more: sparse counts sizes in an int of bits", 0);
 		return;
@@ -461,6 +478,38 @@ static void find_no_layout(struct symbol *s, struct ch_type *ct)
 						    in->name ? in->name : "<anonymous>"), 0);
 			return;
 		}
+}
+
+/* An untagged struct's position is its '{' in sparse; GCC (and DWARF) put
+ * it at the 'struct'/'union' keyword before it on the same line. */
+static unsigned keyword_col(struct position p)
+{
+	size_t len, i, at = (size_t)-1, kw = (size_t)-1;
+	unsigned c = 1, col = p.pos;
+	const char *text = ch_source_line(stream_name(p.stream), p.line, &len);
+	if (!text)
+		return p.pos;
+	/* sparse's columns expand tabs (tokenize.c): find the '{' byte */
+	for (i = 0; i < len && c <= p.pos; i++) {
+		if (c == p.pos)
+			at = i;
+		c = text[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+	}
+	if (at == (size_t)-1)
+		return p.pos;
+	i = at;
+	while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t'))
+		i--;
+	if (i >= 6 && !memcmp(text + i - 6, "struct", 6))
+		kw = i - 6;
+	else if (i >= 5 && !memcmp(text + i - 5, "union", 5))
+		kw = i - 5;
+	if (kw == (size_t)-1)
+		return p.pos;
+	for (i = 0, c = 1; i < kw; i++)
+		c = text[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+	col = c;
+	return col;
 }
 
 /* Build (or find) the ch_type of struct/union s. NULL for an incomplete or
@@ -485,6 +534,8 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 	ct->packed = s->packed;
 	ct->randomized = ch_attr_randomized(s);
 	ct->loc = ch_sparse_loc(s->pos);
+	if (!is_tagged(s))
+		ct->loc.col = keyword_col(s->pos);
 	after = s->pos;
 	prev = NULL;
 	FOR_EACH_PTR(s->symbol_list, mem) {
