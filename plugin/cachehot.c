@@ -28,6 +28,7 @@
 #include "attribs.h"
 #include "c-family/c-common.h"   /* before diagnostic-core.h: maybe_add_include_fixit */
 #include "diagnostic-core.h"
+#include "diagnostic.h"         /* global_dc: werror=0 */
 #include "hash-map.h"
 #include "hash-set.h"
 #include "cpplib.h"
@@ -62,6 +63,9 @@ static struct plugin_info cachehot_info = {
 	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
 	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
 	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
+	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
+	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
+	"  help                     print this list on stderr\n"
 	"Docs: docs/annotations.rst, docs/checks.rst"
 };
 
@@ -525,29 +529,52 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
 }
 
+void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal)
+{
+	switch (sev) {
+	case CH_SEV_ERROR:
+		error_at(rich, "%s", msg);
+		break;
+	case CH_SEV_WARNING: {
+		/* GCC turns every warning into an error under -Werror (option
+		 * index 0 cannot be named by -Wno-error=): werror=0 keeps ours
+		 * warnings, so a -Werror build lives with them while the CI gate
+		 * (cachehot check --log) still fails on them */
+		bool saved = global_dc->warning_as_error_requested;
+		if (!cachehot_opts.werror || not_fatal)
+			global_dc->warning_as_error_requested = false;
+		warning_at(rich, 0, "%s", msg);
+		global_dc->warning_as_error_requested = saved;
+		break;
+	}
+	default:
+		inform(rich, "%s", msg);
+		break;
+	}
+}
+
+void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not_fatal)
+{
+	rich_location rich(line_table, (location_t)loc);
+	cachehot_diag(&rich, sev, msg, not_fatal);
+}
+
 static void emit_finding(const struct ch_finding *f, void *)
 {
 	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
 	rich_location rich(line_table, loc);
 	add_macro_fixit(&rich, loc, f->fix_macro);
-	switch (f->severity) {
-	case CH_SEV_ERROR:
-		error_at(&rich, "%s", f->message);
-		break;
-	case CH_SEV_WARNING:
-		warning_at(&rich, 0, "%s", f->message);
-		break;
-	default:
-		inform(&rich, "%s", f->message);
-		break;
-	}
+	cachehot_diag(&rich, f->severity, f->message);
 }
 
+/* A stale sidecar entry: at the configured severity, but never more than a
+ * warning and never an error under -Werror (docs/annotations.rst). */
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct ch_type *t = (struct ch_type *)arg;
-	warning_at(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION, 0, "%s",
-		   ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name));
+	cachehot_diag(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION,
+		      cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING,
+		      ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name), true);
 }
 
 static void judge(tree type, const char *typedef_name, tree variant)
@@ -696,7 +723,21 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	cachehot_opts.severity = CH_SEV_WARNING;
 	cachehot_opts.inline_addr = 1;
 	cachehot_opts.inline_notes = 1;
+	cachehot_opts.werror = 1;
+	/* disable: nothing registered, not even the attributes (cachehot.h
+	 * then sees no __has_attribute(cacheline_hot) and expands to nothing);
+	 * the kernel passes it for a file whose Makefile sets DISABLE_..._PLUGIN */
 	for (i = 0; i < info->argc; i++) {
+		if (!strcmp(info->argv[i].key, "help")) {
+			fprintf(stderr, "%s: version %s\n%s\n", plugin_name_used, cachehot_info.version,
+				cachehot_info.help);
+		} else if (!strcmp(info->argv[i].key, "disable")) {
+			return 0;
+		}
+	}
+	for (i = 0; i < info->argc; i++) {
+		if (!strcmp(info->argv[i].key, "help"))
+			continue;
 		const char *k = info->argv[i].key, *v = info->argv[i].value;
 		if (!strcmp(k, "annotations")) {
 			if (!v || !*v)
@@ -725,17 +766,19 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-unmatched%> takes note or ignore",
 				      plugin_name_used);
-		} else if (!strcmp(k, "inline-notes") || !strcmp(k, "inline-addr")) {
+		} else if (!strcmp(k, "inline-notes") || !strcmp(k, "inline-addr") ||
+			   !strcmp(k, "werror")) {
 			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
-				*(!strcmp(k, "inline-notes") ? &cachehot_opts.inline_notes
-							     : &cachehot_opts.inline_addr) = atoi(v);
+				*(!strcmp(k, "inline-notes") ? &cachehot_opts.inline_notes :
+				  !strcmp(k, "werror") ? &cachehot_opts.werror
+						       : &cachehot_opts.inline_addr) = atoi(v);
 			else
 				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
 				      plugin_name_used, k);
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr, inline-notes)", plugin_name_used, k);
+			      "inline-addr, inline-notes, werror, disable, help)", plugin_name_used, k);
 		}
 	}
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,

@@ -145,6 +145,27 @@ else
 fi
 
 # ---- 3. binary vs manifest; randstruct; bad input ----------------------------
+# two units with their own "struct foo", a third with a file-scope and a
+# function-scope one: every layout kept, each binary matched to the record of
+# its defining location, never "binary differs" (issue 13)
+mkdir -p "$T/two"
+printf '#include "cachehot.h"\nstruct foo { long a __cacheline_hot; long b __cacheline_read_mostly; } x;\n' >"$T/two/u1.c"
+printf '#include "cachehot.h"\n\nstruct foo { long a __cacheline_hot; char pad[64]; long b __cacheline_read_mostly; } y;\n' >"$T/two/u2.c"
+printf '#include "cachehot.h"\nstruct foo { long a __cacheline_hot; long b __cacheline_read_mostly; } x;\nint f(void)\n{\n\tstruct foo { int c __cacheline_hot; int d __cacheline_read_mostly; } z = {0, 0};\n\treturn z.c;\n}\n' >"$T/two/u3.c"
+for u in u1 u2 u3; do (cd "$T/two" && $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=m.json -I"$TOP/include" $DBG -c $u.c -o $u.o 2>/dev/null); done
+expect_eq layout/manifest-every-layout "u1.c:2:16 u2.c:3:80 u3.c:2:16 u3.c:5:8" \
+	"$(jq -r '.structs.foo | [., .other_definitions[]] | map("\(.file):\(.line):\(.size)") | join(" ")' "$T/two/m.json")"
+for u in u1 u2 u3; do
+	out=$(cd "$T/two" && "$LT" --manifest m.json $u.o 2>&1 >/dev/null | grep -o 'binary [a-z]* the manifest')
+	expect_eq layout/manifest-matched-by-location-$u "binary matches the manifest" "$out"
+done
+# the same build at -j1 and -j2 (over the fixtures): byte-identical manifests
+printf 'OBJS := $(patsubst %%.c,%%.o,$(wildcard $(FX)/*.c))\nall: $(OBJS:$(FX)/%%=%%)\n%%.o: $(FX)/%%.c\n\t-@$(CC) -fplugin=$(PLUGIN) -fplugin-arg-cachehot-manifest=$(M) -I$(TOP)/include -c $< -o /dev/null 2>/dev/null\n' >"$T/two/Makefile"
+for j in 1 2 2; do rm -f "$T/two/m$j.json"; make -s -C "$T/two" -j$j -k FX="$TOP/tests/fixtures" PLUGIN="$PLUGIN" TOP="$TOP" CC="$CC" M="$T/two/m$j.json" >/dev/null 2>&1; cp "$T/two/m$j.json" "$T/two/last$j.json"; done
+if [ -s "$T/two/last1.json" ] && cmp -s "$T/two/last1.json" "$T/two/last2.json"; then ok layout/manifest-j1-j2-identical
+else fail layout/manifest-j1-j2-identical "$(cmp "$T/two/last1.json" "$T/two/last2.json" 2>&1)"; fi
+expect_eq layout/manifest-page-counter-both "2" "$(jq '.structs.page_counter | [., .other_definitions[]?] | map(.file) | unique | length' "$T/two/last1.json")"
+
 cat >"$T/cfg.c" <<'EOF'
 #include "cachehot.h"
 struct cfgd {
