@@ -30,6 +30,19 @@ static const struct rule_doc {
 	  "kernel's unified CACHELINE_PADDING() (struct cacheline_padding) expresses the "
 	  "intent, or the padding no longer isolates the fields it was written for. "
 	  "See cachehot-annotations(7)." },
+	{ "cachehot-group-span", "GroupSpan",
+	  "A group of fields spans more cache lines than its bytes need",
+	  "A kernel cacheline group (__cacheline_group_begin/end) or a __cacheline_hot_group "
+	  "group touches one cache line more than its size requires, so every fast-path pass "
+	  "over it loads an extra line. Shift the group (move the named bytes of fields "
+	  "before it to after it) or start it on a line boundary with "
+	  "__cacheline_group_begin_aligned(). See cachehot-annotations(7)." },
+	{ "cachehot-group-markers", "GroupMarkers",
+	  "Kernel cacheline group markers are unbalanced or overlap",
+	  "A __cacheline_group_begin(G) has no __cacheline_group_end(G) (or the reverse), a "
+	  "group begins twice, or one group begins inside another. Such groups are not "
+	  "checked, and CACHELINE_ASSERT_GROUP_* asserts on them do not mean what they say. "
+	  "See cachehot-annotations(7)." },
 	{ "cachehot-net-cachelines", "NetCachelines",
 	  "The kernel's net_cachelines table and the struct disagree",
 	  "A row of Documentation/networking/net_cachelines names no member of the struct "

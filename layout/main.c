@@ -127,6 +127,7 @@ static void emit(const struct ch_finding *f, void *arg)
 /* Sidecar diagnostics, worded as the plugin words them. */
 struct side_arg {
 	const struct lt_struct *st;
+	ch_ctx *ctx;
 	int warnings;
 };
 
@@ -150,8 +151,8 @@ static void side_missing(const char *file, unsigned line, const char *entry, voi
 {
 	struct side_arg *a = arg;
 	lt_print_loc(stdout, &a->st->t->loc, NULL, a->st->input);
-	fprintf(stdout, "warning: sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]\n",
-		entry, file, line, a->st->name);
+	fprintf(stdout, "warning: %s\n",
+		ch_msg_sidecar_no_member(a->ctx, entry, file, line, a->st->name));
 	a->warnings++;
 }
 
@@ -416,7 +417,7 @@ int main(int argc, char **argv)
 	{
 		struct emit_arg ea = { NULL, 0 };
 		int diffs = 0, refused = 0;
-		struct side_arg sa = { NULL, 0 };
+		struct side_arg sa = { NULL, NULL, 0 };
 		size_t judged = 0;
 		if (mf)
 			diffs = lt_manifest_compare(mf, s, stdout, &refused);
@@ -431,6 +432,7 @@ int main(int argc, char **argv)
 				judged++;
 			ch_check_type(s->ctx, st->t, &o.cfg, emit, &ea);
 			sa.st = st;
+			sa.ctx = s->ctx;
 			if (mf && ch_sidecar_count(s->ctx)) {
 				/* classes set from the manifest bypass the sidecar
 				 * lookup that marks entries as used */
