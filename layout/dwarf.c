@@ -745,7 +745,10 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				m->bit_offset = (unsigned)(bitpos % 8);
 				m->bit_size = (unsigned)bsize;
 				/* GCC's DECL_ALIGN of a bit-field is one unit, as the
-				 * plugin and sparse see it */
+				 * plugin and sparse see it; its type still aligns the
+				 * struct (x86-64 ABI), counted below */
+				if (m->align > maxal)
+					maxal = m->align;
 				if (!m->user_align)
 					m->align = 1;
 				m->size = (m->bit_offset + bsize + 7) / 8;
