@@ -6,18 +6,20 @@
 # (unique findings with their notes, paths relative to the source tree).
 # Runs at nice 10 with J=2 jobs unless J= says otherwise; OBJS= overrides
 # the objects (default mm/). -Wno-error: defconfig sets CONFIG_WERROR.
-# The config adds CONFIG_CMA to kernel/prepare.sh's (defconfig + MEMCG +
-# LRU_GEN): without it is_migrate_cma() is constant false and rmqueue_bulk()'s
-# NR_FREE_CMA_PAGES update is folded away before any GIMPLE pass sees it.
+# The config adds CONFIG_CMA and CONFIG_TRANSPARENT_HUGEPAGE to
+# kernel/prepare.sh's (defconfig + MEMCG + LRU_GEN): without CMA
+# is_migrate_cma() is constant false and rmqueue_bulk()'s NR_FREE_CMA_PAGES
+# update is folded away before any GIMPLE pass sees it; without THP
+# mm/khugepaged.c is not compiled.
 # Exit status 1 on an internal compiler error or a failed build.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 O=$BUILD/kernel-counter
 SRC=$("$TOP"/kernel/prepare.sh "$O") || exit 1
-if ! grep -q '^CONFIG_CMA=y' "$O/.config"; then
-	echo "cachehot: enabling CONFIG_CMA in $O" >&2
-	"$SRC"/scripts/config --file "$O/.config" -e CMA >&2
+if ! grep -q '^CONFIG_CMA=y' "$O/.config" || ! grep -q '^CONFIG_TRANSPARENT_HUGEPAGE=y' "$O/.config"; then
+	echo "cachehot: enabling CONFIG_CMA and CONFIG_TRANSPARENT_HUGEPAGE in $O" >&2
+	"$SRC"/scripts/config --file "$O/.config" -e CMA -e TRANSPARENT_HUGEPAGE >&2
 	make -s -C "$SRC" O="$O" olddefconfig >&2
 	nice -n 10 make -s -C "$SRC" O="$O" -j2 prepare >&2 || exit 1
 fi
