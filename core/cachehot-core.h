@@ -266,6 +266,10 @@ size_t ch_sidecar_count(const ch_ctx *ctx);
 /* After a struct named type_name was judged: call fn for each sidecar entry
  * "type_name.FIELD" that named no member of it (a typo), and take those
  * entries out of the end-of-run unmatched list. Returns how many. */
+/* Mark the entries naming members of t (and of its anonymous members) as
+ * matched, attributes or not: call before ch_sidecar_missing_fields so that
+ * an entry the source also annotates is not called stale. */
+void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t);
 size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 				 void (*fn)(const char *file, unsigned line,
 					    const char *entry, void *arg),

@@ -402,6 +402,11 @@ static bool relevant(tree type, const char *outer, int depth)
 		if (!r && DECL_NAME(field) &&
 		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), NULL) != CH_MARKER_NONE)
 			r = true;
+		/* a struct the sidecar names is judged even when no entry
+		 * matches a member: a misspelt entry then "names no member" */
+		if (!r && name && name == type_tag(type) && ch_sidecar_count(cachehot_ctx) &&
+		    ch_sidecar_names_type(cachehot_ctx, name))
+			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
 			if (ch_sidecar_class(cachehot_ctx, name, IDENTIFIER_POINTER(DECL_NAME(field)), &g)
@@ -685,8 +690,10 @@ static void judge(tree type, const char *typedef_name, tree variant)
 	ch_check_type(cachehot_ctx, t, &cfg, emit_finding, NULL);
 	if (cachehot_opts.manifest && cfg.smp)
 		ch_manifest_add(cachehot_ctx, t, &cfg, "plugin");
-	if (t->name && !t->name_is_typedef)
+	if (t->name && !t->name_is_typedef) {
+		ch_sidecar_mark_members(cachehot_ctx, t);
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
+	}
 }
 
 /* 1 if type has a kernel cacheline group marker among its direct fields
