@@ -380,10 +380,6 @@ static bool relevant(tree type, const char *outer, int depth)
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
 			r = true;
-		/* the kernel's cacheline group markers (core/groups.c) */
-		if (!r && DECL_NAME(field) &&
-		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), NULL) != CH_MARKER_NONE)
-			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
 			if (ch_sidecar_class(cachehot_ctx, name, IDENTIFIER_POINTER(DECL_NAME(field)), &g)
@@ -712,7 +708,8 @@ static void finish_type(void *gcc_data, void *)
 		return;
 	if (relevant(type, NULL, 0) ||
 	    (laid_out(TYPE_MAIN_VARIANT(type)) &&
-	     cachehot_per_thread_any(TYPE_MAIN_VARIANT(type), type_tag(TYPE_MAIN_VARIANT(type))))) {
+	     (has_group_markers(type) ||
+	      cachehot_per_thread_any(TYPE_MAIN_VARIANT(type), type_tag(TYPE_MAIN_VARIANT(type)))))) {
 		judge(type, NULL, NULL);
 		return;
 	}
