@@ -29,4 +29,8 @@ extern ch_ctx *cachehot_ctx;
 void cachehot_inline_attributes(void);
 void cachehot_inline_init(const char *plugin_name);
 
+/* plugin/access.c: the access mode (access=PATH): registers its GIMPLE
+ * pass and the unit's output; called from plugin_init only when asked. */
+void cachehot_access_init(const char *plugin_name, const char *path);
+
 #endif
