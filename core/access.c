@@ -201,7 +201,7 @@ int ch_access_write(ch_access *a, const char *path)
 	tmp = (char *)malloc(strlen(target) + 32);
 	sprintf(tmp, "%s.tmp.%ld", target, (long)getpid());
 	if (json_dump_file(a->root, tmp, JSON_COMPACT | JSON_SORT_KEYS)) {
-		ch_access_set_error(a, "%s: cannot write access facts: %s", tmp, strerror(errno));
+		ch_access_set_error(a, "%s: cannot write access facts: %s", target, strerror(errno));
 		unlink(tmp);
 	} else if (rename(tmp, target)) {
 		ch_access_set_error(a, "%s: cannot rename into place: %s", target, strerror(errno));

@@ -79,7 +79,7 @@ static void usage(FILE *f)
 	      "  check     run the engines over sources/objects and report findings\n"
 	      "  layout    show/check layouts from DWARF/BTF (runs cachehot-layout)\n"
 	      "  bloat     census of out-of-line copies of inline functions (runs cachehot-bloat)\n"
-	      "  annotate  suggest annotations (not yet implemented)\n"
+	      "  annotate  suggest annotations from the code (access facts -> sidecar)\n"
 	      "  version   print the version\n"
 	      "'cachehot COMMAND --help' describes a command; see cachehot(1).\n", f);
 }
@@ -1199,10 +1199,8 @@ int main(int argc, char **argv)
 		return cmd_front("layout", "CACHEHOT_LAYOUT", argc - 1, argv + 1);
 	if (!strcmp(cmd, "bloat"))
 		return cmd_front("bloat", "CACHEHOT_BLOAT", argc - 1, argv + 1);
-	if (!strcmp(cmd, "annotate")) {
-		fprintf(stderr, "cachehot: annotate: not yet implemented (see cachehot(1))\n");
-		return EXIT_TROUBLE;
-	}
+	if (!strcmp(cmd, "annotate"))
+		return cmd_annotate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
 		printf("cachehot %s\n", CH_VERSION);
 		return 0;

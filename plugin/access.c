@@ -320,6 +320,10 @@ unsigned int access_pass::execute(function *fun)
 
 	if (!decl || !DECL_NAME(decl))
 		return 0;
+	/* inlined into every caller by einline, before this pass: its accesses
+	 * are already counted there */
+	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(decl)))
+		return 0;
 	fn = IDENTIFIER_POINTER(DECL_NAME(decl));
 	memset(&info, 0, sizeof(info));
 	x = expand_location(DECL_SOURCE_LOCATION(decl));
@@ -384,7 +388,7 @@ static void finish_unit(void *, void *)
 	else
 		path = xstrdup(access_path);
 	if (ch_access_write(facts, path))
-		error("cachehot: %s", ch_access_error(facts));
+		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_access_error(facts));
 	free(path);
 }
 
