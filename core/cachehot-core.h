@@ -262,6 +262,13 @@ int ch_flatten(ch_ctx *ctx, struct ch_type *t, struct ch_leaf **out, size_t *n);
 typedef const char *(*ch_macro_lookup_fn)(const char *name, void *arg);
 int ch_eval_macro(const char *body, ch_macro_lookup_fn lookup, void *arg,
 		  long long *out);
+/* The same, total: overflow, division by zero, a shift count negative or
+ * >= 63, macros nested more than 16 deep, operators or parentheses nested
+ * more than 64 deep, more than 100000 operands over all expansions, and
+ * names that are not constant macros all return -1, never trap; why (whysz
+ * bytes, may be NULL) then says which ("division by zero"). */
+int ch_eval_macro_why(const char *body, ch_macro_lookup_fn lookup, void *arg,
+		      long long *out, char *why, size_t whysz);
 
 /* ---- message catalogue: texts every engine prints alike ------------------ */
 /* How the address of an inline function is used ([cachehot-inline-addr]). */
@@ -336,6 +343,17 @@ int ch_line_size_parse(const char *s, unsigned *out);
  * evaluated through lookup (object-like macro bodies); 0 when neither is
  * defined or evaluates to a valid line size. */
 unsigned ch_line_size_from_macros(ch_macro_lookup_fn lookup, void *arg);
+/* The same with the note front-ends print (once per translation unit) when
+ * the first of the two that is defined cannot be evaluated or is no line
+ * size: returns 0 and *note (ctx-owned) names the macro and why, e.g.
+ * "cannot take the cache line size from 'SMP_CACHE_BYTES' (division by
+ * zero): using the default, 64 bytes; ... [cachehot]". *note is NULL
+ * otherwise; *macro (may be NULL) the macro's name, for the location.
+ * Every front-end reads the line size through this one function so that
+ * they agree on every body (issue 12). */
+unsigned ch_line_size_eval(ch_ctx *ctx, ch_macro_lookup_fn lookup, void *arg,
+			   const char **note, const char **macro);
+const char *ch_msg_line_size_fallback(ch_ctx *ctx, const char *macro, const char *why);
 /* 0 for a uniprocessor kernel translation unit (__KERNEL__ defined and
  * CONFIG_SMP not), 1 otherwise. defined(name) says whether a macro exists. */
 int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg);

@@ -39,6 +39,7 @@ void ch_ctx_free(ch_ctx *ctx)
 	free(ctx->types);
 	free(ctx->side);
 	free(ctx->side_types);
+	free(ctx->side_idx);
 	free(ctx);
 }
 

@@ -8,20 +8,46 @@
  *   #define L1_CACHE_BYTES (1 << L1_CACHE_SHIFT)      (arch/x86/include/asm/cache.h)
  *   #define L1_CACHE_BYTES (_AC(1,UL) << L1_CACHE_SHIFT)
  * This is not a C expression parser: anything else fails and the caller
- * falls back to the default line size.
+ * falls back to the default line size with a note naming the macro.
+ * Evaluation is total (issue 12): overflow, division by zero, shifts of 63
+ * or more or negative, nesting and size past fixed limits all fail cleanly
+ * instead of trapping (LLONG_MIN / -1 raised SIGFPE in every engine).
  */
 #include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+
+/* Limits that make every evaluation finish: macro bodies nested inside
+ * each other, parentheses and unary operators nested inside one body, and
+ * the total number of operands over all expansions (a body that names
+ * another twice at each of 16 levels would otherwise take 2^16 steps per
+ * level of fan-out). */
+#define EV_MACRO_DEPTH 16
+#define EV_NEST_DEPTH 64
+#define EV_STEPS 100000
 
 struct ev {
 	const char *p;
 	ch_macro_lookup_fn lookup;
 	void *arg;
-	int depth;
+	int depth;          /* macro bodies */
+	int nest;           /* parentheses and unary operators, all bodies */
+	long steps;
+	char *why;          /* first problem, or "" */
+	size_t whysz;
 	int err;
 };
+
+static void fail(struct ev *e, const char *fmt, const char *name)
+{
+	if (!e->err && e->why && e->whysz)
+		snprintf(e->why, e->whysz, fmt, name ? name : "");
+	e->err = 1;
+}
 
 static long long ev_expr(struct ev *e);
 
@@ -31,55 +57,82 @@ static void skip_ws(struct ev *e)
 		e->p++;
 }
 
-static long long ev_body(struct ev *parent, const char *body)
+static long long ev_body(struct ev *e, const char *name, const char *body)
 {
-	struct ev sub = *parent;
+	const char *save = e->p;
 	long long v;
-	if (parent->depth > 16 || !body) {
-		parent->err = 1;
+	if (!body) {
+		fail(e, "'%s' is not an object-like macro with a constant value", name);
 		return 0;
 	}
-	sub.p = body;
-	sub.depth++;
-	v = ev_expr(&sub);
-	skip_ws(&sub);
-	if (sub.err || *sub.p)
-		parent->err = 1;
-	return v;
+	if (e->depth >= EV_MACRO_DEPTH) {
+		fail(e, "macros nested more than 16 deep at '%s'", name);
+		return 0;
+	}
+	e->p = body;
+	e->depth++;
+	v = ev_expr(e);
+	skip_ws(e);
+	if (!e->err && *e->p)
+		fail(e, "the body of '%s' is not a constant expression", name);
+	e->depth--;
+	e->p = save;
+	return e->err ? 0 : v;
 }
+
+static long long ev_unary(struct ev *e);
 
 static long long ev_primary(struct ev *e)
 {
 	skip_ws(e);
+	if (e->err)
+		return 0;
+	if (++e->steps > EV_STEPS) {
+		fail(e, "more than 100000 operands%s", NULL);
+		return 0;
+	}
 	if (*e->p == '(') {
 		long long v;
 		e->p++;
 		v = ev_expr(e);
 		skip_ws(e);
+		if (e->err)
+			return 0;
 		if (*e->p != ')') {
-			e->err = 1;
+			fail(e, "not a constant expression%s", NULL);
 			return 0;
 		}
 		e->p++;
 		return v;
 	}
-	if (*e->p == '-') {
-		e->p++;
-		return -ev_primary(e);
-	}
 	if (isdigit((unsigned char)*e->p)) {
 		char *end;
-		long long v = strtoll(e->p, &end, 0);
+		long long v;
+		errno = 0;
+		v = strtoll(e->p, &end, 0);
+		if (errno == ERANGE) {
+			fail(e, "integer constant out of range%s", NULL);
+			return 0;
+		}
 		e->p = end;
 		while (*e->p == 'u' || *e->p == 'U' || *e->p == 'l' || *e->p == 'L')
 			e->p++;
+		if (isalnum((unsigned char)*e->p) || *e->p == '_' || *e->p == '.') {
+			fail(e, "not an integer constant%s", NULL);
+			return 0;
+		}
 		return v;
 	}
 	if (isalpha((unsigned char)*e->p) || *e->p == '_') {
 		char name[128];
 		size_t n = 0;
-		while ((isalnum((unsigned char)*e->p) || *e->p == '_') && n < sizeof(name) - 1)
+		while (isalnum((unsigned char)*e->p) || *e->p == '_') {
+			if (n == sizeof(name) - 1) {
+				fail(e, "a name longer than 127 characters%s", NULL);
+				return 0;
+			}
 			name[n++] = *e->p++;
+		}
 		name[n] = 0;
 		skip_ws(e);
 		/* _AC(X, Y) and _UL(X) / _ULL(X) from include/uapi/linux/const.h */
@@ -89,40 +142,80 @@ static long long ev_primary(struct ev *e)
 			e->p++;
 			v = ev_expr(e);
 			skip_ws(e);
-			if (*e->p == ',') {
-				while (*e->p && *e->p != ')')
+			if (!e->err && *e->p == ',') {
+				e->p++;
+				skip_ws(e);
+				while (isalnum((unsigned char)*e->p) || *e->p == '_')
 					e->p++;
+				skip_ws(e);
 			}
-			if (*e->p != ')') {
-				e->err = 1;
+			if (!e->err && *e->p != ')')
+				fail(e, "'%s(...)' is not a constant expression", name);
+			if (e->err)
 				return 0;
-			}
 			e->p++;
 			return v;
 		}
-		return ev_body(e, e->lookup ? e->lookup(name, e->arg) : NULL);
+		return ev_body(e, name, e->lookup ? e->lookup(name, e->arg) : NULL);
 	}
-	e->err = 1;
+	fail(e, "not a constant expression%s", NULL);
 	return 0;
+}
+
+static long long ev_unary(struct ev *e)
+{
+	long long v;
+	char op;
+	skip_ws(e);
+	op = *e->p;
+	if (op != '-' && op != '+' && op != '~')
+		return ev_primary(e);
+	if (++e->nest > EV_NEST_DEPTH) {
+		fail(e, "operators or parentheses nested more than 64 deep%s", NULL);
+		return 0;
+	}
+	e->p++;
+	v = ev_unary(e);
+	e->nest--;
+	if (e->err)
+		return 0;
+	if (op == '-') {
+		if (v == LLONG_MIN) {
+			fail(e, "overflow%s", NULL);
+			return 0;
+		}
+		return -v;
+	}
+	return op == '~' ? ~v : v;
 }
 
 static long long ev_mul(struct ev *e)
 {
-	long long v = ev_primary(e);
+	long long v = ev_unary(e), d, r = 0;
 	for (;;) {
 		skip_ws(e);
+		if (e->err)
+			return 0;
 		if (*e->p == '*') {
 			e->p++;
-			v *= ev_primary(e);
-		} else if (*e->p == '/') {
-			long long d;
-			e->p++;
-			d = ev_primary(e);
+			d = ev_unary(e);
+			if (!e->err && __builtin_mul_overflow(v, d, &r))
+				fail(e, "overflow%s", NULL);
+			v = r;
+		} else if (*e->p == '/' || *e->p == '%') {
+			char op = *e->p++;
+			d = ev_unary(e);
+			if (e->err)
+				return 0;
 			if (!d) {
-				e->err = 1;
+				fail(e, "division by zero%s", NULL);
 				return 0;
 			}
-			v /= d;
+			if (v == LLONG_MIN && d == -1) {
+				fail(e, "overflow%s", NULL);
+				return 0;
+			}
+			v = op == '/' ? v / d : v % d;
 		} else
 			return v;
 	}
@@ -130,15 +223,47 @@ static long long ev_mul(struct ev *e)
 
 static long long ev_add(struct ev *e)
 {
-	long long v = ev_mul(e);
+	long long v = ev_mul(e), d, r = 0;
 	for (;;) {
 		skip_ws(e);
-		if (*e->p == '+') {
-			e->p++;
-			v += ev_mul(e);
-		} else if (*e->p == '-') {
-			e->p++;
-			v -= ev_mul(e);
+		if (e->err)
+			return 0;
+		if (*e->p == '+' || *e->p == '-') {
+			char op = *e->p++;
+			d = ev_mul(e);
+			if (!e->err && (op == '+' ? __builtin_add_overflow(v, d, &r)
+						  : __builtin_sub_overflow(v, d, &r)))
+				fail(e, "overflow%s", NULL);
+			v = r;
+		} else
+			return v;
+	}
+}
+
+static long long ev_shift(struct ev *e)
+{
+	long long v = ev_add(e), s;
+	for (;;) {
+		skip_ws(e);
+		if (e->err)
+			return 0;
+		if ((e->p[0] == '<' || e->p[0] == '>') && e->p[1] == e->p[0]) {
+			char op = e->p[0];
+			e->p += 2;
+			s = ev_add(e);
+			if (e->err)
+				return 0;
+			if (s < 0 || s >= 63) {
+				fail(e, "shift count out of range%s", NULL);
+				return 0;
+			}
+			if (op == '>')
+				v >>= s;
+			else if (v < 0 || v > (LLONG_MAX >> s)) {
+				fail(e, "overflow%s", NULL);
+				return 0;
+			} else
+				v <<= s;
 		} else
 			return v;
 	}
@@ -146,48 +271,46 @@ static long long ev_add(struct ev *e)
 
 static long long ev_expr(struct ev *e)
 {
-	long long v = ev_add(e);
-	for (;;) {
-		skip_ws(e);
-		if (e->p[0] == '<' && e->p[1] == '<') {
-			long long s;
-			e->p += 2;
-			s = ev_add(e);
-			if (s < 0 || s > 40) {
-				e->err = 1;
-				return 0;
-			}
-			v <<= s;
-		} else if (e->p[0] == '>' && e->p[1] == '>') {
-			long long s;
-			e->p += 2;
-			s = ev_add(e);
-			if (s < 0 || s > 62) {
-				e->err = 1;
-				return 0;
-			}
-			v >>= s;
-		} else
-			return v;
+	long long v;
+	if (++e->nest > EV_NEST_DEPTH) {
+		fail(e, "operators or parentheses nested more than 64 deep%s", NULL);
+		return 0;
 	}
+	v = ev_shift(e);
+	e->nest--;
+	return e->err ? 0 : v;
 }
 
-int ch_eval_macro(const char *body, ch_macro_lookup_fn lookup, void *arg, long long *out)
+int ch_eval_macro_why(const char *body, ch_macro_lookup_fn lookup, void *arg,
+		      long long *out, char *why, size_t whysz)
 {
 	struct ev e;
 	long long v;
-	if (!body)
-		return -1;
+	if (why && whysz)
+		why[0] = 0;
 	memset(&e, 0, sizeof(e));
+	e.why = why;
+	e.whysz = whysz;
+	if (!body) {
+		fail(&e, "no body%s", NULL);
+		return -1;
+	}
 	e.p = body;
 	e.lookup = lookup;
 	e.arg = arg;
 	v = ev_expr(&e);
 	skip_ws(&e);
-	if (e.err || *e.p)
+	if (!e.err && *e.p)
+		fail(&e, "not a constant expression%s", NULL);
+	if (e.err)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int ch_eval_macro(const char *body, ch_macro_lookup_fn lookup, void *arg, long long *out)
+{
+	return ch_eval_macro_why(body, lookup, arg, out, NULL, 0);
 }
 
 int ch_severity_parse(const char *s, enum ch_severity *out)
@@ -218,18 +341,39 @@ int ch_line_size_parse(const char *s, unsigned *out)
 	return 0;
 }
 
-unsigned ch_line_size_from_macros(ch_macro_lookup_fn lookup, void *arg)
+unsigned ch_line_size_eval(ch_ctx *ctx, ch_macro_lookup_fn lookup, void *arg,
+			   const char **note, const char **macro)
 {
 	static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
 	size_t i;
+	if (note)
+		*note = NULL;
+	if (macro)
+		*macro = NULL;
 	for (i = 0; i < 2; i++) {
 		long long v;
+		char why[160];
 		const char *body = lookup(names[i], arg);
-		if (body && !ch_eval_macro(body, lookup, arg, &v) && v >= 8 && v <= 4096 &&
-		    !(v & (v - 1)))
+		if (!body)
+			continue;
+		if (ch_eval_macro_why(body, lookup, arg, &v, why, sizeof(why)))
+			;
+		else if (v >= 8 && v <= 4096 && !(v & (v - 1)))
 			return (unsigned)v;
+		else
+			snprintf(why, sizeof(why), "%lld is not a line size (a power of two, 8 to 4096 bytes)", v);
+		if (note && ctx)
+			*note = ch_msg_line_size_fallback(ctx, names[i], why);
+		if (macro)
+			*macro = names[i];
+		return 0;
 	}
 	return 0;
+}
+
+unsigned ch_line_size_from_macros(ch_macro_lookup_fn lookup, void *arg)
+{
+	return ch_line_size_eval(NULL, lookup, arg, NULL, NULL);
 }
 
 int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg)

@@ -12,6 +12,14 @@ struct ch_sidecar_entry {
 	const char *file;
 	unsigned line;
 	int matched;
+	size_t next_of_type;    /* index + 1 of the next entry of this STRUCT, 0: none */
+};
+
+/* One STRUCT named by field entries: its entries form a chain through
+ * next_of_type (indices + 1, file order). */
+struct ch_side_type {
+	const char *name;
+	size_t first, last;
 };
 
 struct ch_ctx {
@@ -28,8 +36,13 @@ struct ch_ctx {
 	size_t ntypes, captypes;
 	struct ch_sidecar_entry *side;
 	size_t nside, capside;
-	const char **side_types;   /* open-addressing set of the STRUCT names */
-	size_t cap_side_types;
+	/* sidecar indices, open addressing (linear probing), rebuilt when
+	 * half full: (STRUCT, member key) -> entry index + 1, and STRUCT ->
+	 * its chain. Member keys are opaque strings. */
+	size_t *side_idx;
+	size_t cap_side_idx;
+	struct ch_side_type *side_types;
+	size_t nside_types, cap_side_types;
 	void *manifest;         /* json_t * (manifest.c) */
 };
 

@@ -139,6 +139,13 @@ const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union)
 			 ch_check_id(CH_CHECK_FALSE_SHARING));
 }
 
+const char *ch_msg_line_size_fallback(ch_ctx *ctx, const char *macro, const char *why)
+{
+	return ch_printf(ctx, "cannot take the cache line size from '%s' (%s): using the default, "
+			 "%u bytes; give the line size explicitly to choose another [cachehot]",
+			 macro, why, CH_DEFAULT_LINE_SIZE);
+}
+
 const char *ch_predict_problem(ch_ctx *ctx, unsigned line_size, unsigned predict)
 {
 	unsigned L = line_size ? line_size : CH_DEFAULT_LINE_SIZE;

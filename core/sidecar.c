@@ -27,46 +27,117 @@ static int is_ident(const char *s, size_t n)
 	return 1;
 }
 
-static size_t name_hash(const char *s, size_t cap)
+/* FNV-1a over STRUCT, a separator, and the member key (or a marker for
+ * "FUNCTION() addressable", whose field is NULL). */
+static uint32_t fnv(uint32_t h, const char *s)
 {
-	uint32_t h = 2166136261u;   /* FNV-1a */
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static size_t type_hash(const char *type, size_t cap)
+{
+	return fnv(2166136261u, type) & (cap - 1);
+}
+
+static size_t entry_hash(const char *type, const char *field, size_t cap)
+{
+	uint32_t h = fnv(2166136261u, type);
+	h = (h ^ 0xffu) * 16777619u;
+	h = field ? fnv(h, field) : (h ^ 0xfeu) * 16777619u;
 	return h & (cap - 1);
+}
+
+static int same_key(const struct ch_sidecar_entry *e, const char *type, const char *field)
+{
+	if (strcmp(e->type, type))
+		return 0;
+	if (!e->field || !field)
+		return !e->field && !field;
+	return !strcmp(e->field, field);
+}
+
+/* The entry for (type, field), field NULL for FUNCTION() addressable; or
+ * NULL. O(1) expected. */
+static struct ch_sidecar_entry *find_entry(const ch_ctx *ctx, const char *type,
+					   const char *field)
+{
+	size_t i;
+	if (!ctx->cap_side_idx)
+		return NULL;
+	for (i = entry_hash(type, field, ctx->cap_side_idx); ctx->side_idx[i];
+	     i = (i + 1) & (ctx->cap_side_idx - 1)) {
+		struct ch_sidecar_entry *e = &ctx->side[ctx->side_idx[i] - 1];
+		if (same_key(e, type, field))
+			return e;
+	}
+	return NULL;
+}
+
+static struct ch_side_type *find_type(const ch_ctx *ctx, const char *type)
+{
+	size_t i;
+	if (!ctx->cap_side_types)
+		return NULL;
+	for (i = type_hash(type, ctx->cap_side_types); ctx->side_types[i].name;
+	     i = (i + 1) & (ctx->cap_side_types - 1))
+		if (!strcmp(ctx->side_types[i].name, type))
+			return &ctx->side_types[i];
+	return NULL;
 }
 
 /* 1 if some entry names struct type_name: most structs of a translation
  * unit are not in the sidecar, and one lookup settles them. */
 int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name)
 {
-	size_t i;
-	if (!ctx->cap_side_types)
-		return 0;
-	for (i = name_hash(type_name, ctx->cap_side_types); ctx->side_types[i];
-	     i = (i + 1) & (ctx->cap_side_types - 1))
-		if (!strcmp(ctx->side_types[i], type_name))
-			return 1;
-	return 0;
+	return type_name && find_type(ctx, type_name) != NULL;
 }
 
-static void rebuild_type_set(ch_ctx *ctx)
+/* Put entry idx (0-based) into both indices; they have room. */
+static void index_entry(ch_ctx *ctx, size_t idx)
 {
-	size_t i, j;
-	free(ctx->side_types);
-	ctx->cap_side_types = 16;
-	while (ctx->cap_side_types < 2 * ctx->nside)
-		ctx->cap_side_types *= 2;
-	ctx->side_types = (const char **)calloc(ctx->cap_side_types, sizeof(char *));
-	if (!ctx->side_types)
-		abort();
-	for (i = 0; i < ctx->nside; i++) {
-		if (!ctx->side[i].field || ch_sidecar_names_type(ctx, ctx->side[i].type))
-			continue;
-		for (j = name_hash(ctx->side[i].type, ctx->cap_side_types); ctx->side_types[j];
-		     j = (j + 1) & (ctx->cap_side_types - 1))
-			;
-		ctx->side_types[j] = ctx->side[i].type;
+	struct ch_sidecar_entry *e = &ctx->side[idx];
+	struct ch_side_type *t;
+	size_t i;
+	for (i = entry_hash(e->type, e->field, ctx->cap_side_idx); ctx->side_idx[i];
+	     i = (i + 1) & (ctx->cap_side_idx - 1))
+		;
+	ctx->side_idx[i] = idx + 1;
+	e->next_of_type = 0;
+	if (!e->field)
+		return;
+	t = find_type(ctx, e->type);
+	if (t) {
+		ctx->side[t->last - 1].next_of_type = idx + 1;
+		t->last = idx + 1;
+		return;
 	}
+	for (i = type_hash(e->type, ctx->cap_side_types); ctx->side_types[i].name;
+	     i = (i + 1) & (ctx->cap_side_types - 1))
+		;
+	ctx->side_types[i].name = e->type;
+	ctx->side_types[i].first = ctx->side_types[i].last = idx + 1;
+	ctx->nside_types++;
+}
+
+/* Rebuild both indices from the entries, sized for want entries: on
+ * growth (amortized O(1) per entry) and after a failed load is undone. */
+static void reindex(ch_ctx *ctx, size_t want)
+{
+	size_t cap = 16, i;
+	while (cap < 2 * want)
+		cap *= 2;
+	free(ctx->side_idx);
+	free(ctx->side_types);
+	ctx->side_idx = (size_t *)calloc(cap, sizeof(size_t));
+	ctx->side_types = (struct ch_side_type *)calloc(cap, sizeof(struct ch_side_type));
+	if (!ctx->side_idx || !ctx->side_types)
+		abort();
+	ctx->cap_side_idx = ctx->cap_side_types = cap;
+	ctx->nside_types = 0;
+	for (i = 0; i < ctx->nside; i++)
+		index_entry(ctx, i);
 }
 
 static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
@@ -77,6 +148,10 @@ static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
 						ctx->capside * sizeof(*e));
 	}
 	ctx->side[ctx->nside++] = *e;
+	if (2 * ctx->nside > ctx->cap_side_idx)
+		reindex(ctx, 2 * ctx->nside);
+	else
+		index_entry(ctx, ctx->nside - 1);
 }
 
 /* Parse one line (NUL-terminated, comment already cut). */
@@ -160,11 +235,8 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	{
 		/* one class per field, as for attributes: a repeat is ignored,
 		 * a different class is an error naming both lines */
-		size_t i;
-		for (i = 0; i < ctx->nside; i++) {
-			const struct ch_sidecar_entry *o = &ctx->side[i];
-			if (!o->field || strcmp(o->type, e.type) || strcmp(o->field, e.field))
-				continue;
+		const struct ch_sidecar_entry *o = find_entry(ctx, e.type, e.field);
+		if (o) {
 			if (o->cls == e.cls && !strcmp(o->group ? o->group : "", e.group ? e.group : ""))
 				return 0;
 			ch_set_error(ctx, "%s:%u: '%s.%s' is already annotated '%s%s%s' at %s:%u: one class per field",
@@ -196,13 +268,13 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 		free(line);
 		if (rc) {
 			ctx->nside = before;   /* all or nothing */
+			reindex(ctx, ctx->nside);
 			return -1;
 		}
 		p += len;
 		if (*p)
 			p++;
 	}
-	rebuild_type_set(ctx);
 	return 0;
 }
 
@@ -248,30 +320,25 @@ int ch_sidecar_load(ch_ctx *ctx, const char *path)
 enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
 			       const char *field, const char **group)
 {
-	size_t i;
-	if (!type_name || !field || !ch_sidecar_names_type(ctx, type_name))
+	struct ch_sidecar_entry *e;
+	if (!type_name || !field)
 		return CH_CLASS_NONE;
-	for (i = 0; i < ctx->nside; i++) {
-		struct ch_sidecar_entry *e = &ctx->side[i];
-		if (e->field && !strcmp(e->type, type_name) && !strcmp(e->field, field)) {
-			e->matched = 1;
-			if (group)
-				*group = e->group;
-			return e->cls;
-		}
-	}
-	return CH_CLASS_NONE;
+	e = find_entry(ctx, type_name, field);
+	if (!e)
+		return CH_CLASS_NONE;
+	e->matched = 1;
+	if (group)
+		*group = e->group;
+	return e->cls;
 }
 
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func)
 {
-	size_t i;
-	for (i = 0; func && i < ctx->nside; i++)
-		if (!ctx->side[i].field && !strcmp(ctx->side[i].type, func)) {
-			ctx->side[i].matched = 1;
-			return 1;
-		}
-	return 0;
+	struct ch_sidecar_entry *e = func ? find_entry(ctx, func, NULL) : NULL;
+	if (!e)
+		return 0;
+	e->matched = 1;
+	return 1;
 }
 
 size_t ch_sidecar_unmatched(ch_ctx *ctx,
@@ -297,10 +364,11 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 					    const char *entry, void *arg),
 				 void *arg)
 {
+	const struct ch_side_type *t = type_name ? find_type(ctx, type_name) : NULL;
 	size_t i, n = 0;
-	for (i = 0; type_name && i < ctx->nside; i++) {
-		struct ch_sidecar_entry *e = &ctx->side[i];
-		if (e->matched || !e->field || strcmp(e->type, type_name))
+	for (i = t ? t->first : 0; i; i = ctx->side[i - 1].next_of_type) {
+		struct ch_sidecar_entry *e = &ctx->side[i - 1];
+		if (e->matched)
 			continue;
 		e->matched = 2;   /* reported here, not again at the end */
 		n++;

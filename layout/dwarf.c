@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -741,22 +742,55 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 }
 
 /* ---- the macro table (-g3) ------------------------------------------------ */
+/* Object-like macros of one CU: name -> body (NULL once #undef'd) and the
+ * line of the definition; names hashed (open addressing) so that a CU with
+ * many definitions is read in linear time. */
 struct macros {
 	char **name, **body;
+	unsigned *line;
 	size_t n, cap;
+	size_t *idx, icap;      /* index + 1, 0 empty */
 	int any;
 };
 
-static void macro_set(struct macros *mt, const char *def, int undef)
+static size_t macro_hash(const char *s, size_t n, size_t cap)
+{
+	uint32_t h = 2166136261u;
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h & (cap - 1);
+}
+
+static size_t *macro_slot(struct macros *mt, const char *name, size_t nl)
+{
+	size_t i;
+	for (i = macro_hash(name, nl, mt->icap); mt->idx[i]; i = (i + 1) & (mt->icap - 1)) {
+		const char *o = mt->name[mt->idx[i] - 1];
+		if (!strncmp(o, name, nl) && !o[nl])
+			break;
+	}
+	return &mt->idx[i];
+}
+
+static void macro_set(struct macros *mt, const char *def, unsigned line, int undef)
 {
 	size_t nl = strcspn(def, " (");
-	size_t i;
+	size_t *slot, i;
 	const char *body;
 	if (!nl)
 		return;
-	for (i = 0; i < mt->n; i++)
-		if (strlen(mt->name[i]) == nl && !strncmp(mt->name[i], def, nl))
-			break;
+	if (2 * (mt->n + 1) > mt->icap) {
+		size_t k;
+		mt->icap = mt->icap ? 2 * mt->icap : 512;
+		free(mt->idx);
+		mt->idx = calloc(mt->icap, sizeof(size_t));
+		if (!mt->idx)
+			abort();
+		for (k = 0; k < mt->n; k++)
+			*macro_slot(mt, mt->name[k], strlen(mt->name[k])) = k + 1;
+	}
+	slot = macro_slot(mt, def, nl);
+	i = *slot ? *slot - 1 : mt->n;
 	if (undef) {
 		if (i < mt->n) {
 			free(mt->body[i]);
@@ -774,25 +808,37 @@ static void macro_set(struct macros *mt, const char *def, int undef)
 			mt->cap = mt->cap ? 2 * mt->cap : 256;
 			mt->name = realloc(mt->name, mt->cap * sizeof(char *));
 			mt->body = realloc(mt->body, mt->cap * sizeof(char *));
-			if (!mt->name || !mt->body)
+			mt->line = realloc(mt->line, mt->cap * sizeof(unsigned));
+			if (!mt->name || !mt->body || !mt->line)
 				abort();
 		}
 		mt->name[i] = strndup(def, nl);
 		mt->body[i] = NULL;
 		mt->n++;
+		*slot = i + 1;
 	}
 	free(mt->body[i]);
 	mt->body[i] = strdup(body);
+	mt->line[i] = line;
 }
 
 static const char *macro_lookup(const char *name, void *arg)
 {
 	struct macros *mt = arg;
-	size_t i;
-	for (i = mt->n; i-- > 0;)
-		if (!strcmp(mt->name[i], name))
-			return mt->body[i];
-	return NULL;
+	size_t *slot;
+	if (!mt->icap)
+		return NULL;
+	slot = macro_slot(mt, name, strlen(name));
+	return *slot ? mt->body[*slot - 1] : NULL;
+}
+
+static unsigned macro_line(struct macros *mt, const char *name)
+{
+	size_t *slot;
+	if (!mt->icap)
+		return 0;
+	slot = macro_slot(mt, name, strlen(name));
+	return *slot ? mt->line[*slot - 1] : 0;
 }
 
 static int macro_cb(Dwarf_Macro *m, void *arg)
@@ -800,16 +846,20 @@ static int macro_cb(Dwarf_Macro *m, void *arg)
 	struct macros *mt = arg;
 	unsigned int op;
 	const char *str = NULL;
+	Dwarf_Word line = 0;
 	Dwarf_Attribute a;
 	if (dwarf_macro_opcode(m, &op))
 		return DWARF_CB_OK;
 	mt->any = 1;
 	if (op == DW_MACRO_define || op == DW_MACRO_define_strp || op == DW_MACRO_define_strx ||
 	    op == DW_MACRO_undef || op == DW_MACRO_undef_strp || op == DW_MACRO_undef_strx) {
+		if (dwarf_macro_param(m, 0, &a) == 0)
+			dwarf_formudata(&a, &line);
 		if (dwarf_macro_param(m, 1, &a) == 0)
 			str = dwarf_formstring(&a);
 		if (str)
-			macro_set(mt, str, op == DW_MACRO_undef || op == DW_MACRO_undef_strp ||
+			macro_set(mt, str, line > UINT_MAX ? 0 : (unsigned)line,
+				  op == DW_MACRO_undef || op == DW_MACRO_undef_strp ||
 				  op == DW_MACRO_undef_strx);
 	}
 	/* DW_MACRO_import (a header's macros) is not followed: in a relocatable
@@ -820,27 +870,33 @@ static int macro_cb(Dwarf_Macro *m, void *arg)
 	return DWARF_CB_OK;
 }
 
-/* Line size and SMP-ness from a CU's macro table, when it has one. */
+/* Line size and SMP-ness from a CU's macro table, when it has one. A body
+ * the core cannot evaluate leaves the default and one note for the run,
+ * "FILE:LINE: note: ..." at the definition (FILE is the CU's name). */
 static void cu_macros(struct rd *rd, Dwarf_Die *cudie)
 {
-	struct macros mt = { NULL, NULL, 0, 0, 0 };
+	struct macros mt;
 	ptrdiff_t tok = DWARF_GETMACROS_START;
 	size_t i;
 	Dwarf_Attribute a;
+	memset(&mt, 0, sizeof(mt));
 	if (!dwarf_attr(cudie, DW_AT_macros, &a) && !dwarf_attr(cudie, DW_AT_GNU_macros, &a) &&
 	    !dwarf_attr(cudie, DW_AT_macro_info, &a))
 		return;
 	while ((tok = dwarf_getmacros(cudie, macro_cb, &mt, tok)) > 0)
 		;
 	if (mt.any) {
-		static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
 		rd->s->have_macros = 1;
-		for (i = 0; i < 2 && !rd->s->macro_line_size; i++) {
-			long long v;
-			const char *body = macro_lookup(names[i], &mt);
-			if (body && !ch_eval_macro(body, macro_lookup, &mt, &v) &&
-			    v >= 8 && v <= 4096 && !(v & (v - 1)))
-				rd->s->macro_line_size = (unsigned)v;
+		if (!rd->s->macro_line_size) {
+			const char *note = NULL, *which = NULL;
+			rd->s->macro_line_size = ch_line_size_eval(rd->s->ctx, macro_lookup, &mt,
+								   &note, &which);
+			if (note && !rd->s->macro_note) {
+				const char *cu = dwarf_diename(cudie);
+				rd->s->macro_note = ch_printf(rd->s->ctx, "%s:%u: note: %s",
+							      cu ? cu : "<unknown>",
+							      macro_line(&mt, which), note);
+			}
 		}
 		if (macro_lookup("__KERNEL__", &mt) && !macro_lookup("CONFIG_SMP", &mt))
 			rd->s->macro_up = 1;
@@ -851,6 +907,8 @@ static void cu_macros(struct rd *rd, Dwarf_Die *cudie)
 	}
 	free(mt.name);
 	free(mt.body);
+	free(mt.line);
+	free(mt.idx);
 }
 
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,

@@ -66,6 +66,8 @@ struct lt_set {
 	 * evaluated by the core, 0 when absent; uniprocessor when __KERNEL__ is
 	 * defined and CONFIG_SMP is not. */
 	unsigned macro_line_size;
+	const char *macro_note;    /* ctx-owned "FILE:LINE: note: ..." when the
+				    * body could not be evaluated, else NULL */
 	int macro_up;
 	int have_macros;
 	int want_decls;            /* readers fill lt_typeinfo decls (--show,

@@ -279,6 +279,8 @@ int main(int argc, char **argv)
 	/* objects built with -g3 carry the macros the plugin reads */
 	if (!line_given && s->macro_line_size)
 		o.cfg.line_size = s->macro_line_size;
+	else if (!line_given && s->macro_note && !(mf && lt_manifest_line_size(mf)))
+		printf("%s\n", s->macro_note);
 	else if (!line_given && mf && lt_manifest_line_size(mf))
 		o.cfg.line_size = lt_manifest_line_size(mf);  /* as the compiler judged */
 	if (s->macro_up)

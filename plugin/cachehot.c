@@ -35,7 +35,15 @@
 #include "cpplib.h"
 #include "c-family/c-pragma.h"
 #include "input.h"
+#include "langhooks.h"
 #include "cachehot-plugin.h"
+
+/* C front-end symbols, weak: lto1 (the link step of -flto builds, where
+ * -fplugin= reaches the compiler again) and other front ends lack them, and a
+ * strong reference made dlopen fail ("undefined symbol: parse_in") and broke
+ * the link. plugin_init does nothing where they are absent. */
+extern cpp_reader *parse_in __attribute__((weak));
+extern void maybe_add_include_fixit(rich_location *, const char *, bool) __attribute__((weak));
 
 __attribute__((visibility("default"))) int plugin_is_GPL_compatible;
 
@@ -380,8 +388,21 @@ static void current_config(struct ch_config *cfg)
 		cfg->line_size = cachehot_opts.line_size;
 		return;
 	}
-	if (!tu_line_size)
-		tu_line_size = ch_line_size_from_macros(macro_body, NULL);
+	if (!tu_line_size) {
+		/* the core's total evaluation, as every engine: a body it cannot
+		 * evaluate (overflow, division by zero, ...) gives the default and
+		 * one note at the macro's definition, never a trap */
+		static bool noted;
+		const char *note = NULL, *which = NULL;
+		tu_line_size = ch_line_size_eval(cachehot_ctx, macro_body, NULL, &note, &which);
+		if (note && !noted && parse_in) {
+			cpp_hashnode *node = cpp_lookup(parse_in, (const unsigned char *)which,
+							strlen(which));
+			noted = true;
+			inform(node && cpp_user_macro_p(node) ? cpp_macro_definition_location(node)
+							      : UNKNOWN_LOCATION, "%s", note);
+		}
+	}
 	cfg->line_size = tu_line_size ? tu_line_size : CH_DEFAULT_LINE_SIZE;
 }
 
@@ -443,7 +464,7 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 		}
 	}
 	/* kernel code: CACHELINE_PADDING comes from <linux/cache.h> */
-	if (macro_defined("__KERNEL__", NULL))
+	if (maybe_add_include_fixit && macro_defined("__KERNEL__", NULL))
 		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
 }
 
@@ -606,6 +627,13 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		error("cachehot: plugin built for GCC %s, this is GCC %s: rebuild it (make plugin)",
 		      gcc_version.basever, version->basever);
 		return 1;
+	}
+	/* Every check runs where the C or C++ front end parses the source; in
+	 * lto1 ("GNU GIMPLE") or a front end without parse_in, load quietly and
+	 * do nothing: the findings were reported at compile time. */
+	if (&parse_in == NULL || !strcmp(lang_hooks.name, "GNU GIMPLE")) {
+		register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
+		return 0;
 	}
 	cachehot_ctx = ch_ctx_new();
 	cachehot_opts.severity = CH_SEV_WARNING;

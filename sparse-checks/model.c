@@ -312,29 +312,38 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 /* ---- config -------------------------------------------------------------- */
 static const char *macro_body(const char *name, void *arg)
 {
-	char buf[512];
 	struct symbol *sym = lookup_symbol(built_in_ident(name), NS_MACRO);
 	struct token *t;
-	size_t n = 0;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	const char *copy;
 
 	if (!sym || sym->arglist || !sym->expansion)
 		return NULL;
-	buf[0] = 0;
 	for (t = sym->expansion; t && !eof_token(t); t = t->next) {
 		const char *s;
+		size_t l;
 		if (token_type(t) > TOKEN_SPECIAL)
 			continue;   /* preprocessor markers such as <untaint> */
 		s = show_token(t);
-		size_t l = strlen(s);
-		if (n + l + 2 >= sizeof(buf))
-			return NULL;
+		l = strlen(s);
+		if (n + l + 2 > cap) {
+			cap = 2 * (n + l + 2) + 256;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
 		memcpy(buf + n, s, l);
 		n += l;
 		buf[n++] = ' ';
-		buf[n] = 0;
 	}
+	if (!buf)
+		return "";
+	buf[n] = 0;
 	/* a copy: ch_eval_macro resolves nested names while holding this one */
-	return ch_strdup(ch_sparse_ctx, buf);
+	copy = ch_strdup(ch_sparse_ctx, buf);
+	free(buf);
+	return copy;
 }
 
 static int macro_defined(const char *name)
@@ -347,15 +356,19 @@ void ch_file_config(struct ch_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->line_size = ch_opts.line_size;
 	if (!cfg->line_size) {
-		/* as the plugin: SMP_CACHE_BYTES, else L1_CACHE_BYTES, else 64 */
-		static const char *const names[] = { "SMP_CACHE_BYTES", "L1_CACHE_BYTES" };
-		unsigned i;
-		for (i = 0; i < 2 && !cfg->line_size; i++) {
-			long long v;
-			const char *body = macro_body(names[i], NULL);
-			if (body && !ch_eval_macro(body, macro_body, NULL, &v) && v >= 8 &&
-			    v <= 4096 && !(v & (v - 1)))
-				cfg->line_size = (unsigned)v;
+		/* as the plugin: SMP_CACHE_BYTES, else L1_CACHE_BYTES, else 64
+		 * with a note at the macro the core could not evaluate */
+		static const struct symbol *noted;
+		const char *note = NULL, *which = NULL;
+		cfg->line_size = ch_line_size_eval(ch_sparse_ctx, macro_body, NULL, &note, &which);
+		if (note) {
+			const struct symbol *sym = lookup_symbol(built_in_ident(which), NS_MACRO);
+			if (sym && sym != noted) {
+				noted = sym;
+				fflush(stdout);
+				fprintf(stderr, "%s:%d:%d: note: %s\n", stream_name(sym->pos.stream),
+					sym->pos.line, sym->pos.pos, note);
+			}
 		}
 		if (!cfg->line_size)
 			cfg->line_size = CH_DEFAULT_LINE_SIZE;

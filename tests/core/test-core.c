@@ -153,6 +153,64 @@ static void test_sidecar(void)
 	ch_ctx_free(ctx);
 }
 
+static char missing_lines[256];
+static void missing_cb(const char *file, unsigned line, const char *entry, void *arg)
+{
+	size_t l = strlen(missing_lines);
+	(void)file; (void)arg;
+	snprintf(missing_lines + l, sizeof(missing_lines) - l, " %s@%u", entry, line);
+}
+
+/* The indices (issue 12): 100k entries over 1000 structs, a conflict
+ * 100k lines apart, a failed load undone, missing fields in file order. */
+static void test_sidecar_index(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	size_t cap = 100000 * 40, n = 0, i;
+	char *text = malloc(cap);
+	for (i = 0; i < 100000; i++)
+		n += snprintf(text + n, cap - n, "s%zu.f%zu %s\n", i % 1000, i / 1000,
+			      i % 3 ? "hot" : "read_mostly");
+	check(ch_sidecar_load_string(ctx, "big.ann", text) == 0 && ch_sidecar_count(ctx) == 100000,
+	      "sidecar-index: 100k entries load", ch_ctx_error(ctx));
+	check(ch_sidecar_class(ctx, "s999", "f98", NULL) == CH_CLASS_HOT &&
+	      ch_sidecar_class(ctx, "s0", "f0", NULL) == CH_CLASS_READ_MOSTLY &&
+	      ch_sidecar_class(ctx, "s0", "f100", NULL) == CH_CLASS_NONE &&
+	      ch_sidecar_class(ctx, "s1000", "f0", NULL) == CH_CLASS_NONE,
+	      "sidecar-index: lookups", "");
+	check(ch_sidecar_load_string(ctx, "c.ann", "s5.f7 hot\ns5.f8 hot\n") == -1,
+	      "sidecar-index: conflict 100k lines apart", "");
+	check_str("sidecar-index: conflict message",
+		  "c.ann:1: 's5.f7' is already annotated 'read_mostly' at big.ann:7006: one class per field",
+		  ch_ctx_error(ctx));
+	/* 40 entries then an error: undone, indices rebuilt */
+	n = 0;
+	for (i = 0; i < 40; i++)
+		n += snprintf(text + n, cap - n, "new%zu.x hot\n", i);
+	snprintf(text + n, cap - n, "bad line here\n");
+	check(ch_sidecar_load_string(ctx, "u.ann", text) == -1 && ch_sidecar_count(ctx) == 100000 &&
+	      !ch_sidecar_names_type(ctx, "new3") && ch_sidecar_names_type(ctx, "s3") &&
+	      ch_sidecar_class(ctx, "s3", "f4", NULL) == CH_CLASS_HOT,
+	      "sidecar-index: failed load undone", "");
+	/* s7 had f0..f99; mark all but f1, f50, f99 */
+	for (i = 0; i < 100; i++)
+		if (i != 1 && i != 50 && i != 99) {
+			char f[16];
+			snprintf(f, sizeof(f), "f%zu", i);
+			ch_sidecar_class(ctx, "s7", f, NULL);
+		}
+	missing_lines[0] = 0;
+	check(ch_sidecar_missing_fields(ctx, "s7", missing_cb, NULL) == 3 &&
+	      !strcmp(missing_lines, " s7.f1@1008 s7.f50@50008 s7.f99@99008") &&
+	      ch_sidecar_missing_fields(ctx, "s7", NULL, NULL) == 0 &&
+	      ch_sidecar_missing_fields(ctx, "nosuch", NULL, NULL) == 0,
+	      "sidecar-index: missing fields of one struct", "");
+	check(ch_sidecar_unmatched(ctx, NULL, NULL) == 100000 - 3 - 97 - 3,
+	      "sidecar-index: unmatched count", "");
+	free(text);
+	ch_ctx_free(ctx);
+}
+
 static const char *lk(const char *name, void *arg)
 {
 	(void)arg;
@@ -228,6 +286,7 @@ int main(void)
 	test_v510();
 	test_union_and_nesting();
 	test_sidecar();
+	test_sidecar_index();
 	test_eval();
 	test_options();
 	test_self_nesting();

@@ -113,6 +113,25 @@ out=$($CC -fplugin="$PLUGIN" -Iinclude -c "$t/exp.c" -o /dev/null 2>&1 | grep -c
 expect_eq plugin/limits-note "5" "$out"
 rm -rf "$t"
 
+# -flto: the plugin on the link line reaches lto1, which must load it and stay
+# quiet (it once failed: "undefined symbol: parse_in"); the compile-time
+# finding is printed exactly once; C++ the same through cc1plus.
+t=$(mktemp -d)
+printf '#include <cachehot.h>\nstruct s { int a __cacheline_hot; int b __cacheline_read_mostly; };\nint f(struct s *p) { return p->a; }\n' >"$t/a.c"
+cp "$t/a.c" "$t/a.cc"
+printf 'struct s;\nint f(struct s *p);\nint main(void) { return f(0) == 1; }\n' >"$t/b.c"
+for lang in c cc; do
+	c=$CC; [ $lang = cc ] && c=g++
+	out=$(cd "$t" && $c -O2 -flto -fplugin="$PLUGIN" -I"$TOP/include" -fdiagnostics-plain-output -o prog-$lang a.$lang b.c 2>&1; echo "rc=$?")
+	expect_eq plugin/lto-link-$lang "a.$lang:2:39: warning: read-mostly field 'b' (offset 4, size 4) shares cache line 0 (64-byte lines) of 'struct s' with hot field 'a' (offset 0, size 4); insert CACHELINE_PADDING(_pad1_) before 'b' [cachehot-false-sharing]
+rc=0 prog" "$(echo "$out" | grep 'warning\|error\|rc=' | sed "s/[‘’]/'/g" | tr '\n' '@' | sed 's/@rc=/\nrc=/; s/@$//') $(ls "$t" | grep -x prog-$lang | sed 's/-.*//')"
+done
+# inline-addr under slim LTO is decided at link time: with -ffat-lto-objects
+# the compile step still reports it
+n=$($CC -fplugin="$PLUGIN" -Iinclude -O2 -flto -ffat-lto-objects -c tests/inline/seed.c -o "$t/seed.o" 2>&1 | grep -c 'cachehot-inline-addr')
+expect_eq plugin/lto-fat-inline-addr 2 "$n"
+rm -rf "$t"
+
 # robustness: broken and C++ inputs may fail to compile, but never crash cc1
 for f in tests/plugin/robust/*; do
 	case "$f" in *.cc) c=g++ ;; *) c=$CC ;; esac
