@@ -109,6 +109,8 @@ static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int d
 		return t->annot_state == 1;
 	if (depth > CH_MAX_DEPTH)
 		return 0;
+	if (ch_type_has_groups(t))
+		found = 1;   /* the kernel's cacheline groups are annotations too */
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
@@ -227,8 +229,14 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 {
 	memset(f, 0, sizeof(*f));
 	f->ctx = ctx;
+	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
 	flatten_type(f, t, t->name, 0, NULL, -1, 0);
+	{
+		size_t i;
+		for (i = 0; i < f->nleaves; i++)
+			f->leaves[i].l.kgroup = t->members[f->leaves[i].top].kgroup;
+	}
 }
 
 static void flat_free(struct flat *f)
@@ -368,7 +376,7 @@ static const char *class_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 	}
 }
 
-static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
+const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t)
 {
 	if (!t->name)
 		return t->is_union ? "anonymous union" : "anonymous struct";
@@ -378,6 +386,8 @@ static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
 }
 
 /* "offset 8, size 8" or "offset 4, bits 3..7" for a bit-field. */
+#define type_phrase ch_type_phrase
+
 static const char *where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 {
 	if (l->bit_size)
@@ -396,15 +406,17 @@ static const char *lines_phrase(ch_ctx *ctx, unsigned L, int predicted)
 			 : ch_printf(ctx, "(%u-byte lines)", L);
 }
 
-struct finding_list {
-	struct ch_finding *v;
-	size_t n, cap;
-};
+#define finding_list ch_finding_list
 
 static struct ch_finding *new_finding(ch_ctx *ctx, struct finding_list *fl)
 {
-	struct ch_finding *x;
 	(void)ctx;
+	return ch_finding_new(fl);
+}
+
+struct ch_finding *ch_finding_new(struct ch_finding_list *fl)
+{
+	struct ch_finding *x;
 	if (fl->n == fl->cap) {
 		fl->cap = fl->cap ? 2 * fl->cap : 16;
 		fl->v = (struct ch_finding *)ch_xrealloc(fl->v, fl->cap * sizeof(*x));
@@ -785,6 +797,13 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	if (cfg->predict > L)
 		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl, &pn);
 	judge_padding(ctx, &f, t, L, cfg, &fl);
+	{
+		struct ch_leaf *lv = (struct ch_leaf *)ch_xrealloc(NULL, (f.nleaves + 1) * sizeof(*lv));
+		for (i = 0; i < f.nleaves; i++)
+			lv[i] = f.leaves[i].l;
+		ch_judge_groups(ctx, t, lv, f.nleaves, cfg, &fl);
+		free(lv);
+	}
 	if (t->align < L && t->size > 0 && has_class(&f, 1))
 		add_note(ctx, &fl, t, L,
 			 ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "

@@ -163,6 +163,36 @@ static struct ch_loc to_loc(location_t l)
 	return loc;
 }
 
+/* Where a kernel group marker is reported: its name is pasted inside
+ * __cacheline_group_begin(G), so GCC locates it in the macro's definition;
+ * the other engines (and the reader) want G in the macro's arguments. Any
+ * other field: its own location. */
+static location_t marker_location(tree field)
+{
+	location_t l = DECL_SOURCE_LOCATION(field), exp;
+	const char *g;
+	expanded_location x;
+	size_t n;
+
+	if (!DECL_NAME(field) ||
+	    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), &g) == CH_MARKER_NONE ||
+	    !linemap_location_from_macro_expansion_p(line_table, l))
+		return l;
+	exp = linemap_resolve_location(line_table, l, LRK_MACRO_EXPANSION_POINT, NULL);
+	x = expand_location(exp);
+	if (!x.file || x.line <= 0 || x.column <= 0)
+		return exp;
+	char_span line = location_get_source_line(x.file, x.line);
+	n = strlen(g);
+	for (size_t c = x.column - 1; line && c + n <= line.length(); c++)
+		if (!strncmp(line.get_buffer() + c, g, n) &&
+		    (c == 0 || !(ISALNUM(line[c - 1]) || line[c - 1] == '_')) &&
+		    (c + n == line.length() || !(ISALNUM(line[c + n]) || line[c + n] == '_')))
+			return linemap_position_for_loc_and_offset(line_table, exp,
+								   c - (x.column - 1));
+	return exp;
+}
+
 static uint64_t uhwi_or_zero(tree t)
 {
 	return t && TREE_CODE(t) == INTEGER_CST && tree_fits_uhwi_p(t) ? tree_to_uhwi(t) : 0;
@@ -231,7 +261,7 @@ static void convert_field(struct ch_type *t, tree field)
 
 	m = ch_type_add_member(cachehot_ctx, t,
 			       DECL_NAME(field) ? IDENTIFIER_POINTER(DECL_NAME(field)) : NULL);
-	m->loc = to_loc(DECL_SOURCE_LOCATION(field));
+	m->loc = to_loc(marker_location(field));
 	m->align = DECL_ALIGN_UNIT(field);
 	m->user_align = DECL_USER_ALIGN(field) ? 1 : 0;
 	if (DECL_BIT_FIELD(field)) {
@@ -335,6 +365,10 @@ static bool relevant(tree type, int depth)
 		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
+			r = true;
+		/* the kernel's cacheline group markers (core/groups.c) */
+		if (!r && DECL_NAME(field) &&
+		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), NULL) != CH_MARKER_NONE)
 			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
@@ -516,12 +550,23 @@ static void judge(tree type, const char *typedef_name, tree variant)
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
 }
 
+/* 1 if type has a kernel cacheline group marker among its direct fields
+ * (zero-size members named __cacheline_group_begin__G ...). */
+static bool has_group_markers(tree type)
+{
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) &&
+		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(f)), NULL) != CH_MARKER_NONE)
+			return true;
+	return false;
+}
+
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
-	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
+	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
 		return;
 	if (!type_tag(TYPE_MAIN_VARIANT(type)))
 		return;   /* anonymous: judged as part of its container or typedef */

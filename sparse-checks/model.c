@@ -499,6 +499,10 @@ static int relevant(struct symbol *s, const char *name, int depth)
 			continue;
 		if (attrs && ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
 			r = 1;
+		/* the kernel's cacheline group markers (core/groups.c) */
+		if (!r && mem->ident &&
+		    ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
+			r = 1;
 		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
@@ -535,6 +539,28 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	ch_print_finding(&f, NULL);
 }
 
+/* 1 if a struct of list has a kernel cacheline group marker among its
+ * direct members (core/groups.c): such structs are judged without any
+ * cachehot annotation. One name test per member. */
+static int has_group_markers(struct symbol_list *list)
+{
+	struct symbol *sym, *mem;
+	int r = 0;
+	FOR_EACH_PTR(list, sym) {
+		struct symbol *t = sym->namespace == NS_STRUCT ? sym :
+			sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE ? sym->ctype.base_type : NULL;
+		if (r || !t || !is_aggregate(t) || !t->symbol_list)
+			continue;
+		FOR_EACH_PTR(t->symbol_list, mem) {
+			if (mem->ident && ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE) {
+				r = 1;
+				break;
+			}
+		} END_FOR_EACH_PTR(mem);
+	} END_FOR_EACH_PTR(sym);
+	return r;
+}
+
 /* Struct tags and typedefs of block scopes (struct definitions inside
  * function bodies), saved before sparse unbinds them. */
 static struct symbol_list *block_syms;
@@ -542,7 +568,7 @@ static struct symbol_list *block_syms;
 void ch_note_block_scope(struct scope *sc)
 {
 	struct symbol *sym;
-	if (!sc || (!ch_attr_any_class() && !nside_names))
+	if (!sc || (!ch_attr_any_class() && !nside_names && !has_group_markers(sc->symbols)))
 		return;
 	FOR_EACH_PTR(sc->symbols, sym) {
 		if ((sym->namespace == NS_STRUCT && sym->symbol_list) ||
@@ -562,7 +588,8 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	struct ch_config cfg = *cfgp;
 
 	/* as the plugin: nothing to judge without any annotation source */
-	if (!sc || (!ch_attr_any_class() && !nside_names))
+	if (!sc || (!ch_attr_any_class() && !nside_names &&
+		    !has_group_markers(sc->symbols) && (builtin || !has_group_markers(block_syms))))
 		return;
 	lists[0] = sc->symbols;
 	lists[1] = builtin ? NULL : block_syms;
@@ -774,8 +801,13 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 	memset(&pos, 0, sizeof(pos));
 	if (stream >= 0 && f->loc.line) {
 		const struct symbol *named = (const struct symbol *)(uintptr_t)f->loc.fe_loc;
-		if (named && named->ident)
-			col = ch_name_column(f->loc.file, f->loc.line, col, show_ident(named->ident));
+		if (named && named->ident) {
+			/* a group marker's name is pasted: G is what the source spells */
+			const char *nm = show_ident(named->ident), *g;
+			if (ch_marker_kind(nm, &g) != CH_MARKER_NONE)
+				nm = g;
+			col = ch_name_column(f->loc.file, f->loc.line, col, nm);
+		}
 		pos.stream = stream;
 		pos.line = f->loc.line;
 		pos.pos = col;
