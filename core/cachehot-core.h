@@ -417,6 +417,15 @@ const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char 
 				     unsigned line, const char *type_name);
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line);
+/* The driver's verdict over a whole compile database: the entry matched no
+ * struct in any of its units (the tree no longer has it, or it names a
+ * typedef instead of the tag). units: how many units were checked. */
+const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *file,
+				 unsigned line, unsigned long units);
+/* Prefix every ch_msg_sidecar_unmatched message starts with (for readers of
+ * engine output: "sidecar entry '"). */
+#define CH_MSG_SIDECAR_ENTRY "sidecar entry '"
+#define CH_MSG_UNMATCHED_TAIL "matched no struct in this translation unit"
 /* A struct with annotations but no fixed layout (a variable-length member,
  * a C++ template pattern): not judged, and said so. */
 const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union);
