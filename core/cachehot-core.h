@@ -287,6 +287,7 @@ struct ch_group {
 struct ch_group_problem {
 	const char *message;
 	struct ch_loc loc;
+	const char *group;         /* G of the marker reported at loc */
 };
 
 struct ch_groups {

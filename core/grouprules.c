@@ -288,6 +288,7 @@ void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *lv, s
 	for (i = 0; i < gs->nproblems; i++) {
 		struct ch_finding *x = finding(ctx, fl, CH_CHECK_GROUP_MARKERS, cfg->severity, t, L, 0);
 		x->loc = gs->problems[i].loc;
+		x->field_a = gs->problems[i].group;
 		x->message = gs->problems[i].message;
 	}
 	group_pairs(ctx, t, gs, L, 0, cfg, fl);

@@ -115,14 +115,8 @@ static const char *type_words(ch_ctx *ctx, const struct ch_type *t)
 	return ch_printf(ctx, "'%s %s'", t->is_union ? "union" : "struct", t->name);
 }
 
-/* A group being built: index of its begin marker in t->members. */
-struct open_group {
-	const char *name;
-	size_t bi;
-};
-
-static void add_problem(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
-			const struct ch_member *at, const char *msg)
+static void add_problem_g(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
+			  const struct ch_member *at, const char *msg, const char *g)
 {
 	if (gs->nproblems == *cap) {
 		struct ch_group_problem *nv;
@@ -135,7 +129,16 @@ static void add_problem(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
 	gs->problems[gs->nproblems].message = ch_printf(ctx, "%s [%s]", msg,
 							ch_check_id(CH_CHECK_GROUP_MARKERS));
 	gs->problems[gs->nproblems].loc = at->loc;
+	gs->problems[gs->nproblems].group = ch_strdup(ctx, g);
 	gs->nproblems++;
+}
+
+static void add_problem(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
+			const struct ch_member *at, const char *msg)
+{
+	const char *g = NULL;
+	ch_marker_kind(at->name, &g);
+	add_problem_g(ctx, gs, cap, at, msg, g);
 }
 
 static size_t find_end(const struct ch_type *t, size_t from, const char *g)
@@ -229,11 +232,18 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 		}
 		if (bad)
 			continue;
-		/* also overlapping: this group begins inside an earlier group
-		 * that ends after it (reported at that group's inner begin) */
-		for (k = 0; k < gs->n; k++)
-			if (gs->v[k].end_m > m)
+		/* also overlapping: this group begins inside an earlier one
+		 * (reported above, at this begin, by the earlier group's scan);
+		 * neither is judged */
+		for (k = 0; k < i && !bad; k++) {
+			const char *h;
+			size_t ke;
+			if (ch_marker_kind(t->members[k].name, &h) != CH_MARKER_BEGIN || !strcmp(h, g))
+				continue;
+			ke = find_end(t, k + 1, h);
+			if (ke != (size_t)-1 && ke > i)
 				bad = 1;
+		}
 		if (bad)
 			continue;
 		if (gs->n == capg) {

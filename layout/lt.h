@@ -159,6 +159,11 @@ int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
  * (union, randomized struct, flexible array not last) and nothing written. */
 int lt_reorganize(struct lt_set *s, struct lt_struct *st,
 		  const struct lt_opts *o, FILE *out, char *err, size_t errsz);
+/* --groups: list every struct of s (or of only[0..nonly)) with kernel
+ * cacheline group markers and its groups (bytes; lines at the configured
+ * line size), as text or, json set, as a JSON array. Returns 0. */
+int lt_groups(struct lt_set *s, char **only, size_t nonly, const struct lt_opts *o,
+	      int json, FILE *out);
 /* --diff: for each struct in both sets, moved/added/removed fields (bytes),
  * size and line-count changes and the conflicts NEW has that OLD has not
  * (pairs of fields at one line size, judged by the core on each side).
