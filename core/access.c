@@ -8,7 +8,7 @@
  * { "cachehot_access": 1, "unit": "/abs/mm/page_counter.c",
  *   "functions": { "page_counter_charge": { "file": "...", "line": 60,
  *        "static": false, "exported": true, "init": false, "exit": false,
- *        "cold": false, "callers": [ "try_charge_memcg" ] } },
+ *        "cold": false, "inline": false, "callers": [ "try_charge_memcg" ] } },
  *   "structs": { "page_counter": { "usage.counter": { "offset": 0,
  *        "composite": false,
  *        "functions": { "page_counter_charge": { "load": 0, "store": 0,
@@ -20,7 +20,8 @@
  * the function's GIMPLE after early inlining (docs/annotate.md).
  *
  * The merged view keeps the same shape; a static function's key becomes
- * "name@unit" so that two units' static helpers stay apart.
+ * "name@FILE:LINE" of its definition: a static inline helper from a header
+ * is one function in every unit, two .c files' static helpers stay apart.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -145,6 +146,7 @@ void ch_access_function(ch_access *a, const char *function,
 	json_object_set_new(f, "init", json_boolean(info->init));
 	json_object_set_new(f, "exit", json_boolean(info->exit));
 	json_object_set_new(f, "cold", json_boolean(info->cold));
+	json_object_set_new(f, "inline", json_boolean(info->is_inline));
 }
 
 static void add_unique(json_t *arr, const char *s)
@@ -221,13 +223,15 @@ static int get_bool(json_t *o, const char *k)
 	return json_is_true(json_object_get(o, k));
 }
 
-/* The merged key of a unit's function: "name@unit" when static. */
+/* The merged key of a unit's function: "name@FILE:LINE" when static. */
 static const char *merged_key(json_t *unit_fns, const char *name, const char *unit,
 			      char *buf, size_t n)
 {
 	json_t *f = json_object_get(unit_fns, name);
 	if (json_is_object(f) && get_bool(f, "static")) {
-		snprintf(buf, n, "%s@%s", name, unit);
+		const char *file = json_string_value(json_object_get(f, "file"));
+		snprintf(buf, n, "%s@%s:%lld", name, file ? file : unit,
+			 (long long)json_integer_value(json_object_get(f, "line")));
 		return buf;
 	}
 	return name;
@@ -271,7 +275,8 @@ int ch_access_merge_file(ch_access *a, const char *path)
 		const char *key = merged_key(fns, k, unit, kb, sizeof(kb));
 		json_t *m = fn_entry(a, key), *callers = json_object_get(v, "callers"), *c;
 		size_t i;
-		static const char *const flags[] = { "static", "exported", "init", "exit", "cold" };
+		static const char *const flags[] = { "static", "exported", "init", "exit", "cold",
+						      "inline" };
 		unsigned j;
 		if (!json_is_object(v)) {
 			rc = bad(a, path, "a function entry is not an object");

@@ -499,6 +499,7 @@ struct ch_access_fn_info {
 	int exported;              /* EXPORT_SYMBOL*() in this unit */
 	int init, exit;            /* in .init.text / .exit.text (__init, __exit) */
 	int cold;                  /* cold attribute (__cold; __init implies it) */
+	int is_inline;             /* declared inline (a helper; counted at its callers) */
 };
 /* New empty set of facts; unit (copied) names the translation unit, or NULL
  * for a merged set. Owned by the caller: ch_access_free(). */
@@ -530,13 +531,17 @@ int ch_access_merge_file(ch_access *a, const char *path);
 struct ch_infer_opts {
 	unsigned hot_rmw_fns;      /* hot: atomic RMWs in at least this many functions (2) */
 	unsigned hot_write_fns;    /* ... or writes of any kind in this many (4) */
-	unsigned rm_read_fns;      /* read_mostly: read in at least this many (4) */
-	unsigned rm_max_write_fns; /* ... written in at most this many (2), no RMW */
+	unsigned rm_read_fns;      /* read_mostly: read in at least this many (3) */
+	unsigned rm_max_write_fns; /* ... written in at most this many (3) */
 	unsigned rm_ratio;         /* ... and readers >= ratio * writers (3) */
 	unsigned min_fields;       /* a struct is suggested with at least this many
 				    * lines, one of them hot (2) */
 	unsigned group_overlap;    /* percent: hot fields whose writer sets overlap
 				    * this much (Jaccard) form a group (50) */
+	unsigned init_fields;      /* a function storing >= this many fields of a
+				    * struct, with no RMW on it and no load of what it
+				    * stores, initializes it: its writes are not
+				    * evidence (2; 0 = off) */
 	const char *only;          /* only this struct, or NULL */
 };
 void ch_infer_defaults(struct ch_infer_opts *o);

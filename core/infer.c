@@ -3,7 +3,8 @@
  * infer.c -- from merged access facts (core/access.c) to a sidecar
  * suggestion (docs/annotations.rst syntax), the rules of `cachehot annotate`.
  *
- * Rules (issue 11; thresholds in struct ch_infer_opts, docs/annotate.md):
+ * Rules (issue 11; thresholds in struct ch_infer_opts; docs/annotate.md is
+ * the reference, this list a summary):
  *  - A function is on a slow path when it lies in .init.text/.exit.text, is
  *    cold, or is static and every caller known in the build is on a slow
  *    path (least fixpoint over the merged call edges).
@@ -30,11 +31,12 @@ void ch_infer_defaults(struct ch_infer_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->hot_rmw_fns = 2;
 	o->hot_write_fns = 4;
-	o->rm_read_fns = 4;
-	o->rm_max_write_fns = 2;
+	o->rm_read_fns = 3;
+	o->rm_max_write_fns = 3;
 	o->rm_ratio = 3;
 	o->min_fields = 2;
 	o->group_overlap = 50;
+	o->init_fields = 2;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -93,6 +95,38 @@ static void mark_slow(json_t *fns)
 			}
 		}
 	}
+}
+
+/* ---- inline helpers count at their callers ------------------------------- */
+
+/* The functions an access in function key is counted in: the function
+ * itself, or, for a function declared inline that has callers, those
+ * callers' own attribution (what inlining would make of it; depth 4). */
+static json_t *attribution(json_t *fns, const char *key, int depth)
+{
+	json_t *f = json_object_get(fns, key), *memo, *callers, *c, *out;
+	size_t i;
+	if (!f)
+		return NULL;
+	if ((memo = json_object_get(f, "attr")))
+		return memo;
+	out = json_array();
+	callers = json_object_get(f, "callers");
+	if (depth < 4 && flag(f, "inline") && json_array_size(callers)) {
+		json_object_set_new(f, "attr", json_array());   /* a cycle ends here */
+		json_array_foreach(callers, i, c) {
+			json_t *up = attribution(fns, json_string_value(c), depth + 1), *u;
+			size_t j;
+			json_array_foreach(up, j, u)
+				json_array_append(out, u);
+		}
+		if (!json_array_size(out))
+			json_array_append_new(out, json_string(key));
+	} else {
+		json_array_append_new(out, json_string(key));
+	}
+	json_object_set_new(f, "attr", out);
+	return out;
 }
 
 /* ---- one member ------------------------------------------------------------- */
@@ -169,7 +203,7 @@ static size_t name_len(const struct member *m)
 	return dot ? (size_t)(dot - m->name) : strlen(m->name);
 }
 
-static void collect_members(json_t *st, struct member **out, size_t *nout)
+static void collect_members(json_t *st, json_t *fnsall, struct member **out, size_t *nout)
 {
 	size_t np, i, n = 0;
 	const char **paths = sorted_keys(st, &np);
@@ -199,19 +233,28 @@ static void collect_members(json_t *st, struct member **out, size_t *nout)
 			json_object_set_new(x->subs, sub, json_true());
 		}
 		json_object_foreach(fns, fk, c) {
-			json_t *sum = json_object_get(x->fns, fk);
-			int k;
-			if (!sum) {
-				sum = json_array();
-				for (k = 0; k < CH_ACC__COUNT; k++)
-					json_array_append_new(sum, json_integer(0));
-				json_object_set_new(x->fns, fk, sum);
+			json_t *targets = attribution(fnsall, fk, 0), *t;
+			size_t ti;
+			json_t *self = NULL;
+			if (!targets)
+				targets = self = json_pack("[s]", fk);
+			json_array_foreach(targets, ti, t) {
+				const char *tk = json_string_value(t);
+				json_t *sum = json_object_get(x->fns, tk);
+				int k;
+				if (!sum) {
+					sum = json_array();
+					for (k = 0; k < CH_ACC__COUNT; k++)
+						json_array_append_new(sum, json_integer(0));
+					json_object_set_new(x->fns, tk, sum);
+				}
+				for (k = 0; k < CH_ACC__COUNT; k++) {
+					json_t *e = json_array_get(sum, k);
+					json_integer_set(e, json_integer_value(e) + json_integer_value(
+						json_object_get(c, ch_access_kind_name((enum ch_access_kind)k))));
+				}
 			}
-			for (k = 0; k < CH_ACC__COUNT; k++) {
-				json_t *e = json_array_get(sum, k);
-				json_integer_set(e, json_integer_value(e) + json_integer_value(
-					json_object_get(c, ch_access_kind_name((enum ch_access_kind)k))));
-			}
+			json_decref(self);
 		}
 	}
 	free(paths);
@@ -219,7 +262,7 @@ static void collect_members(json_t *st, struct member **out, size_t *nout)
 	*nout = n;
 }
 
-static void classify(struct member *m, json_t *fns, const struct ch_infer_opts *o)
+static void classify(struct member *m, json_t *fns, json_t *inits, const struct ch_infer_opts *o)
 {
 	const char *fk;
 	json_t *sum;
@@ -229,7 +272,7 @@ static void classify(struct member *m, json_t *fns, const struct ch_infer_opts *
 		int k, slow = json_is_true(json_object_get(json_object_get(fns, fk), "slow"));
 		for (k = 0; k < CH_ACC__COUNT; k++)
 			c[k] = json_integer_value(json_array_get(sum, k));
-		if (slow) {
+		if (slow || json_object_get(inits, fk)) {
 			if (c[CH_ACC_STORE] + c[CH_ACC_MSTORE] + c[CH_ACC_RMW])
 				fnset_add(&m->slow_wr, fk);
 			continue;
@@ -252,14 +295,51 @@ static void classify(struct member *m, json_t *fns, const struct ch_infer_opts *
 	fnset_sort_unique(&m->rd);
 	fnset_sort_unique(&m->slow_wr);
 	nw = m->wr.n;
-	if (m->rmw.n >= o->hot_rmw_fns || nw >= o->hot_write_fns) {
-		m->cls = CH_CLASS_HOT;
-		m->conf_high = m->rmw.n >= 2 * o->hot_rmw_fns || nw >= 2 * o->hot_write_fns;
-	} else if (!m->rmw.n && m->rd.n >= o->rm_read_fns && nw <= o->rm_max_write_fns &&
-		   m->rd.n >= o->rm_ratio * nw) {
+	/* read-dominated first: a limit set by a few config writers (even with
+	 * xchg, as page_counter_set_max() does) and read everywhere */
+	if (m->rd.n >= o->rm_read_fns && nw <= o->rm_max_write_fns && m->rd.n >= o->rm_ratio * nw) {
 		m->cls = CH_CLASS_READ_MOSTLY;
 		m->conf_high = nw == 0 || m->rd.n >= 2 * o->rm_read_fns;
+	} else if (m->rmw.n >= o->hot_rmw_fns || nw >= o->hot_write_fns) {
+		m->cls = CH_CLASS_HOT;
+		m->conf_high = m->rmw.n >= 2 * o->hot_rmw_fns || nw >= 2 * o->hot_write_fns;
 	}
+}
+
+/* Functions that initialize the struct (see init_fields): a set (object). */
+static json_t *initializers(struct member *m, size_t n, const struct ch_infer_opts *o)
+{
+	json_t *per = json_object(), *inits = json_object(), *v;
+	const char *fk;
+	size_t i;
+	if (!o->init_fields)
+		return inits;
+	for (i = 0; i < n; i++) {
+		json_t *sum;
+		json_object_foreach(m[i].fns, fk, sum) {
+			json_int_t ld = json_integer_value(json_array_get(sum, CH_ACC_LOAD)) +
+					json_integer_value(json_array_get(sum, CH_ACC_MLOAD));
+			json_int_t st = json_integer_value(json_array_get(sum, CH_ACC_STORE)) +
+					json_integer_value(json_array_get(sum, CH_ACC_MSTORE));
+			json_int_t rmw = json_integer_value(json_array_get(sum, CH_ACC_RMW));
+			json_t *p = json_object_get(per, fk);
+			if (!p) {
+				p = json_pack("{s:i, s:b}", "stored", 0, "bad", 0);
+				json_object_set_new(per, fk, p);
+			}
+			if (rmw || (st && ld))
+				json_object_set_new(p, "bad", json_true());
+			if (st)
+				json_integer_set(json_object_get(p, "stored"),
+						 json_integer_value(json_object_get(p, "stored")) + 1);
+		}
+	}
+	json_object_foreach(per, fk, v)
+		if (!json_is_true(json_object_get(v, "bad")) &&
+		    json_integer_value(json_object_get(v, "stored")) >= (json_int_t)o->init_fields)
+			json_object_set_new(inits, fk, json_true());
+	json_decref(per);
+	return inits;
 }
 
 static int find(struct member *m, int i)
@@ -310,7 +390,7 @@ static void print_line(FILE *out, const char *st, const struct member *m, const 
 		fputs("; ", out);
 		print_set(out, "writes", &m->wr, m->nwr);
 	}
-	fprintf(out, "; slow-path writes %zu fn", m->slow_wr.n);
+	fprintf(out, "; init/slow-path writes %zu fn", m->slow_wr.n);
 	if (m->slow_wr.n) {
 		fputs(": ", out);
 		print_fns(out, &m->slow_wr);
@@ -343,24 +423,27 @@ size_t ch_infer_sidecar(ch_access *a, const struct ch_infer_opts *o, FILE *out)
 	names = sorted_keys(sts, &ns);
 	fprintf(out, "# cachehot annotate: %zu translation unit%s; thresholds: hot-rmw-fns=%u "
 		"hot-write-fns=%u rm-read-fns=%u rm-max-write-fns=%u rm-ratio=%u min-fields=%u "
-		"group-overlap=%u (docs/annotate.md)\n", a->nunits, a->nunits == 1 ? "" : "s",
-		o->hot_rmw_fns, o->hot_write_fns, o->rm_read_fns, o->rm_max_write_fns, o->rm_ratio,
-		o->min_fields, o->group_overlap);
+		"group-overlap=%u init-fields=%u (docs/annotate.md)\n", a->nunits,
+		a->nunits == 1 ? "" : "s", o->hot_rmw_fns, o->hot_write_fns, o->rm_read_fns,
+		o->rm_max_write_fns, o->rm_ratio, o->min_fields, o->group_overlap, o->init_fields);
 	for (s = 0; s < ns; s++) {
 		struct member *m;
 		size_t n, i, j, lines = 0, hot = 0;
 		if (o->only && strcmp(o->only, names[s]))
 			continue;
-		collect_members(json_object_get(sts, names[s]), &m, &n);
+		json_t *inits;
+		collect_members(json_object_get(sts, names[s]), fns, &m, &n);
 		qsort(m, n, sizeof(*m), cmp_member);
+		inits = initializers(m, n, o);
 		for (i = 0; i < n; i++) {
 			m[i].group = (int)i;
 			if (m[i].composite && json_object_size(m[i].subs) > 1)
 				continue;   /* judged under its own struct name */
-			classify(&m[i], fns, o);
+			classify(&m[i], fns, inits, o);
 			lines += m[i].cls != CH_CLASS_NONE;
 			hot += m[i].cls == CH_CLASS_HOT;
 		}
+		json_decref(inits);
 		if (lines < o->min_fields || !hot) {
 			free_members(m, n);
 			continue;

@@ -42,14 +42,16 @@ static void usage_annotate(FILE *f)
 	      "  -o, --output=FILE       write the sidecar to FILE (atomically; default stdout)\n"
 	      "  --hot-rmw-fns=N         hot: atomic RMWs in >= N functions (default 2)\n"
 	      "  --hot-write-fns=N       hot: writes in >= N functions (default 4)\n"
-	      "  --rm-read-fns=N         read_mostly: reads in >= N functions (default 4)\n"
-	      "  --rm-max-write-fns=N    read_mostly: writes in <= N functions (default 2)\n"
+	      "  --rm-read-fns=N         read_mostly: reads in >= N functions (default 3)\n"
+	      "  --rm-max-write-fns=N    read_mostly: writes in <= N functions (default 3)\n"
 	      "  --rm-ratio=N            read_mostly: readers >= N x writers (default 3)\n"
 	      "  --min-fields=N          a struct needs N suggested lines, one hot (default 2)\n"
-	      "  --group-overlap=PCT     hot fields sharing PCT%% of writers form a group (default 50)\n"
+	      "  --group-overlap=PCT     hot fields sharing PCT% of writers form a group (default 50)\n"
+	      "  --init-fields=N         a function storing >= N fields of a struct, without RMW\n"
+	      "                          or loading them, initializes it (default 2; 0 off)\n"
 	      "  --no-progress           no progress line even on a terminal\n"
 	      "Functions are counted off slow paths (__init, __exit, __cold and what only\n"
-	      "they call). See docs/annotate.md and cachehot(1).\n"
+	      "they call); an inline helper counts at its callers. See docs/annotate.md.\n"
 	      "exit status: 0 done, 2 usage or tool error\n", f);
 }
 
@@ -167,6 +169,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "rm-ratio", required_argument, 0, 5 },
 		{ "min-fields", required_argument, 0, 6 },
 		{ "group-overlap", required_argument, 0, 7 },
+		{ "init-fields", required_argument, 0, 8 },
 		{ "no-progress", no_argument, 0, 'n' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -199,6 +202,7 @@ int cmd_annotate(int argc, char **argv)
 		case 5: slot = &o.rm_ratio; break;
 		case 6: slot = &o.min_fields; break;
 		case 7: slot = &o.group_overlap; max = 100; break;
+		case 8: slot = &o.init_fields; break;
 		case 'n': progress = 0; break;
 		case 'h': usage_annotate(stdout); return 0;
 		default: usage_annotate(stderr); return EXIT_TROUBLE;

@@ -334,6 +334,7 @@ unsigned int access_pass::execute(function *fun)
 	info.init = sec && !strncmp(sec, ".init.", 6);
 	info.exit = sec && !strncmp(sec, ".exit.", 6);
 	info.cold = lookup_attribute("cold", DECL_ATTRIBUTES(decl)) != NULL_TREE;
+	info.is_inline = DECL_DECLARED_INLINE_P(decl);
 	ch_access_function(facts, fn, &info);
 	if (!exports_scanned) {
 		exports_scanned = true;

@@ -102,10 +102,10 @@ unsigned long __cold page_counter_shadow(struct page_counter *c)
  * mem_cgroup memory.low memcg_event load=1
  * page_counter low memcg_event load=1
  * page_counter min page_counter_shadow load=1
- * fn memcg_event static=0 init=0 exit=0 cold=0 callers=
- * fn page_counter_exit static=0 init=0 exit=1 cold=0 callers=
- * fn page_counter_init static=0 init=1 exit=0 cold=1 callers=
- * fn page_counter_set_low static=0 init=0 exit=0 cold=0 callers=
- * fn page_counter_shadow static=0 init=0 exit=0 cold=1 callers=
- * fn page_counter_try_charge static=0 init=0 exit=0 cold=0 callers=
+ * fn memcg_event static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn page_counter_exit static=0 inline=0 init=0 exit=1 cold=0 callers=
+ * fn page_counter_init static=0 inline=0 init=1 exit=0 cold=1 callers=
+ * fn page_counter_set_low static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn page_counter_shadow static=0 inline=0 init=0 exit=0 cold=1 callers=
+ * fn page_counter_try_charge static=0 inline=0 init=0 exit=0 cold=0 callers=
  */

@@ -42,13 +42,45 @@ void __init limits_init(struct page_counter *c)
 	setup_limits(c);
 }
 
+/* two counters bumped together: a hot group */
+void page_counter_account(struct page_counter *c)
+{
+	c->failcnt++;
+	c->watermark++;
+}
+
+#pragma GCC diagnostic ignored "-Wattributes"   /* inline + noinline, on purpose */
+/* an inline helper the early inliner leaves alone: its read of 'low'
+ * counts in each of its callers */
+static inline __attribute__((__noinline__)) unsigned long read_low(struct page_counter *c)
+{
+	return READ_ONCE(c->low);
+}
+
+unsigned long low_a(struct page_counter *c)
+{
+	return read_low(c);
+}
+
+unsigned long low_b(struct page_counter *c)
+{
+	return read_low(c) + 1;
+}
+
 /* facts:
  * page_counter usage.counter page_counter_cancel rmw=1
  * page_counter max page_counter_margin marked_load=1
  * page_counter min page_counter_margin load=1
  * page_counter max setup_limits store=1
- * fn limits_init static=0 init=1 exit=0 cold=1 callers=
- * fn page_counter_cancel static=0 init=0 exit=0 cold=0 callers=
- * fn page_counter_margin static=0 init=0 exit=0 cold=0 callers=
- * fn setup_limits static=1 init=0 exit=0 cold=0 callers=limits_init
+ * page_counter failcnt page_counter_account load=1,store=1
+ * page_counter watermark page_counter_account load=1,store=1
+ * page_counter low read_low marked_load=1
+ * fn page_counter_account static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn read_low static=1 inline=1 init=0 exit=0 cold=0 callers=low_a,low_b
+ * fn low_a static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn low_b static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn limits_init static=0 inline=0 init=1 exit=0 cold=1 callers=
+ * fn page_counter_cancel static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn page_counter_margin static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn setup_limits static=1 inline=0 init=0 exit=0 cold=0 callers=limits_init
  */

@@ -13,5 +13,5 @@ for st, fields in d["structs"].items():
 for fn, f in d["functions"].items():
     if f.get("file") is None:
         continue
-    out.append("fn %s static=%d init=%d exit=%d cold=%d callers=%s" % (fn, f["static"], f["init"], f["exit"], f["cold"], ",".join(sorted(f["callers"]))))
+    out.append("fn %s static=%d inline=%d init=%d exit=%d cold=%d callers=%s" % (fn, f["static"], f["inline"], f["init"], f["exit"], f["cold"], ",".join(sorted(f["callers"]))))
 print("\n".join(sorted(out)))

@@ -71,7 +71,7 @@ expect_file_eq annotate/hot-groups "$HERE/expected/groups.sidecar" "$T/groups"
 "$CH" annotate "$T/a.json" >"$T/thin"
 expect_eq annotate/thin-evidence-nothing "1" "$(wc -l <"$T/thin")"
 out=$("$CH" annotate "$T/a.json" "$T/b.json" --hot-rmw-fns=1 --min-fields=1 --only=mem_cgroup | grep -v '^#' | grep -v '^$')
-expect_eq annotate/only "mem_cgroup.events hot	# rmw 1 fn (1): memcg_event; writes 1 fn (1): memcg_event; reads 0 fn; slow-path writes 0 fn; confidence medium" "$out"
+expect_eq annotate/only "mem_cgroup.events hot	# rmw 1 fn (1): memcg_event; writes 1 fn (1): memcg_event; reads 0 fn; init/slow-path writes 0 fn; confidence medium" "$out"
 "$CH" annotate "$T/a.json" "$T/b.json" --rm-read-fns=2 -o "$T/out.sidecar"
 expect_file_eq annotate/output-file "$T/merged" "$T/out.sidecar"
 
