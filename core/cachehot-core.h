@@ -471,6 +471,25 @@ int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg);
  * write it in place, never rename over it. Returns a malloc'd path (caller
  * frees), or NULL with errno (EISDIR for a directory, ELOOP). */
 char *ch_output_target(const char *path, int *direct);
+/* Writing a file whole or not at all: ch_atomic_open() opens an unnamed
+ * file (O_TMPFILE) in the folder of target (a regular file's path, as
+ * ch_output_target gives it), so that a process killed while writing (even
+ * by SIGKILL) leaves nothing behind; ch_atomic_commit() gives it a name and
+ * renames it over target (catchable signals blocked meanwhile, so an
+ * interrupted commit leaves either the old or the new file). Where the file
+ * system has no O_TMPFILE, a named "TARGET.tmp.XXXXXX" is used, and
+ * ch_atomic_cleanup() (async-signal-safe, for signal handlers) removes it.
+ * Both return 0, or -1 with errno set; commit and abort close the file. */
+struct ch_atomic {
+	char *target;            /* owned */
+	char *tmp;               /* named temporary, or NULL (owned) */
+	int fd;
+	unsigned mode;           /* permissions of the new file (after umask) */
+};
+int ch_atomic_open(struct ch_atomic *a, const char *target);
+int ch_atomic_commit(struct ch_atomic *a);
+void ch_atomic_abort(struct ch_atomic *a);
+void ch_atomic_cleanup(void);
 
 /* ---- manifest (JSON, jansson) ------------------------------------------- */
 /* Add t with its leaves and findings to the manifest kept in ctx. */

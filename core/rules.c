@@ -98,17 +98,27 @@ static enum ch_class member_class(ch_ctx *ctx, const char *sname, const struct c
 	return ch_sidecar_class(ctx, sname, m->name, group);
 }
 
-#define CH_MAX_DEPTH 64   /* nesting walked; a corrupt input may nest a type in itself */
+/* nesting walked; a corrupt input may nest a type in itself. Deep enough
+ * for any real nesting (the DWARF reader stops at 4096): a named type's
+ * answer is remembered, so the walk stays linear */
+#define CH_MAX_DEPTH 4096
 
-static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth)
+/* *cut: the answer "no" was reached only because the depth limit stopped
+ * the walk; such an answer depends on where the walk started and is not
+ * remembered (else the order types are judged in changes the verdicts:
+ * DWARF lists the outermost of 256 nested structs first). */
+static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth,
+			    int *cut)
 {
 	size_t i;
-	int found = 0;
+	int found = 0, mycut = 0;
 	const char *name = t->name ? t->name : sname;
 	if (t->name && t->annot_state)
 		return t->annot_state == 1;
-	if (depth > CH_MAX_DEPTH)
+	if (depth > CH_MAX_DEPTH) {
+		*cut = 1;
 		return 0;
+	}
 	if (ch_type_has_groups(t))
 		found = 1;   /* the kernel's cacheline groups are annotations too */
 	for (i = 0; i < t->nmembers; i++) {
@@ -117,12 +127,20 @@ static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int d
 		if (member_class(ctx, name, m, &g) != CH_CLASS_NONE)
 			found = 1;   /* keep going: marks every sidecar match */
 		else if (m->type && m->type != t &&
-			 annotated_in(ctx, (struct ch_type *)m->type, name, depth + 1))
+			 annotated_in_cut(ctx, (struct ch_type *)m->type, name, depth + 1, &mycut))
 			found = 1;
 	}
-	if (t->name)
+	if (t->name && (found || !mycut))
 		t->annot_state = found ? 1 : 2;
+	if (!found && mycut)
+		*cut = 1;
 	return found;
+}
+
+static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth)
+{
+	int cut = 0;
+	return annotated_in_cut(ctx, t, sname, depth, &cut);
 }
 
 int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t)

@@ -494,6 +494,9 @@ void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole
 				ctx = ch_ctx_new();
 			free(f->message);
 			f->message = xstrdup(ch_msg_sidecar_stale(ctx, entry, file, line, units));
+			char *tag = strrchr(f->message, '[');   /* printed from f->check */
+			while (tag && tag > f->message && tag[-1] == ' ')
+				*--tag = 0;
 			f->sev = SEV_WARNING;
 			findings_add(&out, f);
 		} else if (everywhere || !units) {

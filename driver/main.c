@@ -367,6 +367,7 @@ static void remove_tmpdir(void)
 /* Interrupted: clean up and leave with 128+signal, as a shell reports it. */
 static void on_signal(int sig)
 {
+	ch_atomic_cleanup();   /* a report or baseline being written */
 	remove_tmpdir();
 	if (opt.progress && getpid() == main_pid)
 		fputs("\r\033[K", stderr);

@@ -109,7 +109,8 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
  * declared by a macro, the position of its name inside the arguments).
  * col unchanged when the file is not at hand. */
 unsigned lt_display_col(const char *file, unsigned line, unsigned col, const char *name);
-/* 1 if the ELF file at path has DWARF (.debug_info), 0 if not, -1 on error. */
+/* How many sections named section (with data) the ELF file at path has: 0
+ * none, -1 not a readable ELF file. */
 int lt_elf_has_section(const char *path, const char *section);
 /* Read all named structs of a BTF file (raw, or ELF with .BTF). */
 int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,

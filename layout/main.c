@@ -121,6 +121,22 @@ struct side_arg {
 	int warnings;
 };
 
+/* Look up every member the sidecar may name for 'name': the direct ones and
+ * those of anonymous members (named directly, docs/annotations.rst), so the
+ * lookup marks their entries as used. */
+static void mark_sidecar_used(ch_ctx *ctx, const char *name, const struct ch_type *t, int depth)
+{
+	size_t k;
+	const char *g;
+	for (k = 0; t && k < t->nmembers && depth < 64; k++) {
+		const struct ch_member *m = &t->members[k];
+		if (m->name)
+			ch_sidecar_class(ctx, name, m->name, &g);
+		else if (m->type && !m->type->name)
+			mark_sidecar_used(ctx, name, m->type, depth + 1);
+	}
+}
+
 static void side_missing(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct side_arg *a = arg;
@@ -350,12 +366,7 @@ int main(int argc, char **argv)
 			if (mf && ch_sidecar_count(s->ctx)) {
 				/* classes set from the manifest bypass the sidecar
 				 * lookup that marks entries as used */
-				size_t k;
-				const char *g;
-				for (k = 0; k < st->t->nmembers; k++)
-					if (st->t->members[k].name)
-						ch_sidecar_class(s->ctx, st->name,
-								 st->t->members[k].name, &g);
+				mark_sidecar_used(s->ctx, st->name, st->t, 0);
 			}
 			if (ch_sidecar_count(s->ctx))
 				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &sa);

@@ -476,13 +476,26 @@ static unsigned char *memo_slot(const struct symbol *s, int create)
 	return &memo_v[i];
 }
 
-static int relevant(struct symbol *s, const char *name, int depth)
+/* A stable copy of an identifier's text: show_ident() returns one of four
+ * rotating buffers, so a name kept across further show_ident() calls (a
+ * struct name while its members are named) was overwritten from the fourth
+ * member on, and a sidecar entry for it never matched. */
+static const char *ident_text(const struct ident *id)
+{
+	return id ? ch_printf(ch_sparse_ctx, "%.*s", id->len, id->name) : NULL;
+}
+
+/* 'sid': the name sidecar entries use for s: its tag, or for an untagged
+ * nested struct the enclosing struct's (members of anonymous members are
+ * named directly, docs/annotations.rst); NULL: none. */
+static int relevant(struct symbol *s, const struct ident *sid, int depth)
 {
 	struct symbol *mem;
 	unsigned char *memo;
 	int r = 0;
 	int attrs = ch_attr_any_class();
-	int side = name && in_sidecar(s->ident);
+	int side = sid && in_sidecar(sid);
+	const char *name = side ? ident_text(sid) : NULL;
 
 	if (!is_aggregate(s) || !s->symbol_list || depth > 32)
 		return 0;
@@ -510,10 +523,12 @@ static int relevant(struct symbol *s, const char *name, int depth)
 		while (!r && ft && ft->type == SYM_ARRAY)
 			ft = base_of(ft->ctype.base_type);
 		if (!r && is_aggregate(ft) &&
-		    relevant(ft, is_tagged(ft) ? show_ident(ft->ident) : NULL, depth + 1))
+		    relevant(ft, ft->ident ? ft->ident : sid, depth + 1))
 			r = 1;
 	} END_FOR_EACH_PTR(mem);
-	*memo_slot(s, 1) = r ? 1 : 2;
+	/* an untagged type's answer depends on sid: remember only a final one */
+	if (r || is_tagged(s))
+		*memo_slot(s, 1) = r ? 1 : 2;
 	return r;
 }
 
@@ -604,8 +619,6 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	for (l = 0; l < 2; l++)
 	FOR_EACH_PTR(lists[l], sym) {
 		struct symbol *t = NULL;
-		const char *name;
-		int tagged;
 		if (sym->namespace == NS_STRUCT && is_aggregate(sym))
 			t = sym;
 		else if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE &&
@@ -613,24 +626,9 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 			t = sym->ctype.base_type;
 		if (!t || !t->symbol_list)
 			continue;
-		name = t->ident ? show_ident(t->ident) : NULL;
-		tagged = is_tagged(t);
-		if (!relevant(t, tagged ? name : NULL, 0)) {
-			/* a sidecar may name the typedef of an anonymous struct */
-			struct symbol *mem;
-			int hit = 0;
-			const char *g;
-			if (tagged || !name || !in_sidecar(t->ident))
-				continue;
-			FOR_EACH_PTR(t->symbol_list, mem) {
-				if (!hit && mem->ident &&
-				    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) !=
-					    CH_CLASS_NONE)
-					hit = 1;
-			} END_FOR_EACH_PTR(mem);
-			if (!hit)
-				continue;
-		}
+		/* a sidecar may name the typedef of an anonymous struct */
+		if (!relevant(t, t->ident, 0))
+			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			v = realloc(v, cap * sizeof(*v));

@@ -116,6 +116,12 @@ expect_eq interrupted-status-and-cleanup "143|" "$rc|$(ls -A "$T/scratch")"
 # ---- -o: report written whole, or not at all --------------------------------
 "$CH" check $INC --format=json -o "$T/out.json" hot.c; rc=$?
 expect_eq output-file "1|1" "$rc|$(jq '.findings | length' "$T/out.json")"
+# killed while writing (SIGXFSZ here, as SIGKILL would: not catchable by
+# the driver): no partial FILE.tmp.* left beside the target (issue 13)
+mkdir "$T/kill"
+for i in $(seq 1 3000); do echo "hot.c:$i:1: warning: finding $i of a report long enough to pass the file size limit [cachehot-false-sharing]"; done >"$T/kill/big.log"
+(cd "$T/kill" && ulimit -f 64 && exec "$CH" check --log big.log -o out.txt) 2>/dev/null; rc=$?
+expect_eq output-killed-leaves-nothing "153|big.log" "$rc|$(ls "$T/kill" | tr '\n' ' ' | sed 's/ $//')"
 mkdir "$T/ro"; chmod 555 "$T/ro"
 if [ "$(id -u)" -ne 0 ]; then
 	"$CH" check $INC -o "$T/ro/r.txt" hot.c 2>/dev/null; rc=$?
