@@ -10,13 +10,13 @@
  *        "static": false, "exported": true, "init": false, "exit": false,
  *        "cold": false, "inline": false, "callers": [ "try_charge_memcg" ] } },
  *   "structs": { "page_counter": { "usage.counter": { "offset": 0,
- *        "composite": false,
+ *        "composite": false,           (or the member's struct tag)
  *        "functions": { "page_counter_charge": { "load": 0, "store": 0,
  *             "rmw": 1, "marked_load": 0, "marked_store": 0 } } } } } }
  * A path names the direct member first (anonymous members skipped, as C
  * names them), then nested members; "offset" is the direct member's byte
- * offset; "composite" says the direct member is a tagged struct/union (its
- * own fields are recorded under its own name too). Counts are accesses in
+ * offset; "composite" is the tag of the direct member's struct/union type
+ * when it has one (its own fields are recorded under that tag too). Counts are accesses in
  * the function's GIMPLE after early inlining (docs/annotate.md).
  *
  * The merged view keeps the same shape; a static function's key becomes
@@ -109,7 +109,7 @@ static json_t *fn_counts(json_t *field, const char *function)
 }
 
 void ch_access_field(ch_access *a, const char *struct_name, const char *path,
-		     uint64_t offset, int composite, const char *function,
+		     uint64_t offset, const char *composite, const char *function,
 		     enum ch_access_kind kind)
 {
 	json_t *st, *field;
@@ -120,7 +120,8 @@ void ch_access_field(ch_access *a, const char *struct_name, const char *path,
 	if (!json_is_object(field)) {
 		field = json_object();
 		json_object_set_new(field, "offset", json_integer((json_int_t)offset));
-		json_object_set_new(field, "composite", json_boolean(composite));
+		json_object_set_new(field, "composite", composite ? json_string(composite)
+								  : json_false());
 		json_object_set_new(st, path, field);
 	}
 	add_count(fn_counts(field, function), kind_key[kind], 1);
@@ -315,8 +316,9 @@ int ch_access_merge_file(ch_access *a, const char *path)
 				mfield = json_object();
 				json_object_set_new(mfield, "offset", json_integer(
 					json_integer_value(json_object_get(f, "offset"))));
-				json_object_set_new(mfield, "composite",
-						    json_boolean(get_bool(f, "composite")));
+				json_t *comp = json_object_get(f, "composite");
+				json_object_set_new(mfield, "composite", json_is_string(comp)
+						    ? json_string(json_string_value(comp)) : json_false());
 				json_object_set_new(mst, p, mfield);
 			}
 			json_object_foreach(ffns, fn, cnt) {

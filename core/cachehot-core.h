@@ -528,9 +528,10 @@ const char *ch_access_error(const ch_access *a);
 const char *ch_access_kind_name(enum ch_access_kind k);  /* "load", "rmw", ... */
 /* One access to struct_name's member path ("usage.counter": direct member
  * first) in function. offset: the direct member's offset in BYTES;
- * composite: the direct member is itself a tagged struct/union. */
+ * composite: the tag of the direct member's struct/union type when it has
+ * one (its fields are recorded under that tag too), else NULL. */
 void ch_access_field(ch_access *a, const char *struct_name, const char *path,
-		     uint64_t offset, int composite, const char *function,
+		     uint64_t offset, const char *composite, const char *function,
 		     enum ch_access_kind kind);
 void ch_access_function(ch_access *a, const char *function,
 			const struct ch_access_fn_info *info);

@@ -10,8 +10,9 @@
  *    path (least fixpoint over the merged call edges).
  *  - A direct member collects the accesses of every path under it, except a
  *    tagged struct/union member whose own fields are touched apart (more
- *    than one distinct nested field): that struct is judged under its own
- *    name (mem_cgroup.memory -> page_counter.usage).
+ *    than one distinct nested field) and whose struct has both hot and
+ *    read-mostly fields: that struct is judged under its own name
+ *    (mem_cgroup.memory -> page_counter.usage).
  *  - hot: atomic RMWs in >= hot_rmw_fns functions, or writes (stores, marked
  *    stores, RMWs) in >= hot_write_fns functions, off slow paths.
  *  - read_mostly: no RMW off slow paths, read in >= rm_read_fns functions,
@@ -178,7 +179,8 @@ static size_t fnset_common(const struct fnset *a, const struct fnset *b)
 struct member {
 	const char *name;          /* direct member (owned by the JSON) */
 	uint64_t offset;
-	int composite, skip;
+	const char *composite;     /* the member's struct tag, or NULL */
+	int deferred;              /* composite, its fields touched apart */
 	json_t *subs;              /* distinct nested first fields */
 	json_t *fns;               /* function key -> summed counts[CH_ACC__COUNT] */
 	struct fnset rmw, wr, rd, slow_wr;
@@ -223,8 +225,8 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 			x->subs = json_object();
 			x->fns = json_object();
 		}
-		if (json_is_true(json_object_get(f, "composite")))
-			x->composite = 1;
+		if (json_is_string(json_object_get(f, "composite")))
+			x->composite = json_string_value(json_object_get(f, "composite"));
 		if (dot) {
 			const char *dot2 = strchr(dot + 1, '.');
 			char sub[256];
@@ -412,42 +414,83 @@ static void free_members(struct member *m, size_t n)
 	free(m);
 }
 
+struct judged {
+	struct member *m;
+	size_t n;
+	int hot, rm;               /* members classified so, deferred ones aside */
+};
+
 size_t ch_infer_sidecar(ch_access *a, const struct ch_infer_opts *o, FILE *out)
 {
 	json_t *fns = json_object_get(a->root, "functions");
 	json_t *sts = json_object_get(a->root, "structs");
+	json_t *index = json_object();   /* struct name -> position in js */
 	size_t ns, s, total = 0;
 	const char **names;
+	struct judged *js;
 
 	mark_slow(fns);
 	names = sorted_keys(sts, &ns);
+	js = (struct judged *)calloc(ns + 1, sizeof(*js));
 	fprintf(out, "# cachehot annotate: %zu translation unit%s; thresholds: hot-rmw-fns=%u "
 		"hot-write-fns=%u rm-read-fns=%u rm-max-write-fns=%u rm-ratio=%u min-fields=%u "
 		"group-overlap=%u init-fields=%u (docs/annotate.md)\n", a->nunits,
 		a->nunits == 1 ? "" : "s", o->hot_rmw_fns, o->hot_write_fns, o->rm_read_fns,
 		o->rm_max_write_fns, o->rm_ratio, o->min_fields, o->group_overlap, o->init_fields);
+	/* every struct first: a composite member waits for its own struct */
 	for (s = 0; s < ns; s++) {
-		struct member *m;
-		size_t n, i, j, lines = 0, hot = 0;
+		struct judged *j = &js[s];
+		json_t *inits;
+		size_t i;
+		json_object_set_new(index, names[s], json_integer((json_int_t)s));
+		collect_members(json_object_get(sts, names[s]), fns, &j->m, &j->n);
+		qsort(j->m, j->n, sizeof(*j->m), cmp_member);
+		inits = initializers(j->m, j->n, o);
+		for (i = 0; i < j->n; i++) {
+			struct member *m = &j->m[i];
+			m->group = (int)i;
+			if (m->composite && json_object_size(m->subs) > 1) {
+				m->deferred = 1;
+				continue;
+			}
+			classify(m, fns, inits, o);
+			j->hot += m->cls == CH_CLASS_HOT;
+			j->rm += m->cls == CH_CLASS_READ_MOSTLY;
+		}
+		json_decref(inits);
+	}
+	/* a composite member whose struct mixes hot and read-mostly fields is
+	 * judged there (mem_cgroup.memory is a page_counter); one whose fields
+	 * are all of one kind (zone.free_area) is judged as a whole here */
+	for (s = 0; s < ns; s++) {
+		struct judged *j = &js[s];
+		json_t *inits = NULL;
+		size_t i;
+		for (i = 0; i < j->n; i++) {
+			struct member *m = &j->m[i];
+			json_t *pos;
+			if (!m->deferred)
+				continue;
+			pos = json_object_get(index, m->composite);
+			if (pos && js[json_integer_value(pos)].hot && js[json_integer_value(pos)].rm)
+				continue;
+			if (!inits)
+				inits = initializers(j->m, j->n, o);
+			classify(m, fns, inits, o);
+		}
+		json_decref(inits);
+	}
+	for (s = 0; s < ns; s++) {
+		struct member *m = js[s].m;
+		size_t n = js[s].n, i, j, lines = 0, hot = 0;
 		if (o->only && strcmp(o->only, names[s]))
 			continue;
-		json_t *inits;
-		collect_members(json_object_get(sts, names[s]), fns, &m, &n);
-		qsort(m, n, sizeof(*m), cmp_member);
-		inits = initializers(m, n, o);
 		for (i = 0; i < n; i++) {
-			m[i].group = (int)i;
-			if (m[i].composite && json_object_size(m[i].subs) > 1)
-				continue;   /* judged under its own struct name */
-			classify(&m[i], fns, inits, o);
 			lines += m[i].cls != CH_CLASS_NONE;
 			hot += m[i].cls == CH_CLASS_HOT;
 		}
-		json_decref(inits);
-		if (lines < o->min_fields || !hot) {
-			free_members(m, n);
+		if (lines < o->min_fields || !hot)
 			continue;
-		}
 		/* hot groups: union by writer-set overlap, root = lowest index */
 		for (i = 0; i < n; i++)
 			for (j = i + 1; j < n && m[i].cls == CH_CLASS_HOT; j++) {
@@ -479,8 +522,11 @@ size_t ch_infer_sidecar(ch_access *a, const struct ch_infer_opts *o, FILE *out)
 				print_line(out, names[s], &m[i], m);
 				total++;
 			}
-		free_members(m, n);
 	}
+	for (s = 0; s < ns; s++)
+		free_members(js[s].m, js[s].n);
+	free(js);
+	json_decref(index);
 	free(names);
 	return total;
 }

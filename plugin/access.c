@@ -21,7 +21,8 @@
  * memory operand, once per asm; other asm memory operands are stores
  * (outputs) or loads (inputs); __atomic_* and __sync_* builtins are RMWs
  * on their first argument (__atomic_load* a marked load, __atomic_store* a
- * marked store).
+ * marked store); the address of a field passed to a function whose name
+ * contains "lock" (_raw_spin_lock, mutex_unlock, ...) is an RMW on it.
  *
  * PATH: an existing directory gets one file per translation unit, named
  * after the main source file's real path ('/' -> ','), so that parallel
@@ -73,16 +74,19 @@ static const char *tag_of(tree type)
 	return n && TREE_CODE(n) == IDENTIFIER_NODE ? IDENTIFIER_POINTER(n) : NULL;
 }
 
-/* A member of struct type with a tag of its own (not a typedef'd anonymous
- * struct such as atomic_t): its fields are judged under that tag. */
-static int is_composite(tree field)
+/* The tag of a member's struct type when it has one of its own (not a
+ * typedef'd anonymous struct such as atomic_t), else NULL: that struct's
+ * fields are also recorded under the tag. */
+static const char *composite_tag(tree field)
 {
 	tree t = TREE_TYPE(field);
 	while (t && TREE_CODE(t) == ARRAY_TYPE)
 		t = TREE_TYPE(t);
 	t = t ? TYPE_MAIN_VARIANT(t) : NULL_TREE;
-	return t && (TREE_CODE(t) == RECORD_TYPE || TREE_CODE(t) == UNION_TYPE) &&
-	       TYPE_NAME(t) && TREE_CODE(TYPE_NAME(t)) == IDENTIFIER_NODE;
+	if (t && (TREE_CODE(t) == RECORD_TYPE || TREE_CODE(t) == UNION_TYPE) &&
+	    TYPE_NAME(t) && TREE_CODE(TYPE_NAME(t)) == IDENTIFIER_NODE)
+		return IDENTIFIER_POINTER(TYPE_NAME(t));
+	return NULL;
 }
 
 static uint64_t byte_pos(tree field)
@@ -151,7 +155,8 @@ static void record_ref(tree ref, const char *fn, enum ch_access_kind kind)
 	for (i = 0; i < n; i++) {
 		const char *st = tag_of(DECL_CONTEXT(f[i]));
 		uint64_t off = 0;
-		int first = -1, composite = 0;
+		int first = -1;
+		const char *composite = NULL;
 		size_t len = 0;
 		if (!st)
 			continue;   /* anonymous: its members are named in a named container */
@@ -165,7 +170,7 @@ static void record_ref(tree ref, const char *fn, enum ch_access_kind kind)
 			nm = IDENTIFIER_POINTER(DECL_NAME(f[j]));
 			if (first < 0) {
 				first = j;
-				composite = is_composite(f[j]);
+				composite = composite_tag(f[j]);
 			}
 			if (len + strlen(nm) + 2 >= sizeof(path))
 				break;
@@ -260,8 +265,18 @@ static void do_call(gcall *stmt, const char *fn)
 			return;
 		}
 	}
-	if (decl && !fndecl_built_in_p(decl) && DECL_NAME(decl))
-		ch_access_call(facts, fn, IDENTIFIER_POINTER(DECL_NAME(decl)));
+	if (decl && !fndecl_built_in_p(decl) && DECL_NAME(decl)) {
+		const char *callee = IDENTIFIER_POINTER(DECL_NAME(decl));
+		ch_access_call(facts, fn, callee);
+		/* spin_lock(&zone->lock) is an out-of-line _raw_spin_lock(): the
+		 * lock word it takes or releases is an RMW on the field */
+		if (strstr(callee, "lock"))
+			for (i = 0; i < gimple_call_num_args(stmt); i++) {
+				tree obj = pointee(gimple_call_arg(stmt, i), 0);
+				if (obj && is_mem(obj))
+					record_ref(obj, fn, CH_ACC_RMW);
+			}
+	}
 	for (i = 0; i < gimple_call_num_args(stmt); i++) {
 		tree a = gimple_call_arg(stmt, i);
 		if (is_mem(a))   /* an aggregate passed by value */
