@@ -12,7 +12,10 @@
  * A DIR argument is searched (recursively) for *.access.json, the files the
  * plugin writes with -fplugin-arg-cachehot-access=DIR. --build runs
  * "cachehot check --engine=plugin -p CCDB -A access=TMPDIR" (its compile
- * database reading and -j) and merges what that wrote.
+ * database reading and -j) and merges what that wrote. A kernel O= tree
+ * without compile_commands.json gets one from the kernel's own
+ * scripts/clang-tools/gen_compile_commands.py (all its .cmd files, or the
+ * objects listed by --objects).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +39,8 @@ static void usage_annotate(FILE *f)
 	      "  into a sidecar suggestion; then: cachehot check --annotations=FILE ...\n"
 	      "  --build=DIR             compile the units of DIR/compile_commands.json (or of\n"
 	      "                          that file) with the access mode first\n"
+	      "  --objects=FILE          --build on a kernel O= tree: only these objects\n"
+	      "                          (one a line; via scripts/clang-tools/gen_compile_commands.py)\n"
 	      "  -j N                    --build: N units at once (default 1)\n"
 	      "  --keep-facts=DIR        --build: leave the access files in DIR\n"
 	      "  --only=STRUCT           suggest for this struct only\n"
@@ -136,6 +141,70 @@ static int run_build(const char *ccdb, const char *factdir, const char *jobs, in
 	return 0;
 }
 
+/* A kernel tree's compile_commands.json, made by its own script into
+ * tmpdir: "python3 SCRIPT -d DIR -o OUT [OBJ...]". NULL when DIR is no
+ * kernel tree (no script) or the script failed (said so). */
+static char *kernel_ccdb(const char *dir, const char *objlist, const char *tmpdir)
+{
+	static const char *const where[] = { "source/scripts/clang-tools/gen_compile_commands.py",
+					     "scripts/clang-tools/gen_compile_commands.py" };
+	char *script = NULL, *out, *text = NULL;
+	struct strv av = {0};
+	int status;
+	pid_t pid;
+	for (size_t i = 0; i < 2 && !script; i++) {
+		char *p = xasprintf("%s/%s", dir, where[i]);
+		if (access(p, R_OK) == 0)
+			script = p;
+		else
+			free(p);
+	}
+	if (!script)
+		return NULL;
+	out = xasprintf("%s/compile_commands.json", tmpdir);
+	strv_push(&av, "python3");
+	strv_push(&av, script);
+	strv_push(&av, "-d");
+	strv_push(&av, dir);
+	strv_push(&av, "-o");
+	strv_push(&av, out);
+	if (objlist) {
+		if (!(text = read_file(objlist, NULL))) {
+			fprintf(stderr, "cachehot: annotate: cannot read %s: %s\n", objlist, strerror(errno));
+			goto fail;
+		}
+		for (char *o = strtok(text, "\n"); o; o = strtok(NULL, "\n")) {
+			o += strspn(o, " \t");
+			o[strcspn(o, "\r")] = 0;
+			if (!*o || *o == '#')
+				continue;
+			if (o[0] != '/' && access(o, F_OK) != 0) {   /* relative to the tree */
+				char *p = xasprintf("%s/%s", dir, o);
+				strv_push(&av, p);
+				free(p);
+			} else {
+				strv_push(&av, o);
+			}
+		}
+	}
+	pid = fork();
+	if (pid == 0) {
+		execvp("python3", av.v);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "cachehot: annotate: %s failed\n", script);
+		goto fail;
+	}
+	free(script); free(text);
+	strv_free(&av);
+	return out;
+fail:
+	free(script); free(text); free(out);
+	strv_free(&av);
+	return NULL;
+}
+
 struct out_arg {
 	ch_access *facts;
 	const struct ch_infer_opts *o;
@@ -160,6 +229,7 @@ int cmd_annotate(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "build", required_argument, 0, 'B' },
 		{ "keep-facts", required_argument, 0, 'K' },
+		{ "objects", required_argument, 0, 'O' },
 		{ "only", required_argument, 0, 's' },
 		{ "output", required_argument, 0, 'o' },
 		{ "hot-rmw-fns", required_argument, 0, 1 },
@@ -175,7 +245,7 @@ int cmd_annotate(int argc, char **argv)
 		{ 0, 0, 0, 0 }
 	};
 	struct ch_infer_opts o;
-	const char *build = NULL, *keep = NULL, *output = NULL, *jobs = NULL;
+	const char *build = NULL, *keep = NULL, *output = NULL, *jobs = NULL, *objlist = NULL;
 	char *tmpdir = NULL;
 	int c, rc = EXIT_TROUBLE, progress = isatty(2) && !getenv("CI");
 	ch_access *facts = NULL;
@@ -186,6 +256,7 @@ int cmd_annotate(int argc, char **argv)
 		switch (c) {
 		case 'B': build = optarg; break;
 		case 'K': keep = optarg; break;
+		case 'O': objlist = optarg; break;
 		case 's': o.only = optarg; break;
 		case 'o': output = optarg; break;
 		case 'j': {
@@ -213,36 +284,50 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (o.hot_rmw_fns == 0 && o.hot_write_fns == 0)
 		return die("%s", "--hot-rmw-fns and --hot-write-fns cannot both be 0 (every field would be hot)");
+	if (objlist && !build)
+		return die("--objects needs --build DIR (a kernel O= tree)%s", "");
 	if (build) {
 		struct stat st;
-		char *ccdb;
+		char *ccdb = NULL;
 		if (optind < argc)
 			return die("--build takes no other inputs ('%s')", argv[optind]);
 		if (stat(build, &st) != 0)
 			return die("no such build directory or compile database: '%s'", build);
-		ccdb = S_ISDIR(st.st_mode) ? xasprintf("%s/compile_commands.json", build) : xstrdup(build);
-		if (access(ccdb, R_OK) != 0) {
-			fprintf(stderr, "cachehot: annotate: no %s (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; "
-				"make: bear -- make; kernel: make compile_commands.json, or build with "
-				"KCFLAGS=-fplugin-arg-cachehot-access=DIR and name DIR)\n", ccdb);
-			free(ccdb);
-			return EXIT_TROUBLE;
-		}
 		if (keep) {
 			mkdir(keep, 0755);
-			if (stat(keep, &st) != 0 || !S_ISDIR(st.st_mode)) {
-				free(ccdb);
+			if (stat(keep, &st) != 0 || !S_ISDIR(st.st_mode))
 				return die("--keep-facts: cannot make directory '%s'", keep);
-			}
 			tmpdir = realpath(keep, NULL);
 		} else {
 			const char *t = getenv("TMPDIR");
 			char *tmpl = xasprintf("%s/cachehot-annotate.XXXXXX", t && *t ? t : "/tmp");
 			tmpdir = mkdtemp(tmpl) ? tmpl : (free(tmpl), NULL);
 		}
-		if (!tmpdir) {
-			free(ccdb);
+		if (!tmpdir)
 			return die("cannot make a directory for the access facts%s", "");
+		if (!S_ISDIR(st.st_mode)) {
+			ccdb = xstrdup(build);
+		} else {
+			ccdb = xasprintf("%s/compile_commands.json", build);
+			if (objlist || access(ccdb, R_OK) != 0) {
+				char *k = kernel_ccdb(build, objlist, tmpdir);
+				if (k) {
+					free(ccdb);
+					ccdb = k;
+				} else if (objlist) {
+					fprintf(stderr, "cachehot: annotate: --objects: %s is not a kernel tree "
+						"(no scripts/clang-tools/gen_compile_commands.py)\n", build);
+					free(ccdb);
+					goto out;
+				}
+			}
+		}
+		if (access(ccdb, R_OK) != 0) {
+			fprintf(stderr, "cachehot: annotate: no %s (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; "
+				"make: bear -- make; kernel: make compile_commands.json, or build with "
+				"KCFLAGS=-fplugin-arg-cachehot-access=DIR and name DIR)\n", ccdb);
+			free(ccdb);
+			goto out;
 		}
 		if (run_build(ccdb, tmpdir, jobs, progress)) {
 			free(ccdb);

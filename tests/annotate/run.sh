@@ -102,6 +102,27 @@ expect_eq annotate/build-keeps-facts "2" "$(ls "$T/kept" | grep -c '\.access\.js
 "$CH" annotate --build "$T" >/dev/null 2>"$T/err"; rc=$?
 expect_eq annotate/build-no-ccdb "2|cachehot: annotate: no $T/compile_commands.json (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; make: bear -- make; kernel: make compile_commands.json, or build with KCFLAGS=-fplugin-arg-cachehot-access=DIR and name DIR)" "$rc|$(cat "$T/err")"
 
+# --build on a kernel O= tree without compile_commands.json: the tree's own
+# scripts/clang-tools/gen_compile_commands.py makes one (a stand-in here that
+# maps X.o to X.c in $T/proj), for every object or those of --objects
+mkdir -p "$T/ktree/source/scripts/clang-tools"
+cat >"$T/ktree/source/scripts/clang-tools/gen_compile_commands.py" <<EOC
+import argparse, json, os
+p = argparse.ArgumentParser(); p.add_argument('-d'); p.add_argument('-o'); p.add_argument('paths', nargs='*')
+a = p.parse_args()
+objs = [os.path.basename(o) for o in a.paths] or ['access.o', 'charge.o']
+json.dump([{"directory": "$T/proj", "file": o[:-2] + ".c", "arguments": ["gcc", "-O2", "-c", o[:-2] + ".c"]} for o in objs], open(a.o, 'w'))
+EOC
+"$CH" annotate --build "$T/ktree" --rm-read-fns=2 >"$T/kbuilt" 2>"$T/err"
+expect_eq annotate/build-kernel-tree "0|" "$?|$(cat "$T/err")"
+expect_file_eq annotate/build-kernel-tree-equals-merge "$T/merged" "$T/kbuilt"
+echo "charge.o" >"$T/objs"
+"$CH" annotate --build "$T/ktree" --objects="$T/objs" --keep-facts="$T/kept2" >/dev/null 2>"$T/err"
+expect_eq annotate/build-kernel-objects "0||charge.c.access.json" \
+	"$?|$(cat "$T/err")|$(ls "$T/kept2" | grep '\.access\.json$' | sed 's/.*,//')"
+"$CH" annotate --build "$T/proj" --objects="$T/objs" >/dev/null 2>"$T/err"; rc=$?
+expect_eq annotate/build-objects-not-kernel "2|cachehot: annotate: --objects: $T/proj is not a kernel tree (no scripts/clang-tools/gen_compile_commands.py)" "$rc|$(cat "$T/err")"
+
 # bad input: clear errors, exit 2
 printf '{"cachehot_access": 1, "unit": \n' >"$T/broken.json"
 "$CH" annotate "$T/broken.json" >/dev/null 2>"$T/err"; rc=$?
