@@ -5,13 +5,13 @@
 #include <jansson.h>
 #include "cachehot-core.h"
 
-struct ch_access {
+struct ch_access_facts {
 	json_t *root;       /* the schema of core/access.c */
 	char err[512];
 	size_t nunits;      /* files merged in */
 };
 
-void ch_access_set_error(ch_access *a, const char *fmt, ...)
+void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)
 #ifdef __GNUC__
 	__attribute__((format(printf, 2, 3)))
 #endif

@@ -40,7 +40,7 @@ const char *ch_access_kind_name(enum ch_access_kind k)
 	return k < CH_ACC__COUNT ? kind_key[k] : "?";
 }
 
-void ch_access_set_error(ch_access *a, const char *fmt, ...)
+void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -48,14 +48,14 @@ void ch_access_set_error(ch_access *a, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *ch_access_error(const ch_access *a)
+const char *ch_access_error(const ch_access_facts *a)
 {
 	return a->err;
 }
 
-ch_access *ch_access_new(const char *unit)
+ch_access_facts *ch_access_new(const char *unit)
 {
-	ch_access *a = (ch_access *)calloc(1, sizeof(*a));
+	ch_access_facts *a = (ch_access_facts *)calloc(1, sizeof(*a));
 	if (!a)
 		abort();
 	a->root = json_object();
@@ -67,7 +67,7 @@ ch_access *ch_access_new(const char *unit)
 	return a;
 }
 
-void ch_access_free(ch_access *a)
+void ch_access_free(ch_access_facts *a)
 {
 	if (!a)
 		return;
@@ -108,7 +108,7 @@ static json_t *fn_counts(json_t *field, const char *function)
 	return c;
 }
 
-void ch_access_field(ch_access *a, const char *struct_name, const char *path,
+void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
 		     uint64_t offset, const char *composite, const char *function,
 		     enum ch_access_kind kind)
 {
@@ -127,7 +127,7 @@ void ch_access_field(ch_access *a, const char *struct_name, const char *path,
 	add_count(fn_counts(field, function), kind_key[kind], 1);
 }
 
-static json_t *fn_entry(ch_access *a, const char *function)
+static json_t *fn_entry(ch_access_facts *a, const char *function)
 {
 	json_t *f = child(json_object_get(a->root, "functions"), function);
 	if (!json_object_get(f, "callers"))
@@ -135,7 +135,7 @@ static json_t *fn_entry(ch_access *a, const char *function)
 	return f;
 }
 
-void ch_access_function(ch_access *a, const char *function,
+void ch_access_function(ch_access_facts *a, const char *function,
 			const struct ch_access_fn_info *info)
 {
 	json_t *f = fn_entry(a, function);
@@ -160,13 +160,13 @@ static void add_unique(json_t *arr, const char *s)
 	json_array_append_new(arr, json_string(s));
 }
 
-void ch_access_call(ch_access *a, const char *caller, const char *callee)
+void ch_access_call(ch_access_facts *a, const char *caller, const char *callee)
 {
 	if (caller && callee)
 		add_unique(json_object_get(fn_entry(a, callee), "callers"), caller);
 }
 
-void ch_access_export(ch_access *a, const char *function)
+void ch_access_export(ch_access_facts *a, const char *function)
 {
 	if (function && *function)
 		json_object_set_new(fn_entry(a, function), "exported", json_true());
@@ -174,7 +174,7 @@ void ch_access_export(ch_access *a, const char *function)
 
 /* Drop call edges to functions this unit does not define (no "file"), so
  * that the file lists only functions with a body here. */
-static void prune_functions(ch_access *a)
+static void prune_functions(ch_access_facts *a)
 {
 	json_t *fns = json_object_get(a->root, "functions"), *v;
 	const char *k;
@@ -184,7 +184,7 @@ static void prune_functions(ch_access *a)
 			json_object_del(fns, k);
 }
 
-int ch_access_write(ch_access *a, const char *path)
+int ch_access_write(ch_access_facts *a, const char *path)
 {
 	int direct;
 	char *target = ch_output_target(path, &direct), *tmp;
@@ -238,13 +238,13 @@ static const char *merged_key(json_t *unit_fns, const char *name, const char *un
 	return name;
 }
 
-static int bad(ch_access *a, const char *path, const char *why)
+static int bad(ch_access_facts *a, const char *path, const char *why)
 {
 	ch_access_set_error(a, "%s: not a cachehot access file: %s", path, why);
 	return -1;
 }
 
-int ch_access_merge_file(ch_access *a, const char *path)
+int ch_access_merge_file(ch_access_facts *a, const char *path)
 {
 	json_error_t jerr;
 	json_t *u = json_load_file(path, 0, &jerr), *fns, *sts, *v, *mf, *ms;

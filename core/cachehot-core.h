@@ -511,7 +511,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path);
 enum ch_access_kind {
 	CH_ACC_LOAD = 0, CH_ACC_STORE, CH_ACC_RMW, CH_ACC_MLOAD, CH_ACC_MSTORE, CH_ACC__COUNT
 };
-typedef struct ch_access ch_access;
+typedef struct ch_access_facts ch_access_facts;
 /* What a unit knows of one function it defines. */
 struct ch_access_fn_info {
 	const char *file;          /* definition, or NULL */
@@ -524,28 +524,28 @@ struct ch_access_fn_info {
 };
 /* New empty set of facts; unit (copied) names the translation unit, or NULL
  * for a merged set. Owned by the caller: ch_access_free(). */
-ch_access *ch_access_new(const char *unit);
-void ch_access_free(ch_access *a);
-const char *ch_access_error(const ch_access *a);
+ch_access_facts *ch_access_new(const char *unit);
+void ch_access_free(ch_access_facts *a);
+const char *ch_access_error(const ch_access_facts *a);
 const char *ch_access_kind_name(enum ch_access_kind k);  /* "load", "rmw", ... */
 /* One access to struct_name's member path ("usage.counter": direct member
  * first) in function. offset: the direct member's offset in BYTES;
  * composite: the tag of the direct member's struct/union type when it has
  * one (its fields are recorded under that tag too), else NULL. */
-void ch_access_field(ch_access *a, const char *struct_name, const char *path,
+void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
 		     uint64_t offset, const char *composite, const char *function,
 		     enum ch_access_kind kind);
-void ch_access_function(ch_access *a, const char *function,
+void ch_access_function(ch_access_facts *a, const char *function,
 			const struct ch_access_fn_info *info);
-void ch_access_call(ch_access *a, const char *caller, const char *callee);
-void ch_access_export(ch_access *a, const char *function);
+void ch_access_call(ch_access_facts *a, const char *caller, const char *callee);
+void ch_access_export(ch_access_facts *a, const char *function);
 /* Write a unit's facts to path as JSON (temporary file + rename, like the
  * manifest; a device or FIFO is written in place). 0, or -1 with
  * ch_access_error(). */
-int ch_access_write(ch_access *a, const char *path);
+int ch_access_write(ch_access_facts *a, const char *path);
 /* Merge one unit's file into a (a merged set). 0, or -1 with the error
  * ("FILE:LINE: ..." for bad JSON). */
-int ch_access_merge_file(ch_access *a, const char *path);
+int ch_access_merge_file(ch_access_facts *a, const char *path);
 
 /* Thresholds of the inference, counted in distinct functions outside slow
  * paths (init/exit sections, cold, or only called from those). Defaults:
@@ -570,7 +570,7 @@ void ch_infer_defaults(struct ch_infer_opts *o);
 /* Write the sidecar suggestion for merged facts to out, sorted by struct
  * name then member offset, every line with its evidence and confidence.
  * Returns the number of suggested lines. */
-size_t ch_infer_sidecar(ch_access *a, const struct ch_infer_opts *o, FILE *out);
+size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE *out);
 
 #ifdef __cplusplus
 }

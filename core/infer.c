@@ -420,7 +420,7 @@ struct judged {
 	int hot, rm;               /* members classified so, deferred ones aside */
 };
 
-size_t ch_infer_sidecar(ch_access *a, const struct ch_infer_opts *o, FILE *out)
+size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE *out)
 {
 	json_t *fns = json_object_get(a->root, "functions");
 	json_t *sts = json_object_get(a->root, "structs");

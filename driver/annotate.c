@@ -206,7 +206,7 @@ fail:
 }
 
 struct out_arg {
-	ch_access *facts;
+	ch_access_facts *facts;
 	const struct ch_infer_opts *o;
 };
 
@@ -248,7 +248,7 @@ int cmd_annotate(int argc, char **argv)
 	const char *build = NULL, *keep = NULL, *output = NULL, *jobs = NULL, *objlist = NULL;
 	char *tmpdir = NULL;
 	int c, rc = EXIT_TROUBLE, progress = isatty(2) && !getenv("CI");
-	ch_access *facts = NULL;
+	ch_access_facts *facts = NULL;
 
 	ch_infer_defaults(&o);
 	while ((c = getopt_long(argc, argv, "o:j:h", lo, NULL)) != -1) {

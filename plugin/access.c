@@ -47,11 +47,11 @@
 
 #include <sys/stat.h>
 
-static ch_access *facts_;
+static ch_access_facts *facts_;
 static const char *access_path;
 
 /* Created on first use: main_input_filename is not known at plugin_init. */
-static ch_access *get_facts(void)
+static ch_access_facts *get_facts(void)
 {
 	if (!facts_) {
 		char *src = main_input_filename ? realpath(main_input_filename, NULL) : NULL;
