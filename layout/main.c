@@ -346,6 +346,7 @@ int main(int argc, char **argv)
 		o.cfg.line_size = lt_manifest_line_size(mf);  /* as the compiler judged */
 	if (s->macro_up)
 		o.cfg.smp = 0;
+	o.cfg.kernel = s->kernel;
 	{
 		const char *problem = ch_config_problem(s->ctx, &o.cfg);
 		if (problem) {

@@ -18,7 +18,7 @@ cp "$FX"/*.c "$T"/
 cd "$T"
 INC="-I $TOP/include"
 
-MSG="read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct stats' with hot field 'hits' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit'"
+MSG="read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct stats' with hot field 'hits' (offset 0, size 8); one fix for all of 'struct stats': declare 'limit' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes)"
 LINE="hot.c:7:23: warning: $MSG [cachehot-false-sharing]"
 
 # ---- version, usage -------------------------------------------------------
@@ -326,8 +326,8 @@ struct new_stats {
 struct new_stats b;
 EOF
 git commit -qam new
-OLDL="mod.c:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct old_stats' with hot field 'hits' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit' [cachehot-false-sharing]"
-NEWL="mod.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'max' [cachehot-false-sharing]"
+OLDL="mod.c:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct old_stats' with hot field 'hits' (offset 0, size 8); one fix for all of 'struct old_stats': declare 'limit' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes) [cachehot-false-sharing]"
+NEWL="mod.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); one fix for all of 'struct new_stats': declare 'max' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes) [cachehot-false-sharing]"
 out=$("$CH" check $INC mod.c); expect_eq diff-full-run "$OLDL
 $NEWL" "$out"
 out=$("$CH" check $INC --diff HEAD~1 mod.c); rc=$?
@@ -362,7 +362,7 @@ git checkout -q hdr.h
 # path, a rename and a plain "diff -u"
 mkdir -p sub && cp mod.c "sub/my file.c" && git add sub && git commit -qm sub
 sed -i 's/unsigned long max __cacheline_read_mostly;/& \/* touched *\//' "sub/my file.c"
-SUBL="sub/my file.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'max' [cachehot-false-sharing]"
+SUBL="sub/my file.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); one fix for all of 'struct new_stats': declare 'max' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes) [cachehot-false-sharing]"
 git diff --no-prefix >"$T/np.diff"
 out=$("$CH" check $INC --patch "$T/np.diff" "sub/my file.c"); rc=$?
 expect_eq patch-no-prefix "1|$SUBL" "$rc|$out"
