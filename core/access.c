@@ -130,8 +130,8 @@ void ch_access_field(ch_access_facts *a, const char *struct_name, const char *pa
 static json_t *fn_entry(ch_access_facts *a, const char *function)
 {
 	json_t *f = child(json_object_get(a->root, "functions"), function);
-	if (!json_object_get(f, "callers"))
-		json_object_set_new(f, "callers", json_array());
+	if (!json_object_get(f, "callers"))   /* a set in memory, an array in files */
+		json_object_set_new(f, "callers", json_object());
 	return f;
 }
 
@@ -150,20 +150,10 @@ void ch_access_function(ch_access_facts *a, const char *function,
 	json_object_set_new(f, "inline", json_boolean(info->is_inline));
 }
 
-static void add_unique(json_t *arr, const char *s)
-{
-	size_t i;
-	json_t *v;
-	json_array_foreach(arr, i, v)
-		if (!strcmp(json_string_value(v), s))
-			return;
-	json_array_append_new(arr, json_string(s));
-}
-
 void ch_access_call(ch_access_facts *a, const char *caller, const char *callee)
 {
 	if (caller && callee)
-		add_unique(json_object_get(fn_entry(a, callee), "callers"), caller);
+		json_object_set_new(json_object_get(fn_entry(a, callee), "callers"), caller, json_true());
 }
 
 void ch_access_export(ch_access_facts *a, const char *function)
@@ -172,16 +162,38 @@ void ch_access_export(ch_access_facts *a, const char *function)
 		json_object_set_new(fn_entry(a, function), "exported", json_true());
 }
 
+static int cmp_cstr(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 /* Drop call edges to functions this unit does not define (no "file"), so
- * that the file lists only functions with a body here. */
+ * that the file lists only functions with a body here; callers become a
+ * sorted array. */
 static void prune_functions(ch_access_facts *a)
 {
-	json_t *fns = json_object_get(a->root, "functions"), *v;
-	const char *k;
+	json_t *fns = json_object_get(a->root, "functions"), *v, *c, *x;
+	const char *k, *ck;
 	void *tmp;
-	json_object_foreach_safe(fns, tmp, k, v)
-		if (!json_object_get(v, "file"))
+	json_object_foreach_safe(fns, tmp, k, v) {
+		if (!json_object_get(v, "file")) {
 			json_object_del(fns, k);
+			continue;
+		}
+		c = json_object_get(v, "callers");
+		if (json_is_object(c)) {
+			const char **names = (const char **)calloc(json_object_size(c) + 1, sizeof(*names));
+			size_t n = 0, i;
+			json_t *arr = json_array();
+			json_object_foreach(c, ck, x)
+				names[n++] = ck;
+			qsort(names, n, sizeof(*names), cmp_cstr);
+			for (i = 0; i < n; i++)
+				json_array_append_new(arr, json_string(names[i]));
+			free(names);
+			json_object_set_new(v, "callers", arr);   /* frees the set */
+		}
+	}
 }
 
 int ch_access_write(ch_access_facts *a, const char *path)
@@ -295,8 +307,8 @@ int ch_access_merge_file(ch_access_facts *a, const char *path)
 				json_object_set_new(m, flags[j], json_boolean(get_bool(v, flags[j])));
 		json_array_foreach(callers, i, c)
 			if (json_is_string(c))
-				add_unique(json_object_get(m, "callers"),
-					   merged_key(fns, json_string_value(c), unit, cb, sizeof(cb)));
+				json_object_set_new(json_object_get(m, "callers"),
+					merged_key(fns, json_string_value(c), unit, cb, sizeof(cb)), json_true());
 	}
 	json_object_foreach(sts, k, v) {
 		const char *p;

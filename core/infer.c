@@ -79,12 +79,12 @@ static void mark_slow(json_t *fns)
 		changed = 0;
 		json_object_foreach(fns, k, f) {
 			json_t *callers = json_object_get(f, "callers"), *c;
-			size_t i;
-			int all = json_array_size(callers) > 0;
+			const char *ck;
+			int all = json_object_size(callers) > 0;
 			if (flag(f, "slow") || !flag(f, "static") || flag(f, "exported"))
 				continue;
-			json_array_foreach(callers, i, c) {
-				json_t *cf = json_object_get(fns, json_string_value(c));
+			json_object_foreach(callers, ck, c) {
+				json_t *cf = json_object_get(fns, ck);
 				if (!cf || !flag(cf, "slow")) {
 					all = 0;
 					break;
@@ -105,22 +105,27 @@ static void mark_slow(json_t *fns)
  * callers' own attribution (what inlining would make of it; depth 4). */
 static json_t *attribution(json_t *fns, const char *key, int depth)
 {
-	json_t *f = json_object_get(fns, key), *memo, *callers, *c, *out;
-	size_t i;
+	json_t *f = json_object_get(fns, key), *memo, *callers, *c, *out, *seen;
+	const char *ck;
 	if (!f)
 		return NULL;
 	if ((memo = json_object_get(f, "attr")))
 		return memo;
 	out = json_array();
 	callers = json_object_get(f, "callers");
-	if (depth < 4 && flag(f, "inline") && json_array_size(callers)) {
+	if (depth < 4 && flag(f, "inline") && json_object_size(callers)) {
 		json_object_set_new(f, "attr", json_array());   /* a cycle ends here */
-		json_array_foreach(callers, i, c) {
-			json_t *up = attribution(fns, json_string_value(c), depth + 1), *u;
+		seen = json_object();
+		json_object_foreach(callers, ck, c) {
+			json_t *up = attribution(fns, ck, depth + 1), *u;
 			size_t j;
 			json_array_foreach(up, j, u)
-				json_array_append(out, u);
+				if (!json_object_get(seen, json_string_value(u))) {
+					json_object_set_new(seen, json_string_value(u), json_true());
+					json_array_append(out, u);
+				}
 		}
+		json_decref(seen);
 		if (!json_array_size(out))
 			json_array_append_new(out, json_string(key));
 	} else {
