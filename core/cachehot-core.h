@@ -474,6 +474,9 @@ const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char 
  * typedef instead of the tag). units: how many units were checked. */
 const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *file,
 				 unsigned line, unsigned long units);
+/* cachehot-layout judged no struct and had neither manifest nor sidecar
+ * (the binary carries no attributes). */
+const char *ch_msg_nothing_judged(ch_ctx *ctx);
 /* Prefix every ch_msg_sidecar_unmatched message starts with (for readers of
  * engine output: "sidecar entry '"). */
 #define CH_MSG_SIDECAR_ENTRY "sidecar entry '"

@@ -145,6 +145,10 @@ else
 fi
 
 # ---- 3. binary vs manifest; randstruct; bad input ----------------------------
+# attribute-annotated object without manifest or sidecar: said, not silent (issue 14 item 6)
+$CC -Iinclude $DBG -c tests/fixtures/page_counter_v5_10.c -o "$T/attr.o"
+out=$("$LT" -q "$T/attr.o" 2>&1); rc=$?
+expect_eq layout/nothing-judged-warns "0|cachehot-layout: warning: no annotated struct judged: DWARF and BTF do not carry cachehot's attributes; give the plugin's manifest (--manifest FILE, from -fplugin-arg-cachehot-manifest=FILE) or a sidecar (--annotations FILE)" "$rc|$out"
 # two units with their own "struct foo", a third with a file-scope and a
 # function-scope one: every layout kept, each binary matched to the record of
 # its defining location, never "binary differs" (issue 13)
