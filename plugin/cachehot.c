@@ -382,10 +382,6 @@ static bool relevant(tree type, const char *outer, int depth)
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
 			r = true;
-		/* the kernel's cacheline group markers (core/groups.c) */
-		if (!r && DECL_NAME(field) &&
-		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), NULL) != CH_MARKER_NONE)
-			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
 			if (ch_sidecar_class(cachehot_ctx, name, IDENTIFIER_POINTER(DECL_NAME(field)), &g)
@@ -695,7 +691,7 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, NULL, 0)) {
+	if (relevant(type, NULL, 0) || (laid_out(TYPE_MAIN_VARIANT(type)) && has_group_markers(type))) {
 		judge(type, NULL, NULL);
 		return;
 	}

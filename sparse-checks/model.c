@@ -513,10 +513,6 @@ static int relevant(struct symbol *s, const struct ident *sid, int depth)
 			continue;
 		if (attrs && ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
 			r = 1;
-		/* the kernel's cacheline group markers (core/groups.c) */
-		if (!r && mem->ident &&
-		    ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
-			r = 1;
 		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
@@ -553,6 +549,18 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	f.loc = t->loc;
 	f.message = ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name);
 	ch_print_finding(&f, NULL);
+}
+
+/* 1 if struct t has a kernel cacheline group marker among its direct
+ * members: judged for its groups (core/groups.c), not its containers. */
+static int direct_markers(struct symbol *t)
+{
+	struct symbol *mem;
+	FOR_EACH_PTR(t->symbol_list, mem) {
+		if (mem->ident && ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
+			return 1;
+	} END_FOR_EACH_PTR(mem);
+	return 0;
 }
 
 /* 1 if a struct of list has a kernel cacheline group marker among its
@@ -628,7 +636,7 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 		if (!t || !t->symbol_list)
 			continue;
 		/* a sidecar may name the typedef of an anonymous struct */
-		if (!relevant(t, t->ident, 0))
+		if (!relevant(t, t->ident, 0) && !direct_markers(t))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
