@@ -286,6 +286,10 @@ static void convert_field(struct ch_type *t, tree field)
 		m->bit_offset = (unsigned)(bitpos % 8);
 		m->bit_size = (unsigned)uhwi_or_zero(DECL_SIZE(field));
 		m->size = (m->bit_offset + m->bit_size + 7) / 8;
+		/* one unit, as for any bit-field (sparse and DWARF say the
+		 * same), also when GCC made a full-width one a plain field */
+		if (!DECL_USER_ALIGN(field))
+			m->align = 1;
 		ftype = DECL_BIT_FIELD_TYPE(field) ? DECL_BIT_FIELD_TYPE(field) : ftype;
 	} else {
 		m->offset = bitpos / 8;
