@@ -50,5 +50,8 @@ void cachehot_per_thread_type(union tree_node *type);
 void cachehot_per_thread_var(union tree_node *decl);
 void cachehot_per_thread_members(union tree_node *type, const char *sname);
 bool cachehot_per_thread_any(union tree_node *type, const char *sname);
+/* plugin/access.c: the access mode (access=PATH): registers its GIMPLE
+ * pass and the unit's output; called from plugin_init only when asked. */
+void cachehot_access_init(const char *plugin_name, const char *path);
 
 #endif
