@@ -61,6 +61,8 @@ enum ch_check {
 	CH_CHECK_FALSE_SHARING = 0, /* cachehot-false-sharing */
 	CH_CHECK_PADDING_MACRO,     /* cachehot-padding-macro */
 	CH_CHECK_INLINE_ADDR,       /* cachehot-inline-addr */
+	CH_CHECK_GROUP_SPAN,        /* cachehot-group-span */
+	CH_CHECK_GROUP_MARKERS,     /* cachehot-group-markers */
 	CH_CHECK__COUNT
 };
 
@@ -77,6 +79,7 @@ struct ch_loc {
 };
 
 struct ch_type;
+struct ch_group;
 
 /* One direct member of a struct or union. */
 struct ch_member {
@@ -96,6 +99,9 @@ struct ch_member {
 	enum ch_class cls;        /* from the member's attribute; NONE if none */
 	const char *group;        /* hot group name, or NULL */
 	struct ch_loc loc;
+	/* set by the core (ch_type_groups), never by a front-end: the kernel
+	 * cacheline group this member lies in, or NULL */
+	const struct ch_group *kgroup;
 };
 
 /* One struct or union, direct members in declaration order. */
@@ -113,6 +119,7 @@ struct ch_type {
 	/* private to the core */
 	size_t cap;
 	int annot_state;          /* 0 unknown, 1 has annotations, 2 none */
+	struct ch_groups *groups; /* ch_type_groups() result, computed once */
 };
 
 /* Configuration of one check run. */
@@ -216,6 +223,94 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
  * whose address is meant to be taken (ops tables, callbacks): the
  * inline-addr check stays silent for it. 1 if func is so marked. */
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func);
+/* Sidecar lines "STRUCT.@GROUP CLASS" set the class of a kernel cacheline
+ * group (CLASS: hot|written, read_mostly, none), overriding the one its name
+ * gives. Returns 1 and *out if such a line names type_name.@group (marks it
+ * matched), else 0. */
+int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group,
+			   enum ch_class *out);
+
+/* ---- the kernel's cacheline groups (core/groups.c) ------------------------
+ * Since 6.8, include/linux/cache.h marks groups of fields with zero-size
+ * members (FIELD-NOTES; 6.12 net_device, tcp_sock, sock, netns_ipv4,
+ * page_pool):
+ *   __cacheline_group_begin(G)          __u8 __cacheline_group_begin__G[0]
+ *   __cacheline_group_end(G)            __u8 __cacheline_group_end__G[0]
+ *   __cacheline_group_begin_aligned(G)  the same, __aligned(N ?: SMP_CACHE_BYTES)
+ *   __cacheline_group_end_aligned(G)    end marker __aligned(sizeof(long)) plus
+ *                                       struct { } __cacheline_group_pad__G (aligned)
+ * Front-ends only add these members as they see them (size 0, not
+ * flexible); the core recognises them by name and computes the groups. */
+enum ch_marker {
+	CH_MARKER_NONE = 0,
+	CH_MARKER_BEGIN,         /* __cacheline_group_begin__G */
+	CH_MARKER_END,           /* __cacheline_group_end__G */
+	CH_MARKER_PAD,           /* __cacheline_group_pad__G (end_aligned) */
+};
+/* Which marker a member name is; *group (may be NULL) points into name at
+ * G. NONE for any other name, and for an empty G. */
+enum ch_marker ch_marker_kind(const char *name, const char **group);
+
+/* The fast path a group name names: its '_'-separated words tx, rx, and
+ * txrx/rxtx (both). Source: the group names of 6.12 net_device, tcp_sock,
+ * sock, netns_ipv4 and Documentation/networking/net_cachelines/. */
+enum ch_path { CH_PATH_NONE = 0, CH_PATH_TX, CH_PATH_RX, CH_PATH_TXRX };
+enum ch_path ch_group_path_of(const char *group);
+const char *ch_path_name(enum ch_path p);   /* "tx", "rx", "txrx", "no" */
+/* The class a group name gives (docs/annotations.rst "Kernel cacheline
+ * groups"): contains "write" or the word "rw" -> CH_CLASS_HOT (written);
+ * else contains "read" -> CH_CLASS_READ_MOSTLY; else CH_CLASS_NONE. */
+enum ch_class ch_group_class_of(const char *group);
+
+struct ch_group {
+	const char *name;          /* G (ctx-owned) */
+	uint64_t begin;            /* bytes: offset of __cacheline_group_begin__G */
+	uint64_t end;              /* bytes: offset of __cacheline_group_end__G;
+				    * end - begin is the group's size, the measure
+				    * of CACHELINE_ASSERT_GROUP_SIZE */
+	unsigned begin_align;      /* bytes: alignment attribute of the begin
+				    * marker (the _aligned variant), else 0 */
+	const struct ch_member *begin_m, *end_m;  /* the markers (in the ch_type) */
+	const struct ch_member *pad_m;            /* __cacheline_group_pad__G or NULL */
+	const struct ch_member **members;  /* members strictly between the
+				    * markers, markers excluded, declaration order;
+				    * nested structs and anonymous unions whole */
+	size_t nmembers;
+	enum ch_class cls;         /* from the name, or the sidecar's STRUCT.@G */
+	int cls_from_sidecar;      /* 1 if a sidecar line set cls */
+	enum ch_path path;         /* from the name */
+};
+
+/* A marker problem: a begin without its end (or the reverse), a group that
+ * begins inside another one, a group that begins twice. 'message' is
+ * complete (ends in "[cachehot-group-markers]"), reported at loc. */
+struct ch_group_problem {
+	const char *message;
+	struct ch_loc loc;
+	const char *group;         /* G of the marker reported at loc */
+};
+
+struct ch_groups {
+	struct ch_group *v;        /* balanced groups, in order of begin */
+	size_t n;
+	struct ch_group_problem *problems;
+	size_t nproblems;
+};
+
+/* The kernel cacheline groups among t's direct members (markers inside a
+ * nested or anonymous aggregate belong to that aggregate's own ch_type).
+ * Computed once and cached on t; each member between a group's markers gets
+ * m->kgroup. A group with a marker problem is left out of v (its members get
+ * no group) and described in problems. Never NULL; ctx-owned. Call it after
+ * the sidecar is loaded (a STRUCT.@G line overrides the class). */
+const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t);
+/* 1 if t has any group marker among its direct members (cheap test). */
+int ch_type_has_groups(const struct ch_type *t);
+
+/* Cache lines touched by bytes [off, off+size) at line size L (0 for size
+ * 0), and the fewest lines 'size' bytes can take (ceil(size / L)). */
+uint64_t ch_lines_touched(uint64_t off, uint64_t size, unsigned L);
+uint64_t ch_lines_min(uint64_t size, unsigned L);
 
 /* ---- judging ------------------------------------------------------------ */
 /* 1 if t, any nested type, or the sidecar annotates a member. */
@@ -248,6 +343,8 @@ struct ch_leaf {
 	enum ch_pad_kind pad;
 	const struct ch_member *member;
 	int depth;                 /* 0 = direct member of the outermost struct */
+	const struct ch_group *kgroup; /* kernel cacheline group of its top-level
+				    * member in the outermost struct, or NULL */
 };
 /* Flatten t into ctx-owned leaves. Annotated aggregate members and
  * aggregates with nothing annotated inside are single leaves. */
@@ -321,6 +418,15 @@ const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char 
 				     unsigned line, const char *type_name);
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line);
+/* The driver's verdict over a whole compile database: the entry matched no
+ * struct in any of its units (the tree no longer has it, or it names a
+ * typedef instead of the tag). units: how many units were checked. */
+const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *file,
+				 unsigned line, unsigned long units);
+/* Prefix every ch_msg_sidecar_unmatched message starts with (for readers of
+ * engine output: "sidecar entry '"). */
+#define CH_MSG_SIDECAR_ENTRY "sidecar entry '"
+#define CH_MSG_UNMATCHED_TAIL "matched no struct in this translation unit"
 /* A struct with annotations but no fixed layout (a variable-length member,
  * a C++ template pattern): not judged, and said so. */
 const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union);
@@ -365,6 +471,25 @@ int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg);
  * write it in place, never rename over it. Returns a malloc'd path (caller
  * frees), or NULL with errno (EISDIR for a directory, ELOOP). */
 char *ch_output_target(const char *path, int *direct);
+/* Writing a file whole or not at all: ch_atomic_open() opens an unnamed
+ * file (O_TMPFILE) in the folder of target (a regular file's path, as
+ * ch_output_target gives it), so that a process killed while writing (even
+ * by SIGKILL) leaves nothing behind; ch_atomic_commit() gives it a name and
+ * renames it over target (catchable signals blocked meanwhile, so an
+ * interrupted commit leaves either the old or the new file). Where the file
+ * system has no O_TMPFILE, a named "TARGET.tmp.XXXXXX" is used, and
+ * ch_atomic_cleanup() (async-signal-safe, for signal handlers) removes it.
+ * Both return 0, or -1 with errno set; commit and abort close the file. */
+struct ch_atomic {
+	char *target;            /* owned */
+	char *tmp;               /* named temporary, or NULL (owned) */
+	int fd;
+	unsigned mode;           /* permissions of the new file (after umask) */
+};
+int ch_atomic_open(struct ch_atomic *a, const char *target);
+int ch_atomic_commit(struct ch_atomic *a);
+void ch_atomic_abort(struct ch_atomic *a);
+void ch_atomic_cleanup(void);
 
 /* ---- manifest (JSON, jansson) ------------------------------------------- */
 /* Add t with its leaves and findings to the manifest kept in ctx. */

@@ -203,6 +203,8 @@ const char *ch_check_id(enum ch_check c)
 	case CH_CHECK_FALSE_SHARING: return "cachehot-false-sharing";
 	case CH_CHECK_PADDING_MACRO: return "cachehot-padding-macro";
 	case CH_CHECK_INLINE_ADDR: return "cachehot-inline-addr";
+	case CH_CHECK_GROUP_SPAN: return "cachehot-group-span";
+	case CH_CHECK_GROUP_MARKERS: return "cachehot-group-markers";
 	default: return "cachehot-unknown";
 	}
 }

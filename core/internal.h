@@ -53,5 +53,19 @@ void ch_set_error(ch_ctx *ctx, const char *fmt, ...)
 #endif
 	;
 void ch_manifest_free(ch_ctx *ctx);
+
+/* Findings of one ch_check_type() run (rules.c), sorted before emission. */
+struct ch_finding_list {
+	struct ch_finding *v;
+	size_t n, cap;
+};
+struct ch_finding *ch_finding_new(struct ch_finding_list *fl);   /* zeroed */
+/* The group rules (grouprules.c): false sharing between kernel groups,
+ * [cachehot-group-span] for kernel groups and hot groups, marker problems.
+ * leaves: t's flattened leaves (ch_flatten order). */
+void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *leaves,
+		     size_t nleaves, const struct ch_config *cfg, struct ch_finding_list *fl);
+/* 'struct foo', 'foo_t', anonymous struct (rules.c). */
+const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t);
 void *ch_xrealloc(void *p, size_t n);
 #endif

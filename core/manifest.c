@@ -20,9 +20,16 @@
  *                       "message": "..." } ] } } }
  * Offsets and sizes in bytes; "fields" are flattened (absolute offsets);
  * "annotations" are the direct members' classes (attributes and sidecar).
- * "other_definitions" (only when it happens): earlier records of the same
- * struct name with another layout, [{"file", "line", "size"}].
- * Written with jansson; merged under flock and renamed into place.
+ * "other_definitions" (only when it happens): every other distinct record
+ * of the same struct name (another defining location, e.g. two translation
+ * units with their own "struct foo", a file-scope and a function-scope
+ * struct of one name, or another layout at the same location), each a full
+ * record like the first. The records of a name are kept in one order --
+ * by file, line, then their canonical JSON text -- whatever order the
+ * compiles ran in, and written with sorted keys: the same build gives a
+ * byte-identical manifest under any -j.
+ * Written with jansson; merged under flock; written to an unnamed file and
+ * renamed into place (ch_atomic_open), so no partial file is ever seen.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,6 +79,87 @@ static void add_finding(const struct ch_finding *f, void *arg)
 	json_object_set_new(o, "col", json_integer(f->loc.col));
 	json_object_set_new(o, "message", json_string(f->message));
 	json_array_append_new(a, o);
+}
+
+/* ---- every distinct record of a name, in one order ----------------------- */
+
+static char *record_text(json_t *r)
+{
+	return json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+}
+
+struct rec { json_t *r; char *text; const char *file; json_int_t line; };
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = (const struct rec *)a, *y = (const struct rec *)b;
+	int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return strcmp(x->text ? x->text : "", y->text ? y->text : "");
+}
+
+/* Append r (borrowed) and, when it carries them, its other_definitions
+ * (full records only: version-1 manifests listed {file, line, size}). */
+static void collect(json_t *r, struct rec **v, size_t *n, size_t *cap)
+{
+	json_t *others = json_object_get(r, "other_definitions"), *o;
+	size_t i;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		*v = (struct rec *)realloc(*v, *cap * sizeof(**v));
+		if (!*v)
+			abort();
+	}
+	(*v)[(*n)++].r = json_incref(r);
+	json_array_foreach(others, i, o)
+		if (json_is_object(o) && json_object_get(o, "fields"))
+			collect(o, v, n, cap);
+}
+
+/* structs[name] := every distinct record of prev (may be NULL) and mine,
+ * the first in order as the record itself, the rest as its
+ * other_definitions. Takes a reference to mine. */
+static void merge_record(json_t *structs, const char *name, json_t *mine)
+{
+	json_t *prev = json_object_get(structs, name), *first, *others;
+	struct rec *v = NULL;
+	size_t n = 0, cap = 0, i, k = 0;
+	if (prev)
+		collect(prev, &v, &n, &cap);
+	collect(mine, &v, &n, &cap);
+	json_decref(mine);
+	for (i = 0; i < n; i++) {   /* compare records without their others */
+		json_t *c = json_copy(v[i].r);
+		json_object_del(c, "other_definitions");
+		json_decref(v[i].r);
+		v[i].r = c;
+		v[i].text = record_text(c);
+		v[i].file = json_string_value(json_object_get(c, "file"));
+		v[i].line = json_integer_value(json_object_get(c, "line"));
+	}
+	qsort(v, n, sizeof(*v), cmp_rec);
+	for (i = 0; i < n; i++) {   /* drop exact repeats */
+		if (k && !strcmp(v[k - 1].text, v[i].text)) {
+			json_decref(v[i].r);
+			free(v[i].text);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	first = v[0].r;
+	if (k > 1) {
+		others = json_array();
+		for (i = 1; i < k; i++)
+			json_array_append_new(others, v[i].r);
+		json_object_set_new(first, "other_definitions", others);
+	}
+	json_object_set_new(structs, name, first);
+	for (i = 0; i < k; i++)
+		free(v[i].text);
+	free(v);
 }
 
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
@@ -139,7 +227,7 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
 	finds = json_array();
 	ch_check_type(ctx, t, cfg, add_finding, finds);
 	json_object_set_new(s, "findings", finds);
-	json_object_set_new(structs, t->name, s);
+	merge_record(structs, t->name, s);
 }
 
 void ch_manifest_free(ch_ctx *ctx)
@@ -149,41 +237,18 @@ void ch_manifest_free(ch_ctx *ctx)
 	ctx->manifest = NULL;
 }
 
-/* Same struct name, another layout (two translation units define different
- * "struct foo"): the newest record wins, and it lists the others under
- * "other_definitions" (file, line, size) instead of losing them silently. */
+/* Every record of mine merged into old (see merge_record). */
 static void merge_structs(json_t *old, json_t *mine)
 {
 	const char *name;
 	json_t *rec;
-	json_object_foreach(mine, name, rec) {
-		json_t *prev = json_object_get(old, name), *others;
-		size_t i;
-		if (!prev || (json_equal(json_object_get(prev, "fields"), json_object_get(rec, "fields")) &&
-			      json_equal(json_object_get(prev, "size"), json_object_get(rec, "size")))) {
-			if (prev && json_object_get(prev, "other_definitions"))
-				json_object_set(rec, "other_definitions",
-						json_object_get(prev, "other_definitions"));
-			continue;
-		}
-		others = json_array();
-		for (i = 0; i < json_array_size(json_object_get(prev, "other_definitions")); i++)
-			json_array_append(others, json_array_get(json_object_get(prev, "other_definitions"), i));
-		{
-			json_t *o = json_object();
-			json_object_set(o, "file", json_object_get(prev, "file"));
-			json_object_set(o, "line", json_object_get(prev, "line"));
-			json_object_set(o, "size", json_object_get(prev, "size"));
-			json_array_append_new(others, o);
-		}
-		json_object_set_new(rec, "other_definitions", others);
-	}
-	json_object_update(old, mine);
+	json_object_foreach(mine, name, rec)
+		merge_record(old, name, json_incref(rec));
 }
 
 int ch_manifest_write(ch_ctx *ctx, const char *path)
 {
-	char *lockpath, *tmp;
+	char *lockpath;
 	int lfd, rc = -1;
 	json_t *old = NULL, *mine = (json_t *)ctx->manifest;
 	json_error_t jerr;
@@ -209,9 +274,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 		n = strlen(path);
 	}
 	lockpath = (char *)malloc(n + 8);
-	tmp = (char *)malloc(n + 32);
 	snprintf(lockpath, n + 8, "%s.lock", path);
-	snprintf(tmp, n + 32, "%s.tmp.%ld", path, (long)getpid());
 	lfd = open(lockpath, O_RDWR | O_CREAT, 0644);
 	if (lfd < 0 || flock(lfd, LOCK_EX)) {
 		ch_set_error(ctx, "%s: cannot lock manifest: %s", lockpath, strerror(errno));
@@ -232,15 +295,22 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 	} else {
 		old = json_incref(mine);
 	}
-	if (json_dump_file(old, tmp, JSON_COMPACT | JSON_SORT_KEYS)) {
-		ch_set_error(ctx, "%s: cannot write manifest", tmp);
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		ch_set_error(ctx, "%s: cannot rename into place: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
+	{
+		struct ch_atomic at;
+		if (ch_atomic_open(&at, path)) {
+			ch_set_error(ctx, "%s: cannot create a file beside it: %s", path, strerror(errno));
+			goto out;
+		}
+		if (json_dumpfd(old, at.fd, JSON_COMPACT | JSON_SORT_KEYS) ||
+		    write(at.fd, "\n", 1) != 1) {
+			ch_set_error(ctx, "%s: cannot write manifest: %s", path, strerror(errno));
+			ch_atomic_abort(&at);
+			goto out;
+		}
+		if (ch_atomic_commit(&at)) {
+			ch_set_error(ctx, "%s: cannot rename into place: %s", path, strerror(errno));
+			goto out;
+		}
 	}
 	rc = 0;
 out:
@@ -249,6 +319,5 @@ out:
 	if (lfd >= 0)
 		close(lfd);
 	free(lockpath);
-	free(tmp);
 	return rc;
 }

@@ -131,6 +131,15 @@ const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char 
 			 "translation unit [cachehot]", entry, file, line);
 }
 
+const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *file,
+				 unsigned line, unsigned long units)
+{
+	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no struct in any of the %lu "
+			 "units checked: the tree has no such struct (a stale or misspelt entry, "
+			 "or a typedef name where the struct tag is needed); delete or correct it "
+			 "[cachehot]", entry, file, line, units);
+}
+
 const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union)
 {
 	return ch_printf(ctx, "'%s %s' has annotated fields but no fixed layout (a variable-length "

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* output.c -- where an atomic write must go (see cachehot-core.h). */
+/* output.c -- where an atomic write must go, and writing it whole or not at
+ * all (see cachehot-core.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE      /* O_TMPFILE */
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -56,4 +60,145 @@ char *ch_output_target(const char *path, int *direct)
 		p = q;
 	}
 	return p;
+}
+
+/* ---- whole or nothing ------------------------------------------------------ */
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+
+/* the named temporary being written, for ch_atomic_cleanup() */
+static char *volatile pending_tmp;
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *d;
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	d = (char *)malloc((size_t)(slash - path) + 1);
+	if (d) {
+		memcpy(d, path, (size_t)(slash - path));
+		d[slash - path] = 0;
+	}
+	return d;
+}
+
+int ch_atomic_open(struct ch_atomic *a, const char *target)
+{
+	mode_t um = umask(0);
+	char *dir;
+	umask(um);
+	memset(a, 0, sizeof(*a));
+	a->fd = -1;
+	a->mode = 0666 & ~um;
+	a->target = strdup(target);
+	dir = a->target ? dir_of(target) : NULL;
+	if (!dir) {
+		free(a->target);
+		a->target = NULL;
+		errno = ENOMEM;
+		return -1;
+	}
+#ifdef O_TMPFILE
+	a->fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, a->mode);
+#endif
+	free(dir);
+	if (a->fd >= 0)
+		return 0;
+	/* no O_TMPFILE here: a named temporary, removed by ch_atomic_cleanup */
+	size_t n = strlen(target) + 16;
+	a->tmp = (char *)malloc(n);
+	if (!a->tmp) {
+		free(a->target);
+		errno = ENOMEM;
+		return -1;
+	}
+	snprintf(a->tmp, n, "%s.tmp.XXXXXX", target);
+	a->fd = mkstemp(a->tmp);
+	if (a->fd < 0) {
+		int e = errno;
+		free(a->tmp);
+		free(a->target);
+		a->tmp = a->target = NULL;
+		errno = e;
+		return -1;
+	}
+	pending_tmp = a->tmp;
+	fchmod(a->fd, a->mode);
+	return 0;
+}
+
+int ch_atomic_commit(struct ch_atomic *a)
+{
+	sigset_t block, old;
+	int rc = -1, e = 0;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (!a->tmp) {
+		/* name the unnamed file, then move the name over the target */
+		char proc[64];
+		size_t n = strlen(a->target) + 16;
+		char *name = (char *)malloc(n);
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", a->fd);
+		for (unsigned k = 0; name && k < 100; k++) {
+			snprintf(name, n, "%s.tmp.%05u%d", a->target, k, (int)getpid() % 100000);
+			if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0) {
+				rc = 0;
+				break;
+			}
+			if (errno != EEXIST)
+				break;
+		}
+		e = errno;
+		if (rc == 0 && rename(name, a->target) != 0) {
+			e = errno;
+			unlink(name);
+			rc = -1;
+		}
+		free(name);
+	} else {
+		rc = rename(a->tmp, a->target);
+		e = errno;
+		if (rc)
+			unlink(a->tmp);
+	}
+	pending_tmp = NULL;
+	if (close(a->fd) != 0 && rc == 0) {
+		e = errno;
+		rc = -1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(a->tmp);
+	free(a->target);
+	a->tmp = a->target = NULL;
+	a->fd = -1;
+	errno = e;
+	return rc;
+}
+
+void ch_atomic_abort(struct ch_atomic *a)
+{
+	if (a->tmp)
+		unlink(a->tmp);
+	pending_tmp = NULL;
+	if (a->fd >= 0)
+		close(a->fd);
+	free(a->tmp);
+	free(a->target);
+	a->tmp = a->target = NULL;
+	a->fd = -1;
+}
+
+void ch_atomic_cleanup(void)
+{
+	char *t = pending_tmp;
+	if (t)
+		unlink(t);
 }

@@ -98,29 +98,49 @@ static enum ch_class member_class(ch_ctx *ctx, const char *sname, const struct c
 	return ch_sidecar_class(ctx, sname, m->name, group);
 }
 
-#define CH_MAX_DEPTH 64   /* nesting walked; a corrupt input may nest a type in itself */
+/* nesting walked; a corrupt input may nest a type in itself. Deep enough
+ * for any real nesting (the DWARF reader stops at 4096): a named type's
+ * answer is remembered, so the walk stays linear */
+#define CH_MAX_DEPTH 4096
 
-static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth)
+/* *cut: the answer "no" was reached only because the depth limit stopped
+ * the walk; such an answer depends on where the walk started and is not
+ * remembered (else the order types are judged in changes the verdicts:
+ * DWARF lists the outermost of 256 nested structs first). */
+static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth,
+			    int *cut)
 {
 	size_t i;
-	int found = 0;
+	int found = 0, mycut = 0;
 	const char *name = t->name ? t->name : sname;
 	if (t->name && t->annot_state)
 		return t->annot_state == 1;
-	if (depth > CH_MAX_DEPTH)
+	if (depth > CH_MAX_DEPTH) {
+		*cut = 1;
 		return 0;
+	}
+	if (ch_type_has_groups(t))
+		found = 1;   /* the kernel's cacheline groups are annotations too */
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
 		if (member_class(ctx, name, m, &g) != CH_CLASS_NONE)
 			found = 1;   /* keep going: marks every sidecar match */
 		else if (m->type && m->type != t &&
-			 annotated_in(ctx, (struct ch_type *)m->type, name, depth + 1))
+			 annotated_in_cut(ctx, (struct ch_type *)m->type, name, depth + 1, &mycut))
 			found = 1;
 	}
-	if (t->name)
+	if (t->name && (found || !mycut))
 		t->annot_state = found ? 1 : 2;
+	if (!found && mycut)
+		*cut = 1;
 	return found;
+}
+
+static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth)
+{
+	int cut = 0;
+	return annotated_in_cut(ctx, t, sname, depth, &cut);
 }
 
 int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t)
@@ -227,8 +247,14 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 {
 	memset(f, 0, sizeof(*f));
 	f->ctx = ctx;
+	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
 	flatten_type(f, t, t->name, 0, NULL, -1, 0);
+	{
+		size_t i;
+		for (i = 0; i < f->nleaves; i++)
+			f->leaves[i].l.kgroup = t->members[f->leaves[i].top].kgroup;
+	}
 }
 
 static void flat_free(struct flat *f)
@@ -368,7 +394,7 @@ static const char *class_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 	}
 }
 
-static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
+const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t)
 {
 	if (!t->name)
 		return t->is_union ? "anonymous union" : "anonymous struct";
@@ -378,6 +404,8 @@ static const char *type_phrase(ch_ctx *ctx, const struct ch_type *t)
 }
 
 /* "offset 8, size 8" or "offset 4, bits 3..7" for a bit-field. */
+#define type_phrase ch_type_phrase
+
 static const char *where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
 {
 	if (l->bit_size)
@@ -396,15 +424,17 @@ static const char *lines_phrase(ch_ctx *ctx, unsigned L, int predicted)
 			 : ch_printf(ctx, "(%u-byte lines)", L);
 }
 
-struct finding_list {
-	struct ch_finding *v;
-	size_t n, cap;
-};
+#define finding_list ch_finding_list
 
 static struct ch_finding *new_finding(ch_ctx *ctx, struct finding_list *fl)
 {
-	struct ch_finding *x;
 	(void)ctx;
+	return ch_finding_new(fl);
+}
+
+struct ch_finding *ch_finding_new(struct ch_finding_list *fl)
+{
+	struct ch_finding *x;
 	if (fl->n == fl->cap) {
 		fl->cap = fl->cap ? 2 * fl->cap : 16;
 		fl->v = (struct ch_finding *)ch_xrealloc(fl->v, fl->cap * sizeof(*x));
@@ -785,6 +815,13 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	if (cfg->predict > L)
 		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl, &pn);
 	judge_padding(ctx, &f, t, L, cfg, &fl);
+	{
+		struct ch_leaf *lv = (struct ch_leaf *)ch_xrealloc(NULL, (f.nleaves + 1) * sizeof(*lv));
+		for (i = 0; i < f.nleaves; i++)
+			lv[i] = f.leaves[i].l;
+		ch_judge_groups(ctx, t, lv, f.nleaves, cfg, &fl);
+		free(lv);
+	}
 	if (t->align < L && t->size > 0 && has_class(&f, 1))
 		add_note(ctx, &fl, t, L,
 			 ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "

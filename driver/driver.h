@@ -37,6 +37,8 @@ struct finding {
 	char *engines;     /* "plugin" or "plugin,sparse" after merging */
 	char *scope;       /* enclosing struct/union/function name, or NULL */
 	char *field;       /* field (or function) the finding names, or NULL */
+	char *other;       /* the conflict's partner field, or NULL */
+	char *lines;       /* line size judged at: "64", "p128" (predicted), or NULL */
 };
 
 struct findings {
@@ -75,6 +77,14 @@ char *exe_dir(void);
  * or -1 if it could not be started (message printed). */
 int run_capture(char *const argv[], const char *dir, char **out);
 
+/* ---- ccdb.c ---- */
+/* Read a compile_commands.json; call add(src, dir, flags) for each C unit
+ * (src absolute, dir absolute, flags without compiler, -c, -o, dependency
+ * flags and input files), only for the files in only when it is not empty.
+ * Returns 0 or -1 after a message. */
+int ccdb_load(const char *path, const struct strv *only,
+	      void (*add)(const char *src, const char *dir, const struct strv *flags));
+
 /* ---- findings.c ---- */
 void findings_add(struct findings *fs, const struct finding *f); /* takes ownership */
 void findings_free(struct findings *fs);
@@ -86,12 +96,22 @@ void finding_free(struct finding *f);
  * directory; NULL: the cwd). */
 int parse_diag_line(const char *line, const char *engine, const char *default_check,
 		    const char *dir, struct finding *f);
-/* Fill scope and field of every finding from its source file. */
+/* "CHECK STRUCT FIELD OTHER LINES" ('-' for none): the whole identity of a
+ * finding, as baselines and SARIF fingerprints key it (heap). */
+char *finding_key(const struct finding *f);
+/* Fill scope, field, other and lines of every finding (source file and
+ * message). */
 void findings_resolve_scopes(struct findings *fs);
 /* Sort in the stable order (canonical file, line, check, message, engine,
  * column) and merge
  * duplicates (same file, line, check, message) reported by several engines. */
 void findings_sort_dedupe(struct findings *fs);
+/* Sidecar entries engines reported as matching no struct, one report per
+ * unit: an entry some unit matched is dropped; one no unit of the units
+ * checked matched is kept as a note, or, with whole (the run covered a
+ * whole compile database), replaced by one warning that the tree has no
+ * such struct. units 0 (a build log): every report kept. */
+void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole);
 /* Count by severity. */
 void findings_count(const struct findings *fs, int *errors, int *warnings, int *notes);
 
@@ -120,6 +140,8 @@ int patch_from_file(const char *path, struct patch *p);
 void patch_free(struct patch *p);
 /* Keep only findings on a struct/function (or line) the patch touches. */
 void patch_filter(const struct patch *p, struct findings *fs);
+/* 1 if the patch changes the file at abspath (canonical). */
+int patch_touches_file(const struct patch *p, const char *abspath);
 
 /* ---- baseline.c ---- */
 /* Baseline file: lines "CHECK STRUCT FIELD" ('-' for none), '#' comments.

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
+#include "../core/cachehot-core.h"
 
 void finding_free(struct finding *f)
 {
 	free(f->file); free(f->abspath); free(f->check); free(f->message);
-	free(f->engines); free(f->scope); free(f->field);
+	free(f->engines); free(f->scope); free(f->field); free(f->other); free(f->lines);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -43,6 +44,78 @@ static long parse_num(const char **p)
 		(*p)++;
 	}
 	return v;
+}
+
+/* "cc1: note: sidecar entry 'x.y' (FILE:LINE) matched no struct ... [cachehot]":
+ * a diagnostic GCC (or a tool: "cachehot-sparse: note: ...") prints without a
+ * source location. It is placed at the "(FILE:LINE)" its message names (a
+ * sidecar entry); without one it is not a finding (0). */
+static int parse_unlocated(const char *line, const char *engine, const char *dir,
+			   struct finding *f)
+{
+	static const char *const progs[] = { "cc1: ", "cc1plus: ", "lto1: ", "cachehot-sparse: ",
+					     "cachehot-layout: ", NULL };
+	const char *msg = NULL, *end, *tag, *open, *colon;
+	enum sev sev;
+	for (int i = 0; progs[i] && !msg; i++)
+		if (!strncmp(line, progs[i], strlen(progs[i])))
+			msg = line + strlen(progs[i]);
+	if (!msg)
+		return 0;
+	if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
+	else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }
+	else if (!strncmp(msg, "note: ", 6)) { sev = SEV_NOTE; msg += 6; }
+	else return 0;
+	end = msg + strlen(msg);
+	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10)) {
+		end -= 10;
+		if (sev == SEV_ERROR)
+			sev = SEV_WARNING;
+	}
+	if (end - msg < 10 || strncmp(end - 10, "[cachehot]", 10))
+		return 0;
+	tag = end - 10;
+	/* the first " (FILE:LINE)" of the message */
+	for (open = strstr(msg, " ("); open && open < tag; open = strstr(open + 1, " (")) {
+		const char *close = memchr(open, ')', (size_t)(tag - open));
+		const char *q;
+		long ln;
+		if (!close)
+			break;
+		colon = NULL;
+		for (q = open + 2; q < close; q++)
+			if (*q == ':')
+				colon = q;
+		if (!colon || colon == open + 2)
+			continue;
+		q = colon + 1;
+		ln = parse_num(&q);
+		if (ln <= 0 || q != close)
+			continue;
+		char *raw = xstrndup(open + 2, (size_t)(colon - open - 2));
+		if (dir && raw[0] != '/') {
+			char *full = xasprintf("%s/%s", dir, raw);
+			free(raw);
+			raw = full;
+		}
+		f->file = display_path(raw);
+		f->abspath = canon_path(raw);
+		if (!f->abspath)
+			f->abspath = xstrdup(raw);
+		free(raw);
+		while (tag > msg && tag[-1] == ' ')
+			tag--;
+		f->message = xstrndup(msg, (size_t)(tag - msg));
+		f->check = xstrdup("cachehot");
+		f->line = (unsigned)ln;
+		f->col = 0;
+		f->sev = sev;
+		f->engines = xstrdup(engine);
+		return 1;
+	}
+	return 0;
 }
 
 int parse_diag_line(const char *line, const char *engine, const char *default_check,
@@ -81,7 +154,7 @@ int parse_diag_line(const char *line, const char *engine, const char *default_ch
 		}
 	}
 	if (!p || flen == 0)
-		return 0;
+		return parse_unlocated(line, engine, dir, f);
 	if (!spatch) {
 		if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
 		else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }
@@ -93,15 +166,19 @@ int parse_diag_line(const char *line, const char *engine, const char *default_ch
 	end = msg + strlen(msg);
 	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
 		end--;
-	/* GCC may append its own option tag ("[-Werror]") after ours. */
-	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10))
+	/* GCC may append its own option tag ("[-Werror]") after ours: the
+	 * finding's severity is cachehot's, not what -Werror made of it */
+	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10)) {
 		end -= 10;
+		if (sev == SEV_ERROR)
+			sev = SEV_WARNING;
+	}
 	tag = NULL;
 	if (end > msg && end[-1] == ']') {
 		const char *b = end - 1;
 		while (b > msg && *b != '[')
 			b--;
-		if (*b == '[' && !strncmp(b + 1, "cachehot-", 9))
+		if (*b == '[' && (!strncmp(b + 1, "cachehot-", 9) || !strncmp(b + 1, "cachehot]", 9)))
 			tag = b;
 	}
 	if (tag) {
@@ -171,6 +248,45 @@ static char *quoted_name(const char *msg, int want_struct)
 	return NULL;
 }
 
+/* The second field a message names before its fix ("... with hot field
+ * 'usage' (...); insert ..."): the partner of a conflict. Heap or NULL. */
+static char *partner_name(const char *msg, const char *first)
+{
+	const char *semi = strstr(msg, "; ");
+	char *head = semi ? xstrndup(msg, (size_t)(semi - msg)) : xstrdup(msg);
+	char *r = NULL;
+	/* skip to after the first field's quote, then the next field name */
+	char *q = xasprintf("'%s'", first), *at = strstr(head, q);
+	if (at)
+		r = quoted_name(at + strlen(q), 0);
+	free(q);
+	free(head);
+	return r;
+}
+
+/* "64" for "(64-byte lines)", "p128" for "(predicted at 128-byte lines)":
+ * the line size a finding was judged at; NULL when it names none. */
+static char *line_size_of(const char *msg)
+{
+	const char *p = strstr(msg, "-byte lines)"), *b;
+	if (!p)
+		return NULL;
+	for (b = p; b > msg && isdigit((unsigned char)b[-1]); b--)
+		;
+	if (b == p)
+		return NULL;
+	int predicted = b - msg >= 13 && !strncmp(b - 13, "predicted at ", 13);
+	return xasprintf("%s%.*s", predicted ? "p" : "", (int)(p - b), b);
+}
+
+char *finding_key(const struct finding *f)
+{
+#define ORNO(s) ((s) && *(s) ? (s) : "-")
+	return xasprintf("%s %s %s %s %s", f->check, ORNO(f->scope), ORNO(f->field),
+			 ORNO(f->other), ORNO(f->lines));
+#undef ORNO
+}
+
 /* The identifier at (line, col) of text, or NULL. */
 static char *ident_at(const char *text, unsigned line, unsigned col)
 {
@@ -229,6 +345,10 @@ void findings_resolve_scopes(struct findings *fs)
 			free(f->field);
 			f->field = NULL;
 		}
+		free(f->other);
+		f->other = f->field ? partner_name(f->message, f->field) : NULL;
+		free(f->lines);
+		f->lines = line_size_of(f->message);
 	}
 	free(cur); free(text); scopes_free(&sc);
 }
@@ -308,4 +428,98 @@ void findings_count(const struct findings *fs, int *errors, int *warnings, int *
 		case SEV_WARNING: (*warnings)++; break;
 		default: (*notes)++; break;
 		}
+}
+
+/* "sidecar entry 'E' (F:L) matched no struct ..." from an engine: 1 and the
+ * entry, file and line (heap strings) if msg is one. */
+static int unmatched_entry(const struct finding *f, char **entry, char **file, unsigned *line)
+{
+	const char *m = f->message, *e, *p, *c;
+	size_t pl = strlen(CH_MSG_SIDECAR_ENTRY);
+	if (strcmp(f->check, "cachehot") || strncmp(m, CH_MSG_SIDECAR_ENTRY, pl) ||
+	    !strstr(m, ") matched no struct"))
+		return 0;
+	m += pl;
+	if (!(e = strstr(m, "' (")) || !(p = strstr(e, ") matched no struct")))
+		return 0;
+	for (c = p; c > e && *c != ':'; c--)
+		;
+	if (c <= e + 3)
+		return 0;
+	*entry = xstrndup(m, (size_t)(e - m));
+	*file = xstrndup(e + 3, (size_t)(c - e - 3));
+	*line = (unsigned)strtoul(c + 1, NULL, 10);
+	return 1;
+}
+
+static int same_entry(const struct finding *a, const struct finding *b)
+{
+	return a->line == b->line && !strcmp(a->abspath, b->abspath);
+}
+
+void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole)
+{
+	static ch_ctx *ctx;
+	size_t o = 0;
+	char *done = xmalloc(fs->n + 1);
+	struct findings out = {0};
+	memset(done, 0, fs->n + 1);
+	for (size_t i = 0; i < fs->n; i++) {
+		char *entry = NULL, *file = NULL;
+		unsigned line = 0;
+		unsigned long per[3] = { 0, 0, 0 };   /* plugin, sparse, other */
+		if (done[i])
+			continue;
+		if (!unmatched_entry(&fs->v[i], &entry, &file, &line)) {
+			findings_add(&out, &fs->v[i]);
+			continue;
+		}
+		/* every report of this entry, by engine (one per unit each) */
+		for (size_t j = i; j < fs->n; j++) {
+			char *e2, *f2;
+			unsigned l2;
+			if (done[j] || !same_entry(&fs->v[i], &fs->v[j]) ||
+			    !unmatched_entry(&fs->v[j], &e2, &f2, &l2))
+				continue;
+			free(e2); free(f2);
+			per[!strcmp(fs->v[j].engines, "plugin") ? 0 :
+			    !strcmp(fs->v[j].engines, "sparse") ? 1 : 2]++;
+			if (j != i)
+				done[j] = 2;   /* folded into i */
+		}
+		int everywhere = units && (per[0] >= units || per[1] >= units);
+		if (everywhere && whole) {
+			struct finding *f = &fs->v[i];
+			if (!ctx)
+				ctx = ch_ctx_new();
+			free(f->message);
+			f->message = xstrdup(ch_msg_sidecar_stale(ctx, entry, file, line, units));
+			char *tag = strrchr(f->message, '[');   /* printed from f->check */
+			while (tag && tag > f->message && tag[-1] == ' ')
+				*--tag = 0;
+			f->sev = SEV_WARNING;
+			findings_add(&out, f);
+		} else if (everywhere || !units) {
+			findings_add(&out, &fs->v[i]);
+			for (size_t j = i + 1; j < fs->n; j++)
+				if (done[j] == 2) {   /* kept: merged or deduplicated later */
+					findings_add(&out, &fs->v[j]);
+					done[j] = 1;
+				}
+		} else {
+			/* matched a struct in another unit: nothing stale */
+			finding_free(&fs->v[i]);
+		}
+		for (size_t j = i + 1; j < fs->n; j++)
+			if (done[j] == 2) {
+				finding_free(&fs->v[j]);
+				done[j] = 1;
+			}
+		free(entry);
+		free(file);
+		(void)o;
+	}
+	free(done);
+	free(fs->v);
+	*fs = out;
 }

@@ -173,99 +173,6 @@ static int ends_with(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* Flags of a compile command worth keeping: everything but the compiler,
- * -c, -o X, dependency-file flags and the source itself. */
-static void keep_flags(char **argv, size_t argc, const char *src, struct strv *out)
-{
-	for (size_t i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-c") || !strcmp(a, src) || !strcmp(a, "-MD") || !strcmp(a, "-MMD") ||
-		    !strcmp(a, "-MP") || !strncmp(a, "-Wp,-MD,", 8) || !strncmp(a, "-Wp,-MMD,", 9))
-			continue;
-		if (!strcmp(a, "-o") || !strcmp(a, "-MF") || !strcmp(a, "-MT") || !strcmp(a, "-MQ")) {
-			i++;
-			continue;
-		}
-		if (!strncmp(a, "-o", 2) || !strncmp(a, "-MF", 3))
-			continue;
-		/* a build made with cachehot already (in-tree CONFIG_GCC_PLUGIN_CACHEHOT,
-		 * KCFLAGS): the engines get their plugin and arguments from us */
-		if (!strncmp(a, "-fplugin-arg-cachehot-", 22))
-			continue;
-		if (!strncmp(a, "-fplugin=", 9)) {
-			const char *b = strrchr(a, '/');
-			if (!strncmp(b ? b + 1 : a + 9, "cachehot", 8))
-				continue;
-		}
-		strv_push(out, a);
-	}
-}
-
-static int load_ccdb(const char *path, const struct strv *only)
-{
-	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *e;
-	size_t i;
-	if (!root) {
-		fprintf(stderr, "cachehot: %s:%d: %s\n", path, jerr.line, jerr.text);
-		return -1;
-	}
-	if (!json_is_array(root)) {
-		fprintf(stderr, "cachehot: %s: not a compile_commands.json (expected an array)\n", path);
-		json_decref(root);
-		return -1;
-	}
-	json_array_foreach(root, i, e) {
-		const char *file = json_string_value(json_object_get(e, "file"));
-		const char *dir = json_string_value(json_object_get(e, "directory"));
-		json_t *args = json_object_get(e, "arguments");
-		const char *cmd = json_string_value(json_object_get(e, "command"));
-		struct strv av = {0}, flags = {0};
-		if (!file || !dir || (!json_is_array(args) && !cmd)) {
-			fprintf(stderr, "cachehot: %s: entry %zu lacks file, directory or "
-				"arguments/command\n", path, i);
-			json_decref(root);
-			return -1;
-		}
-		if (json_is_array(args)) {
-			size_t k; json_t *a;
-			json_array_foreach(args, k, a)
-				if (json_is_string(a))
-					strv_push(&av, json_string_value(a));
-		} else {
-			wordexp_t we;
-			if (wordexp(cmd, &we, WRDE_NOCMD) != 0) {
-				fprintf(stderr, "cachehot: %s: entry %zu: cannot split command\n", path, i);
-				json_decref(root);
-				return -1;
-			}
-			for (size_t k = 0; k < we.we_wordc; k++)
-				strv_push(&av, we.we_wordv[k]);
-			wordfree(&we);
-		}
-		if (only && only->n) {
-			/* restricted to the files named on the command line */
-			char *full = file[0] == '/' ? xstrdup(file) : xasprintf("%s/%s", dir, file);
-			char *abs = canon_path(full);
-			int want = 0;
-			for (size_t k = 0; k < only->n && !want; k++) {
-				char *o = canon_path(only->v[k]);
-				want = o && abs && !strcmp(o, abs);
-				free(o);
-			}
-			free(full); free(abs);
-			if (!want) { strv_free(&av); continue; }
-		}
-		if (!ends_with(file, ".c")) { strv_free(&av); continue; }
-		keep_flags(av.v, av.n, file, &flags);
-		add_unit(file, dir, &flags);
-		strv_free(&av);
-		strv_free(&flags);
-	}
-	json_decref(root);
-	return 0;
-}
-
 static struct findings all;
 
 /* Findings already printed by a build (the plugin in KCFLAGS or in-tree,
@@ -460,6 +367,7 @@ static void remove_tmpdir(void)
 /* Interrupted: clean up and leave with 128+signal, as a shell reports it. */
 static void on_signal(int sig)
 {
+	ch_atomic_cleanup();   /* a report or baseline being written */
 	remove_tmpdir();
 	if (opt.progress && getpid() == main_pid)
 		fputs("\r\033[K", stderr);
@@ -1009,17 +917,32 @@ static int cmd_check(int argc, char **argv)
 				  : patch_from_file(opt.patch_file, &patch)) < 0)
 			exit(EXIT_TROUBLE);
 		have_patch = 1;
-		if (!files.n && !opt.ccdb && !opt.objlist && !opt.log)
-			for (size_t i = 0; i < patch.n; i++)
-				if (ends_with(patch.v[i].abspath, ".c") && is_file(patch.v[i].abspath)) {
-					char *d = display_path(patch.v[i].abspath);
+		if (!files.n && !opt.ccdb && !opt.objlist && !opt.log) {
+			struct strv headers = {0};
+			for (size_t i = 0; i < patch.n; i++) {
+				char *d = display_path(patch.v[i].abspath);
+				if (ends_with(d, ".c") && is_file(patch.v[i].abspath))
 					strv_push(&files, d);
-					free(d);
-				}
+				else if (ends_with(d, ".h"))
+					strv_push(&headers, d);
+				free(d);
+			}
+			/* a header is compiled only through a unit that includes
+			 * it: with no unit at all, say so instead of a clean exit */
+			if (headers.n && !files.n) {
+				for (size_t i = 0; i < headers.n; i++)
+					fprintf(stderr, "cachehot: %s: changed header not checked: no unit "
+						"that includes it is named (name the units, or give "
+						"-p compile_commands.json)\n", headers.v[i]);
+				strv_free(&headers);
+				exit(EXIT_TROUBLE);
+			}
+			strv_free(&headers);
+		}
 	}
 
 	if (opt.ccdb) {
-		if (load_ccdb(opt.ccdb, &files) < 0)
+		if (ccdb_load(opt.ccdb, &files, add_unit) < 0)
 			exit(EXIT_TROUBLE);
 	} else {
 		for (size_t i = 0; i < files.n; i++) {
@@ -1134,6 +1057,8 @@ static int cmd_check(int argc, char **argv)
 	progress(NULL, NULL);
 	remove_tmpdir();
 
+	/* a build log has no unit count: its per-object notes are kept */
+	findings_fold_unmatched(&all, opt.log ? 0 : opt.nunits, opt.ccdb && !files.n);
 	findings_resolve_scopes(&all);
 	findings_sort_dedupe(&all);
 	if (have_patch)

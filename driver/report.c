@@ -30,6 +30,12 @@ static const struct rule_doc {
 	  "kernel's unified CACHELINE_PADDING() (struct cacheline_padding) expresses the "
 	  "intent, or the padding no longer isolates the fields it was written for. "
 	  "See cachehot-annotations(7)." },
+	{ "cachehot", "Annotations",
+	  "An annotation cannot be applied: a sidecar entry or attribute names nothing",
+	  "A sidecar entry names no member of its struct (the member was renamed or removed, "
+	  "or the entry is misspelt), matches no struct of the units checked, or an "
+	  "annotation attribute is misused. The layout it was meant to protect is not "
+	  "checked until the annotation is corrected. See cachehot-annotations(7)." },
 	{ "cachehot-inline-addr", "InlineAddress",
 	  "The address of an inline function is taken, emitting an out-of-line copy",
 	  "Taking the address of a static inline function (a function pointer, an ops "
@@ -186,16 +192,61 @@ static json_t *text_obj(const char *s)
 	return o;
 }
 
+/* partialFingerprints["cachehotKey/v2"]: the file and the finding's whole
+ * identity (check, struct, field, partner, line size), which survive line
+ * moves; findings whose identity repeats in one run (a struct defined twice
+ * in one file) get their ordinal among them ("#2"), so every result has its
+ * own. fs is sorted (findings_sort_dedupe), so the ordinal is stable.
+ * Returns n heap strings. */
+static const char *const *sarif_keys_base;
+static int cmp_idx(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sarif_keys_base[x], sarif_keys_base[y]);
+	return c ? c : (x < y ? -1 : x > y);
+}
+
+static char **sarif_keys(const struct findings *fs)
+{
+	char **k = xmalloc((fs->n + 1) * sizeof(char *));
+	size_t *idx = xmalloc((fs->n + 1) * sizeof(size_t));
+	for (size_t i = 0; i < fs->n; i++) {
+		char *id = finding_key(&fs->v[i]);
+		for (char *p = id; *p; p++)
+			if (*p == ' ')
+				*p = ':';
+		k[i] = xasprintf("%s:%s", fs->v[i].file, id);
+		free(id);
+		idx[i] = i;
+	}
+	sarif_keys_base = (const char *const *)k;
+	qsort(idx, fs->n, sizeof(size_t), cmp_idx);
+	for (size_t a = 0, b; a < fs->n; a = b) {
+		for (b = a + 1; b < fs->n && !strcmp(k[idx[a]], k[idx[b]]); b++)
+			;
+		if (b - a > 1)
+			for (size_t j = a; j < b; j++) {
+				char *n = xasprintf("%s#%zu", k[idx[j]], j - a + 1);
+				free(k[idx[j]]);
+				k[idx[j]] = n;
+			}
+	}
+	free(idx);
+	return k;
+}
+
 static json_t *build_sarif(const struct findings *fs)
 {
 	json_t *root = json_object(), *runs = json_array(), *run = json_object();
 	json_t *tool = json_object(), *drv = json_object(), *rules = json_array();
 	json_t *results = json_array();
 	struct strv ids = {0};
+	char **keys = sarif_keys(fs);
 
 	/* Rules: the three built-in checks first, then any other id seen. */
 	for (size_t i = 0; i < sizeof(rule_docs) / sizeof(rule_docs[0]); i++)
-		strv_push(&ids, rule_docs[i].id);
+		if (strcmp(rule_docs[i].id, "cachehot"))   /* listed when used */
+			strv_push(&ids, rule_docs[i].id);
 	for (size_t i = 0; i < fs->n; i++) {
 		int seen = 0;
 		for (size_t j = 0; j < ids.n && !seen; j++)
@@ -233,8 +284,7 @@ static json_t *build_sarif(const struct findings *fs)
 			if (!strcmp(ids.v[j], f->check))
 				idx = j;
 		char *uri = path_uri(f->file);
-		char *key = xasprintf("%s:%s:%s", f->check, f->scope ? f->scope : "-",
-				      f->field ? f->field : "-");
+		char *key = xstrdup(keys[i]);
 		json_object_set_new(res, "ruleId", json_string(f->check));
 		json_object_set_new(res, "ruleIndex", json_integer(idx));
 		json_object_set_new(res, "level", json_string(sev_name(f->sev)));
@@ -254,7 +304,7 @@ static json_t *build_sarif(const struct findings *fs)
 		json_object_set_new(loc, "physicalLocation", phys);
 		json_array_append_new(locs, loc);
 		json_object_set_new(res, "locations", locs);
-		json_object_set_new(fp, "cachehotKey/v1", json_string(key));
+		json_object_set_new(fp, "cachehotKey/v2", json_string(key));
 		json_object_set_new(res, "partialFingerprints", fp);
 		json_object_set_new(props, "engines", engines_array(f->engines));
 		json_object_set_new(res, "properties", props);
@@ -263,6 +313,9 @@ static json_t *build_sarif(const struct findings *fs)
 		free(key);
 	}
 	strv_free(&ids);
+	for (size_t i = 0; i < fs->n; i++)
+		free(keys[i]);
+	free(keys);
 	json_object_set_new(drv, "name", json_string("cachehot"));
 	json_object_set_new(drv, "version", json_string(CH_VERSION));
 	json_object_set_new(drv, "semanticVersion", json_string(CH_VERSION));

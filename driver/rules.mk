@@ -3,6 +3,7 @@
 DRIVER_SRCS := $(wildcard driver/*.c)
 DRIVER_OBJS := $(patsubst driver/%.c,$(BUILD)/driver/%.o,$(DRIVER_SRCS))
 DRIVER_HDRS := driver/driver.h core/cachehot-core.h
+DRIVER_LIBS := $(shell pkg-config --libs libgit2 2>/dev/null || echo -lgit2)
 # SARIF 2.1.0 schema for tests/driver: shipped by an npm package, pinned by
 # driver/npm/package-lock.json and installed into $(BUILD)/driver-npm.
 DRIVER_NPM    := $(BUILD)/driver-npm
@@ -11,7 +12,7 @@ ALL_TARGETS  += bin/cachehot
 CLEAN_FILES  += bin/cachehot
 # python3-jsonschema validates SARIF in tests/driver; git for --diff.
 # npm only when no npm is installed (nodesource's nodejs ships its own).
-DEB_PACKAGES += libjansson-dev python3-jsonschema git patch $(if $(shell command -v npm),,npm)
+DEB_PACKAGES += libjansson-dev libgit2-dev python3-jsonschema git patch $(if $(shell command -v npm),,npm)
 
 $(BUILD)/driver/%.o: driver/%.c $(DRIVER_HDRS)
 	@mkdir -p $(@D)
@@ -19,7 +20,7 @@ $(BUILD)/driver/%.o: driver/%.c $(DRIVER_HDRS)
 
 bin/cachehot: $(DRIVER_OBJS) $(CORE_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJS) $(CORE_LIB) $(CORE_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJS) $(CORE_LIB) $(CORE_LIBS) $(DRIVER_LIBS)
 
 $(SARIF_SCHEMA): driver/npm/package.json driver/npm/package-lock.json
 	@mkdir -p $(DRIVER_NPM)

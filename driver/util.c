@@ -97,8 +97,6 @@ int write_atomic(const char *path, int (*fn)(FILE *f, void *arg), void *arg)
 {
 	int direct;
 	char *target = ch_output_target(path, &direct);
-	char *tmp;
-	int fd;
 	FILE *f;
 	if (!target) {
 		fprintf(stderr, "cachehot: cannot write %s: %s\n", path, strerror(errno));
@@ -116,36 +114,29 @@ int write_atomic(const char *path, int (*fn)(FILE *f, void *arg), void *arg)
 		}
 		return fclose(f) ? -1 : 0;
 	}
-	path = target;   /* a symlink stays a link: write the file it points to */
-	tmp = xasprintf("%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "cachehot: cannot create %s: %s\n", tmp, strerror(errno));
-		free(tmp);
+	/* a symlink stays a link: write the file it points to; an unnamed
+	 * temporary until complete (nothing left behind if killed) */
+	struct ch_atomic at;
+	if (ch_atomic_open(&at, target) < 0) {
+		fprintf(stderr, "cachehot: cannot create a file beside %s: %s\n", target, strerror(errno));
 		free(target);
 		return -1;
 	}
-	f = fdopen(fd, "w");
+	int fd2 = dup(at.fd);
+	f = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
 	if (!f || fn(f, arg) < 0 || fflush(f) != 0 || ferror(f)) {
-		fprintf(stderr, "cachehot: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
-		if (f) fclose(f); else close(fd);
-		unlink(tmp);
-		free(tmp);
+		fprintf(stderr, "cachehot: cannot write %s: %s\n", target, strerror(errno ? errno : EIO));
+		if (f) fclose(f); else if (fd2 >= 0) close(fd2);
+		ch_atomic_abort(&at);
 		free(target);
 		return -1;
 	}
-	/* mkstemp makes 0600; a report or baseline is an ordinary file. */
-	mode_t um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "cachehot: cannot write %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	if (fclose(f) != 0 || ch_atomic_commit(&at) != 0) {
+		fprintf(stderr, "cachehot: cannot write %s: %s\n", target, strerror(errno));
+		ch_atomic_abort(&at);
 		free(target);
 		return -1;
 	}
-	free(tmp);
 	free(target);
 	return 0;
 }

@@ -13,3 +13,12 @@ struct cacheline_padding {
 } ____cacheline_internodealigned_in_smp;
 #define CACHELINE_PADDING(name) struct cacheline_padding name
 typedef struct { long counter; } atomic_long_t;
+/* 6.12 <linux/cache.h>: the cacheline group markers */
+#define __cacheline_group_begin(GROUP) unsigned char __cacheline_group_begin__##GROUP[0]
+#define __cacheline_group_end(GROUP) unsigned char __cacheline_group_end__##GROUP[0]
+#define __cacheline_group_begin_aligned(GROUP, ...) \
+	__cacheline_group_begin(GROUP) __attribute__((__aligned__((__VA_ARGS__ + 0) ? : SMP_CACHE_BYTES)))
+#define __cacheline_group_end_aligned(GROUP, ...) \
+	__cacheline_group_end(GROUP) __attribute__((__aligned__(sizeof(long)))); \
+	struct { } __cacheline_group_pad__##GROUP \
+	__attribute__((__aligned__((__VA_ARGS__ + 0) ? : SMP_CACHE_BYTES)))

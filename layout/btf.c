@@ -205,11 +205,13 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 		m->elem_size = eid >= 0 ? (uint64_t)(btf__resolve_size(b->btf, eid) > 0 ?
 						     btf__resolve_size(b->btf, eid) : 0) : 0;
 		m->size = sz > 0 ? (uint64_t)sz : 0;
-		/* BTF does not tell [0] from []: a zero-count array that ends
-		 * the struct is taken as flexible */
-		/* BTF does not tell x[0] from x[]; GCC's C front end models both
-		 * alike (no upper bound), and so does the plugin */
-		m->flexible = flex;
+		/* BTF does not tell x[0] from x[]: a zero-count array that ends
+		 * the struct is taken as flexible; one before other members is
+		 * GNU x[0], a zero-size member (as the plugin and DWARF see it),
+		 * and so is a kernel group marker anywhere (core/groups.c) */
+		m->flexible = flex && i + 1 == vlen && ch_marker_kind(mname, NULL) == CH_MARKER_NONE;
+		if (flex && !m->flexible)
+			m->size = 0;
 		m->is_integer = et && (btf_is_int(et) || btf_is_enum(et) || btf_is_enum64(et));
 		m->align = nat;
 		if (rt && btf_is_array(rt)) {
@@ -246,7 +248,17 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			/* a hole that natural alignment does not explain */
 			if (!btf_is_union(bt) && i > 0 && m->offset > prev_end &&
 			    m->offset > ((prev_end + nat - 1) / nat) * nat) {
-				unsigned inf = pow2_dividing(m->offset);
+				/* the largest power of two dividing the offset
+				 * (1536 -> 512) overstates ____cacheline_aligned:
+				 * take the smallest one that explains the hole,
+				 * raised to the 64-byte line when that explains it
+				 * too (the kernel's usual attribute) */
+				unsigned inf = pow2_dividing(m->offset), a = nat ? nat : 1;
+				while (a < inf && (prev_end + a - 1) / a * a != m->offset)
+					a <<= 1;
+				if (a < 64 && 64 <= inf)
+					a = 64;
+				inf = a;
 				if (inf > nat) {
 					m->align = inf;
 					m->user_align = 1;

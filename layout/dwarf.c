@@ -31,9 +31,14 @@ struct rd {
 	const char *path;
 	const char *comp_dir;      /* of the current CU */
 	size_t comp_dir_len;
-	Dwarf_Off building[256];   /* aggregates under construction (nesting) */
-	unsigned nbuilding;
+	Dwarf_Off *building;       /* aggregates under construction (nesting) */
+	unsigned nbuilding, capbuilding;
 	int bad;                   /* an aggregate contains itself by value */
+	int too_deep;              /* nesting past LT_MAX_DWARF_NEST */
+	int vbase;                 /* a member at a run-time offset (C++ virtual base) */
+	int types;                 /* type DIEs seen at unit level */
+	int g1;                    /* a unit's producer says -g1 / line tables only */
+	Dwarf_Files *files;        /* the current unit's file names */
 };
 
 /* ---- small string buffer ---------------------------------------------- */
@@ -88,6 +93,33 @@ static int die_udata(Dwarf_Die *die, unsigned attr, Dwarf_Word *v)
 	if (!dwarf_attr_integrate(die, attr, &a))
 		return 0;
 	return dwarf_formudata(&a, v) == 0;
+}
+
+/* Nesting of aggregates read (a C compiler accepts far fewer than this; the
+ * bound keeps a hostile file from exhausting the stack). */
+#define LT_MAX_DWARF_NEST 4096
+
+/* DW_AT_data_member_location in bytes: a constant (DWARF 3+), or in DWARF 2
+ * a location expression DW_OP_plus_uconst N, which libdw decodes. 1 found,
+ * 0 absent (offset 0: a union member), -1 computed at run time (the
+ * expression of a C++ virtual base). */
+static int member_location(Dwarf_Die *die, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	*v = 0;
+	if (!dwarf_attr_integrate(die, DW_AT_data_member_location, &a))
+		return 0;
+	if (dwarf_formudata(&a, v) == 0)
+		return 1;
+	if (dwarf_getlocation(&a, &ops, &n) == 0 && n == 1 &&
+	    (ops[0].atom == DW_OP_plus_uconst || ops[0].atom == DW_OP_constu)) {
+		*v = ops[0].number;
+		return 1;
+	}
+	*v = 0;
+	return -1;
 }
 
 /* Strip typedefs and qualifiers. Returns 0 for void. */
@@ -189,6 +221,14 @@ static unsigned type_align(struct rd *rd, Dwarf_Die *t)
 		case DW_TAG_restrict_type:
 		case DW_TAG_atomic_type:
 		case DW_TAG_array_type:
+			if (tag == DW_TAG_array_type && dwarf_hasattr(&cur, DW_AT_GNU_vector)) {
+				/* GCC aligns a vector_size(N) type to N bytes */
+				Dwarf_Word vs = type_size(&cur);
+				unsigned al = 1;
+				while (al < vs && al < 4096)
+					al <<= 1;
+				return al;
+			}
 			if (!die_type(&cur, &n))
 				return 1;
 			cur = n;
@@ -534,7 +574,11 @@ unsigned lt_display_col(const char *file, unsigned line, unsigned col, const cha
 
 static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc)
 {
-	const char *f = dwarf_decl_file(die);
+	/* the file table of the unit (of the skeleton for a split unit): not
+	 * dwarf_decl_file(), which asserts when a split unit has none */
+	Dwarf_Word fi;
+	const char *f = rd->files && die_udata(die, DW_AT_decl_file, &fi) ?
+			dwarf_filesrc(rd->files, fi, NULL, NULL) : NULL;
 	int line = 0, col = 0;
 	loc->file = f ? intern_file(rd, f) : NULL;
 	dwarf_decl_line(die, &line);
@@ -576,9 +620,15 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 	}
 	if (dwarf_attr(die, DW_AT_declaration, &a) || !die_udata(die, DW_AT_byte_size, &size))
 		return NULL;
-	if (rd->nbuilding >= sizeof(rd->building) / sizeof(rd->building[0])) {
-		rd->bad = 1;
+	if (rd->nbuilding >= LT_MAX_DWARF_NEST) {
+		rd->too_deep = 1;
 		return NULL;
+	}
+	if (rd->nbuilding == rd->capbuilding) {
+		rd->capbuilding = rd->capbuilding ? 2 * rd->capbuilding : 64;
+		rd->building = realloc(rd->building, rd->capbuilding * sizeof(*rd->building));
+		if (!rd->building)
+			abort();
 	}
 	explicit_align = die_udata(die, DW_AT_alignment, &al) && al;
 	t = ch_type_new(ctx, key, name ? name : dwarf_diename(die),
@@ -666,6 +716,10 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				decls[ndecls++] = dn;
 			}
 			set_loc(rd, &child, &m->loc);
+			/* an anonymous struct/union member has no position of its
+			 * own: its type's (the 'struct {'), as GCC and sparse say */
+			if (!mname && !m->loc.line && nested && has_type && strip(&mt, &est))
+				set_loc(rd, &est, &m->loc);
 
 			if (die_udata(&child, DW_AT_bit_size, &bsize) && bsize) {
 				uint64_t bitpos;
@@ -675,7 +729,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 					/* DWARF 2-4: big-endian bit numbering within
 					 * the storage unit (little-endian target) */
 					Dwarf_Word bo = 0, bs = 0;
-					die_udata(&child, DW_AT_data_member_location, &loc);
+					member_location(&child, &loc);
 					die_udata(&child, DW_AT_bit_offset, &bo);
 					if (!die_udata(&child, DW_AT_byte_size, &bs))
 						bs = m->size;
@@ -695,7 +749,8 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 						 (unsigned)bsize);
 				}
 			} else {
-				die_udata(&child, DW_AT_data_member_location, &loc);
+				if (member_location(&child, &loc) < 0)
+					rd->vbase = 1;
 				m->offset = loc;
 			}
 			if (!m->user_align && m->align > maxal)
@@ -951,16 +1006,52 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 	while (dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &sub) == 0) {
 		Dwarf_Die die;
 		Dwarf_Attribute a;
-		if (ut != DW_UT_compile && ut != DW_UT_partial)
+		const char *prod;
+		if (ut == DW_UT_skeleton) {
+			/* -gsplit-dwarf: the types are in the .dwo file libdw
+			 * looks for (DW_AT_dwo_name under DW_AT_comp_dir) */
+			if (!sub.addr || dwarf_tag(&sub) != DW_TAG_compile_unit) {
+				const char *dwo = dwarf_attr(&cudie, DW_AT_dwo_name, &a) ?
+						  dwarf_formstring(&a) : NULL;
+				snprintf(err, errsz, "%s: split DWARF (-gsplit-dwarf): the types are in "
+					 "%s, which was not found; give the object with its .dwo "
+					 "file in place, or build without -gsplit-dwarf", path,
+					 dwo ? dwo : "a .dwo file");
+				rc = -1;
+				break;
+			}
+			rd.comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+			cudie = sub;
+		} else if (ut != DW_UT_compile && ut != DW_UT_partial && ut != DW_UT_type &&
+			   ut != DW_UT_split_compile && ut != DW_UT_split_type)
 			continue;
-		rd.comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+		else
+			rd.comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+		prod = dwarf_attr(&cudie, DW_AT_producer, &a) ? dwarf_formstring(&a) : NULL;
+		if (prod && (strstr(prod, " -g1") || strstr(prod, " -gline-tables-only")) &&
+		    !strstr(prod, " -g1 -g") && !strstr(prod, " -g1 -gdwarf"))
+			rd.g1 = 1;
 		rd.comp_dir_len = rd.comp_dir ? strlen(rd.comp_dir) : 0;
-		cu_macros(&rd, &cudie);
+		{
+			size_t nf;
+			Dwarf_Die skel = cudie;
+			rd.files = NULL;
+			if (dwarf_getsrcfiles(&cudie, &rd.files, &nf) != 0 &&
+			    ut == DW_UT_skeleton && dwarf_cu_die(cu, &skel, NULL, NULL, NULL, NULL,
+								 NULL, NULL) &&
+			    dwarf_getsrcfiles(&skel, &rd.files, &nf) != 0)
+				rd.files = NULL;
+		}
+		if (ut != DW_UT_type && ut != DW_UT_split_type)
+			cu_macros(&rd, &cudie);
 		if (dwarf_child(&cudie, &die) != 0)
 			continue;
 		do {
 			int tag = dwarf_tag(&die);
 			const char *name = NULL;
+			if (tag == DW_TAG_base_type || tag == DW_TAG_pointer_type ||
+			    tag == DW_TAG_typedef || is_agg_tag(tag))
+				rd.types++;
 			Dwarf_Die agg;
 			struct ch_type *t;
 			struct lt_struct *old;
@@ -1006,8 +1097,21 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		} while (dwarf_siblingof(&die, &die) == 0);
 	}
 	dwfl_end(dwfl);
+	free(rd.building);
+	if (rc)
+		return rc;
+	if (rd.too_deep) {
+		snprintf(err, errsz, "%s: aggregates nested more than %d levels deep: not read",
+			 path, LT_MAX_DWARF_NEST);
+		return -1;
+	}
 	if (rd.bad) {
 		snprintf(err, errsz, "%s: malformed DWARF: an aggregate contains itself", path);
+		return -1;
+	}
+	if (rd.g1 && !rd.types) {
+		snprintf(err, errsz, "%s: its DWARF has no type information (compiled with -g1 "
+			 "or line tables only): rebuild with -g", path);
 		return -1;
 	}
 	return rc;

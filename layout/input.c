@@ -209,10 +209,8 @@ int lt_elf_has_section(const char *path, const char *section)
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, section) && sh.sh_type != SHT_NOBITS) {
-			found = 1;
-			break;
-		}
+		if (n && !strcmp(n, section) && sh.sh_type != SHT_NOBITS)
+			found++;
 	}
 	elf_end(elf);
 	close(fd);
@@ -238,9 +236,19 @@ int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz)
 			snprintf(err, errsz, "%s: not a readable ELF file", path);
 			return -1;
 		}
+		/* -fdebug-types-section in an object file: each type unit sits in
+		 * a COMDAT section of its own, also named .debug_info (DWARF 5)
+		 * or .debug_types (DWARF 4); libdw reads one section of a name,
+		 * so the types would be silently missing */
+		if (d > 1 || lt_elf_has_section(path, ".debug_types") > 1) {
+			snprintf(err, errsz, "%s: type units in COMDAT sections (-fdebug-types-section) "
+				 "cannot be read from an object file; read the linked binary, or "
+				 "build without -fdebug-types-section", path);
+			return -1;
+		}
 		if (d)
 			return lt_dwarf_read(s, path, fileno, err, errsz);
-		if (lt_elf_has_section(path, ".BTF") == 1)
+		if (lt_elf_has_section(path, ".BTF") > 0)
 			return lt_btf_read(s, path, fileno, err, errsz);
 		snprintf(err, errsz, "%s: no debug information (.debug_info or .BTF); "
 			 "build with -g", path);

@@ -114,7 +114,8 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
  * declared by a macro, the position of its name inside the arguments).
  * col unchanged when the file is not at hand. */
 unsigned lt_display_col(const char *file, unsigned line, unsigned col, const char *name);
-/* 1 if the ELF file at path has DWARF (.debug_info), 0 if not, -1 on error. */
+/* How many sections named section (with data) the ELF file at path has: 0
+ * none, -1 not a readable ELF file. */
 int lt_elf_has_section(const char *path, const char *section);
 /* Read all named structs of a BTF file (raw, or ELF with .BTF). */
 int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
@@ -164,6 +165,11 @@ int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
  * (union, randomized struct, flexible array not last) and nothing written. */
 int lt_reorganize(struct lt_set *s, struct lt_struct *st,
 		  const struct lt_opts *o, FILE *out, char *err, size_t errsz);
+/* --groups: list every struct of s (or of only[0..nonly)) with kernel
+ * cacheline group markers and its groups (bytes; lines at the configured
+ * line size), as text or, json set, as a JSON array. Returns 0. */
+int lt_groups(struct lt_set *s, char **only, size_t nonly, const struct lt_opts *o,
+	      int json, FILE *out);
 /* --diff: for each struct in both sets, moved/added/removed fields (bytes),
  * size and line-count changes and the conflicts NEW has that OLD has not
  * (pairs of fields at one line size, judged by the core on each side).

@@ -19,6 +19,7 @@ static const char usage[] =
 "       cachehot-layout [OPTIONS] --show STRUCT FILE...\n"
 "       cachehot-layout [OPTIONS] --reorganize STRUCT FILE...\n"
 "       cachehot-layout [OPTIONS] --diff OLD NEW\n"
+"       cachehot-layout [OPTIONS] --groups [--json] FILE...\n"
 "FILE: an object or vmlinux with DWARF (-g), an ELF file with .BTF, or raw BTF\n"
 "(/sys/kernel/btf/vmlinux).\n"
 "  --annotations FILE   sidecar annotations (STRUCT.FIELD CLASS[:GROUP]); repeatable\n"
@@ -29,6 +30,9 @@ static const char usage[] =
 "  --severity S         note | warning | error (default warning)\n"
 "  --struct NAME        only judge NAME (repeatable)\n"
 "  --macros             --reorganize: write cachehot.h annotation macros\n"
+"  --groups             list the kernel's cacheline groups of every struct with\n"
+"                       __cacheline_group_begin/end markers (or of --struct NAME)\n"
+"  --json               --groups: as JSON\n"
 "  --unmatched S        note | ignore: sidecar entries matching no struct\n"
 "  --inline-addr 0|1    accepted for the plugin's argument (no effect here)\n"
 "  -q, --quiet          no summary line on stderr\n"
@@ -117,6 +121,22 @@ struct side_arg {
 	int warnings;
 };
 
+/* Look up every member the sidecar may name for 'name': the direct ones and
+ * those of anonymous members (named directly, docs/annotations.rst), so the
+ * lookup marks their entries as used. */
+static void mark_sidecar_used(ch_ctx *ctx, const char *name, const struct ch_type *t, int depth)
+{
+	size_t k;
+	const char *g;
+	for (k = 0; t && k < t->nmembers && depth < 64; k++) {
+		const struct ch_member *m = &t->members[k];
+		if (m->name)
+			ch_sidecar_class(ctx, name, m->name, &g);
+		else if (m->type && !m->type->name)
+			mark_sidecar_used(ctx, name, m->type, depth + 1);
+	}
+}
+
 static void side_missing(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct side_arg *a = arg;
@@ -171,7 +191,8 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 }
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
-       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE };
+       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE,
+       OPT_GROUPS, OPT_JSON };
 
 int main(int argc, char **argv)
 {
@@ -186,6 +207,8 @@ int main(int argc, char **argv)
 		{ "reorganize", required_argument, NULL, OPT_REORG },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "macros", no_argument, NULL, OPT_MACROS },
+		{ "groups", no_argument, NULL, OPT_GROUPS },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "unmatched", required_argument, NULL, OPT_UNMATCHED },
 		{ "inline-addr", required_argument, NULL, OPT_INLINE },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -196,6 +219,7 @@ int main(int argc, char **argv)
 	char **sides = NULL, **only = NULL;
 	size_t nsides = 0, nonly = 0, i;
 	const char *manifest = NULL, *show = NULL, *reorg = NULL;
+	int groups = 0, json = 0;
 	int diff = 0, quiet = 0, c, rc = 0, line_given = 0, unmatched = 1;
 	struct lt_opts o;
 	struct lt_manifest *mf = NULL;
@@ -234,6 +258,8 @@ int main(int argc, char **argv)
 		case OPT_REORG: reorg = optarg; break;
 		case OPT_DIFF: diff = 1; break;
 		case OPT_MACROS: o.macros = 1; break;
+		case OPT_GROUPS: groups = 1; break;
+		case OPT_JSON: json = 1; break;
 		case OPT_UNMATCHED:
 			if (!strcmp(optarg, "note")) unmatched = 1;
 			else if (!strcmp(optarg, "ignore")) unmatched = 0;
@@ -252,8 +278,10 @@ int main(int argc, char **argv)
 		default: die_usage(NULL);
 		}
 	}
-	if ((show != NULL) + (reorg != NULL) + diff > 1)
-		die_usage("--show, --reorganize and --diff exclude each other");
+	if ((show != NULL) + (reorg != NULL) + diff + groups > 1)
+		die_usage("--show, --reorganize, --diff and --groups exclude each other");
+	if (json && !groups)
+		die_usage("--json goes with --groups");
 	if (optind >= argc)
 		die_usage("no input file");
 	if (manifest && !(mf = lt_manifest_load(manifest, err, sizeof(err)))) {
@@ -292,6 +320,16 @@ int main(int argc, char **argv)
 			exit(2);
 		}
 	}
+	if (groups) {
+		rc = lt_groups(s, only, nonly, &o, json, stdout);
+		for (i = 0; i < nonly; i++)
+			if (!lt_set_find(s, only[i])) {
+				fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n",
+					only[i]);
+				rc = 2;
+			}
+		goto out;
+	}
 	if (show || reorg) {
 		const char *name = show ? show : reorg;
 		struct lt_struct *st = lt_set_find(s, name);
@@ -328,12 +366,7 @@ int main(int argc, char **argv)
 			if (mf && ch_sidecar_count(s->ctx)) {
 				/* classes set from the manifest bypass the sidecar
 				 * lookup that marks entries as used */
-				size_t k;
-				const char *g;
-				for (k = 0; k < st->t->nmembers; k++)
-					if (st->t->members[k].name)
-						ch_sidecar_class(s->ctx, st->name,
-								 st->t->members[k].name, &g);
+				mark_sidecar_used(s->ctx, st->name, st->t, 0);
 			}
 			if (ch_sidecar_count(s->ctx))
 				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &sa);

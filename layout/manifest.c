@@ -4,6 +4,13 @@
  * it; schema version 1) with jansson: the annotation classes the compiler
  * saw, and the flattened layout it computed, for the binary-vs-source
  * comparison.
+ *
+ * A name may have several records (the record and its full
+ * "other_definitions": two units' own "struct foo"s, a file-scope and a
+ * function-scope one). A struct of the binary is matched to the record of
+ * the same name and defining location (file -- equal, or one path a suffix
+ * of the other at a '/' -- and line, from DW_AT_decl_file/decl_line); a
+ * name with one record matches it wherever it is defined.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,10 +78,69 @@ void lt_manifest_free(struct lt_manifest *m)
 	free(m);
 }
 
+/* Records of a name: the record, then its full other_definitions. */
+static size_t records(struct lt_manifest *m, const char *name, json_t **out, size_t max)
+{
+	json_t *r = json_object_get(m->structs, name), *o;
+	size_t n = 0, i;
+	if (!r)
+		return 0;
+	out[n++] = r;
+	json_array_foreach(json_object_get(r, "other_definitions"), i, o)
+		if (n < max && json_is_object(o) && json_is_array(json_object_get(o, "fields")))
+			out[n++] = o;
+	return n;
+}
+
+/* "a/b/x.h" and "/src/a/b/x.h" name one file: equal, or one a suffix of
+ * the other at a '/'. */
+static int same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	while (!strncmp(a, "./", 2))
+		a += 2;
+	while (!strncmp(b, "./", 2))
+		b += 2;
+	la = strlen(a);
+	lb = strlen(b);
+	if (la == lb)
+		return !strcmp(a, b);
+	if (la < lb)
+		return b[lb - la - 1] == '/' && !strcmp(b + lb - la, a);
+	return a[la - lb - 1] == '/' && !strcmp(a + la - lb, b);
+}
+
+/* The record of t's name defined where t is (file and line); one with t's
+ * size when no location matches; else the first. NULL: no record. */
+static json_t *record_for(struct lt_manifest *m, const char *name, const struct ch_type *t)
+{
+	json_t *r[64];
+	size_t n = records(m, name, r, 64), i;
+	if (n <= 1)
+		return n ? r[0] : NULL;
+	for (i = 0; t && t->loc.file && i < n; i++) {
+		const char *f = json_string_value(json_object_get(r[i], "file"));
+		json_t *l = json_object_get(r[i], "line");
+		if (f && json_is_integer(l) && (unsigned)json_integer_value(l) == t->loc.line &&
+		    same_file(f, t->loc.file))
+			return r[i];
+	}
+	for (i = 0; t && i < n; i++) {
+		json_t *sz = json_object_get(r[i], "size");
+		if (json_is_integer(sz) && (uint64_t)json_integer_value(sz) == t->size)
+			return r[i];
+	}
+	return r[0];
+}
+
 int lt_manifest_randomized(struct lt_manifest *m, const char *name)
 {
-	json_t *s = json_object_get(m->structs, name);
-	return s && json_is_true(json_object_get(s, "randomized"));
+	json_t *r[64];
+	size_t n = records(m, name, r, 64), i;
+	for (i = 0; i < n; i++)
+		if (json_is_true(json_object_get(r[i], "randomized")))
+			return 1;
+	return 0;
 }
 
 /* Member of t called name, looking through anonymous struct/union members
@@ -147,6 +213,7 @@ void lt_manifest_apply(struct lt_manifest *mf, struct lt_set *s)
 		size_t i;
 		if (!st)
 			continue;
+		v = record_for(mf, key, st->t);
 		json_array_foreach(json_object_get(v, "annotations"), i, a) {
 			const char *f = json_string_value(json_object_get(a, "field"));
 			struct ch_member *m = f ? resolve_path(st->t, f) : NULL;
@@ -185,8 +252,8 @@ int lt_manifest_compare(struct lt_manifest *mf, struct lt_set *s, FILE *out, int
 	*refused = 0;
 	json_object_foreach(mf->structs, key, v) {
 		struct lt_struct *st = lt_set_find(s, key);
-		const char *src = json_string_value(json_object_get(v, "file"));
-		unsigned sline = (unsigned)jint(v, "line");
+		const char *src;
+		unsigned sline;
 		char where[512];
 		struct ch_leaf *leaves;
 		size_t n, i, j;
@@ -195,6 +262,9 @@ int lt_manifest_compare(struct lt_manifest *mf, struct lt_set *s, FILE *out, int
 
 		if (!st)
 			continue;
+		v = record_for(mf, key, st->t);
+		src = json_string_value(json_object_get(v, "file"));
+		sline = (unsigned)jint(v, "line");
 		if (src)
 			snprintf(where, sizeof(where), "%s:%u", src, sline);
 		else
@@ -264,13 +334,17 @@ unsigned lt_manifest_line_size(struct lt_manifest *m)
 	json_t *v;
 	unsigned ls = 0;
 	json_object_foreach(m->structs, key, v) {
-		json_t *l = json_object_get(v, "line_size");
-		unsigned x = json_is_integer(l) ? (unsigned)json_integer_value(l) : 0;
-		if (!x)
-			continue;
-		if (ls && x != ls)
-			return 0;   /* compiled at different line sizes: no single answer */
-		ls = x;
+		json_t *r[64];
+		size_t n = records(m, key, r, 64), i;
+		for (i = 0; i < n; i++) {
+			json_t *l = json_object_get(r[i], "line_size");
+			unsigned x = json_is_integer(l) ? (unsigned)json_integer_value(l) : 0;
+			if (!x)
+				continue;
+			if (ls && x != ls)
+				return 0;   /* compiled at different line sizes: no single answer */
+			ls = x;
+		}
 	}
 	return ls;
 }

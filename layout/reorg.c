@@ -49,6 +49,7 @@ struct unit {
 	int has_ex;                /* holds an exclusive leaf */
 	int seg;                   /* segment it goes to */
 	uint64_t new_off;
+	const struct ch_group *group; /* a kernel cacheline group, moved whole */
 };
 
 struct seg {
@@ -104,6 +105,8 @@ static int key_index(struct keyset *ks, ch_ctx *ctx, const char *k)
 	return (int)ks->n++;
 }
 
+static unsigned seg_line;   /* bytes: the line size of the run (groups) */
+
 /* Lay out a segment's units from start; returns the end offset. Bit-field
  * units of one storage type are placed as GCC places consecutive bit-fields:
  * from the bit where the previous bit-field ended (or the first free byte),
@@ -139,6 +142,14 @@ static uint64_t seg_layout(struct unit *u, const size_t *order, size_t n, uint64
 			continue;
 		}
 		off = align_up(off, x->align);
+		if (x->group && seg_line) {
+			/* a kernel group takes no more lines than its bytes need
+			 * ([cachehot-group-span]): to the next line if it would */
+			uint64_t gb = off + (x->group->begin - x->orig_off);
+			uint64_t gn = x->group->end - x->group->begin;
+			if (ch_lines_touched(gb, gn, seg_line) > ch_lines_min(gn, seg_line))
+				off = align_up(off, seg_line);
+		}
 		if (commit)
 			x->new_off = off;
 		off += x->size;
@@ -309,6 +320,36 @@ static void unit_new(struct unit *x, const struct ch_member *m, size_t idx)
 	x->orig_off = m->offset;
 	x->size = m->size;
 	x->align = m->align ? m->align : 1;
+}
+
+/* Kernel group g, from its begin marker (member b) to its end marker (and
+ * the __cacheline_group_pad__ that follows an _aligned end), as one unit in
+ * declaration order: its members keep their offsets relative to a start
+ * aligned down to the unit's alignment, so every member stays aligned.
+ * Returns the index of the unit's last member. */
+static size_t group_unit(struct unit *x, const struct ch_type *t, const struct ch_group *g,
+			 size_t b)
+{
+	size_t e = (size_t)(g->pad_m ? g->pad_m - t->members : g->end_m - t->members), q;
+	uint64_t end = 0;
+	memset(x, 0, sizeof(*x));
+	x->mem = malloc((e - b + 1) * sizeof(size_t));
+	if (!x->mem)
+		abort();
+	x->align = 1;
+	for (q = b; q <= e; q++) {
+		const struct ch_member *mq = &t->members[q];
+		x->mem[x->nmem++] = q;
+		if (mq->align > x->align)
+			x->align = mq->align;
+		if (mq->offset + mq->size > end)
+			end = mq->offset + mq->size;
+	}
+	x->first = b;
+	x->orig_off = g->begin / x->align * x->align;
+	x->size = end - x->orig_off;
+	x->group = g;
+	return e;
 }
 
 static int unit_has(const struct unit *x, size_t idx)
@@ -489,6 +530,7 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 	size_t nl, i, j, nu = 0, nseg = 0, flex = (size_t)-1, npads = 0;
 	struct unit *u;
 	struct seg *sg;
+	const struct ch_groups *gs;
 	struct keyset ks = { NULL, 0, 0 };
 	uint64_t off, size;
 	unsigned salign = 1;
@@ -512,17 +554,27 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		return -1;
 	}
 	ch_flatten(ctx, t, &lv, &nl);
+	seg_line = L;
 	u = calloc(t->nmembers, sizeof(*u));
 	sg = calloc(t->nmembers + 2, sizeof(*sg));
 	if (!u || !sg)
 		abort();
 
 	/* units */
+	gs = ch_type_groups(ctx, t);
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		size_t r0 = i, rn, q;
 		uint64_t end, S;
 		int same_storage = 1;
+		for (q = 0; q < gs->n; q++)
+			if (gs->v[q].begin_m == m)
+				break;
+		if (q < gs->n) {
+			/* a kernel cacheline group moves whole, markers included */
+			i = group_unit(&u[nu++], t, &gs->v[q], i);
+			continue;
+		}
 		if (is_pad_member(m))
 			continue;
 		if (!m->bit_size) {
@@ -558,9 +610,17 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		return -1;
 	}
 
-	/* class key of each unit, from its leaves */
-	for (i = 0; i < nu; i++)
+	/* class key of each unit, from its leaves; a kernel group without
+	 * annotated fields has its group's class (written groups together,
+	 * read-mostly groups with read-mostly fields) */
+	for (i = 0; i < nu; i++) {
 		unit_key(&u[i], t, lv, nl, &ks, ctx);
+		if (u[i].group && u[i].key == KEY_NONE && u[i].group->cls == CH_CLASS_HOT)
+			u[i].key = key_index(&ks, ctx, "written groups");
+		else if (u[i].group && u[i].key == KEY_NONE &&
+			 u[i].group->cls == CH_CLASS_READ_MOSTLY)
+			u[i].key = key_index(&ks, ctx, "read-mostly");
+	}
 
 	/* segments: one per key, composites alone, in order of first appearance */
 	key_seg = malloc((ks.n + 1) * sizeof(int));

@@ -18,6 +18,7 @@ struct cachehot_opts {
 	const char *manifest;      /* JSON manifest path or NULL */
 	int inline_addr;           /* 1 = run the inline-addr check (default 1) */
 	int inline_notes;          /* 1 = print ops-table/callback findings as notes (default 1) */
+	int werror;                /* 0 = cachehot's warnings stay warnings under -Werror (default 1) */
 };
 
 extern struct cachehot_opts cachehot_opts;
@@ -28,5 +29,12 @@ extern ch_ctx *cachehot_ctx;
  * PLUGIN_ATTRIBUTES callback) and its callbacks/passes (from plugin_init). */
 void cachehot_inline_attributes(void);
 void cachehot_inline_init(const char *plugin_name);
+/* Print a finding at sev (note, warning or error) at loc (a rich_location*
+ * or location_t through the two overloads). A warning is left a warning
+ * under -Werror when werror=0, or when not_fatal is set (stale sidecar
+ * entries: a sidecar written for another tree never breaks a build). */
+class rich_location;
+void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal = false);
+void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not_fatal = false);
 
 #endif

@@ -28,6 +28,7 @@
 #include "attribs.h"
 #include "c-family/c-common.h"   /* before diagnostic-core.h: maybe_add_include_fixit */
 #include "diagnostic-core.h"
+#include "diagnostic.h"         /* global_dc: werror=0 */
 #include "hash-map.h"
 #include "hash-set.h"
 #include "cpplib.h"
@@ -62,6 +63,9 @@ static struct plugin_info cachehot_info = {
 	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
 	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
 	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
+	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
+	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
+	"  help                     print this list on stderr\n"
 	"Docs: docs/annotations.rst, docs/checks.rst"
 };
 
@@ -160,6 +164,36 @@ static struct ch_loc to_loc(location_t l)
 	return loc;
 }
 
+/* Where a kernel group marker is reported: its name is pasted inside
+ * __cacheline_group_begin(G), so GCC locates it in the macro's definition;
+ * the other engines (and the reader) want G in the macro's arguments. Any
+ * other field: its own location. */
+static location_t marker_location(tree field)
+{
+	location_t l = DECL_SOURCE_LOCATION(field), exp;
+	const char *g;
+	expanded_location x;
+	size_t n;
+
+	if (!DECL_NAME(field) ||
+	    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), &g) == CH_MARKER_NONE ||
+	    !linemap_location_from_macro_expansion_p(line_table, l))
+		return l;
+	exp = linemap_resolve_location(line_table, l, LRK_MACRO_EXPANSION_POINT, NULL);
+	x = expand_location(exp);
+	if (!x.file || x.line <= 0 || x.column <= 0)
+		return exp;
+	char_span line = location_get_source_line(x.file, x.line);
+	n = strlen(g);
+	for (size_t c = x.column - 1; line && c + n <= line.length(); c++)
+		if (!strncmp(line.get_buffer() + c, g, n) &&
+		    (c == 0 || !(ISALNUM(line[c - 1]) || line[c - 1] == '_')) &&
+		    (c + n == line.length() || !(ISALNUM(line[c + n]) || line[c + n] == '_')))
+			return linemap_position_for_loc_and_offset(line_table, exp,
+								   c - (x.column - 1));
+	return exp;
+}
+
 static uint64_t uhwi_or_zero(tree t)
 {
 	return t && TREE_CODE(t) == INTEGER_CST && tree_fits_uhwi_p(t) ? tree_to_uhwi(t) : 0;
@@ -228,10 +262,17 @@ static void convert_field(struct ch_type *t, tree field)
 
 	m = ch_type_add_member(cachehot_ctx, t,
 			       DECL_NAME(field) ? IDENTIFIER_POINTER(DECL_NAME(field)) : NULL);
-	m->loc = to_loc(DECL_SOURCE_LOCATION(field));
+	m->loc = to_loc(marker_location(field));
 	m->align = DECL_ALIGN_UNIT(field);
 	m->user_align = DECL_USER_ALIGN(field) ? 1 : 0;
-	if (DECL_BIT_FIELD(field)) {
+	/* an anonymous struct/union member is where its 'struct {' is, as
+	 * sparse and DWARF (the type's decl_line) place it */
+	if (!DECL_NAME(field) && is_aggregate(ftype) && TYPE_STUB_DECL(ftype) &&
+	    DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)) > BUILTINS_LOCATION)
+		m->loc = to_loc(DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)));
+	/* DECL_BIT_FIELD is cleared for a bit-field GCC can access as a plain
+	 * integer ('char f : 8' on a byte): it still is a declared bit-field */
+	if (DECL_BIT_FIELD_TYPE(field)) {
 		m->offset = bitpos / 8;
 		m->bit_offset = (unsigned)(bitpos % 8);
 		m->bit_size = (unsigned)uhwi_or_zero(DECL_SIZE(field));
@@ -308,8 +349,10 @@ static struct ch_type *convert_type(tree type)
 
 /* Cheap pre-check, memoised: any cachehot attribute or sidecar entry in
  * this type or a nested one? Keeps the plugin's cost near zero on the
- * thousands of structs a kernel file defines. */
-static bool relevant(tree type, int depth)
+ * thousands of structs a kernel file defines. 'outer' is the name sidecar
+ * entries use for an untagged nested struct: the enclosing struct's (its
+ * members are named directly, docs/annotations.rst). */
+static bool relevant(tree type, const char *outer, int depth)
 {
 	int *memo;
 	tree field;
@@ -324,6 +367,8 @@ static bool relevant(tree type, int depth)
 	if (!laid_out(type))
 		return false;
 	name = type_tag(type);
+	if (!name)
+		name = outer;
 	for (field = TYPE_FIELDS(type); field && !r; field = DECL_CHAIN(field)) {
 		tree ft;
 		if (TREE_CODE(field) != FIELD_DECL)
@@ -332,6 +377,10 @@ static bool relevant(tree type, int depth)
 		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
+			r = true;
+		/* the kernel's cacheline group markers (core/groups.c) */
+		if (!r && DECL_NAME(field) &&
+		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), NULL) != CH_MARKER_NONE)
 			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
@@ -342,10 +391,13 @@ static bool relevant(tree type, int depth)
 		ft = TREE_TYPE(field);
 		while (!r && ft && TREE_CODE(ft) == ARRAY_TYPE)
 			ft = TREE_TYPE(ft);
-		if (!r && is_aggregate(ft) && relevant(ft, depth + 1))
+		if (!r && is_aggregate(ft) && relevant(ft, name, depth + 1))
 			r = true;
 	}
-	relevance->put(type, r ? 1 : 2);
+	/* an untagged type's answer depends on 'outer' (the typedef name is
+	 * only known on FINISH_DECL): remember only a final one */
+	if (r || type_tag(type))
+		relevance->put(type, r ? 1 : 2);
 	return r;
 }
 
@@ -465,29 +517,52 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
 }
 
+void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal)
+{
+	switch (sev) {
+	case CH_SEV_ERROR:
+		error_at(rich, "%s", msg);
+		break;
+	case CH_SEV_WARNING: {
+		/* GCC turns every warning into an error under -Werror (option
+		 * index 0 cannot be named by -Wno-error=): werror=0 keeps ours
+		 * warnings, so a -Werror build lives with them while the CI gate
+		 * (cachehot check --log) still fails on them */
+		bool saved = global_dc->warning_as_error_requested;
+		if (!cachehot_opts.werror || not_fatal)
+			global_dc->warning_as_error_requested = false;
+		warning_at(rich, 0, "%s", msg);
+		global_dc->warning_as_error_requested = saved;
+		break;
+	}
+	default:
+		inform(rich, "%s", msg);
+		break;
+	}
+}
+
+void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not_fatal)
+{
+	rich_location rich(line_table, (location_t)loc);
+	cachehot_diag(&rich, sev, msg, not_fatal);
+}
+
 static void emit_finding(const struct ch_finding *f, void *)
 {
 	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
 	rich_location rich(line_table, loc);
 	add_macro_fixit(&rich, loc, f->fix_macro);
-	switch (f->severity) {
-	case CH_SEV_ERROR:
-		error_at(&rich, "%s", f->message);
-		break;
-	case CH_SEV_WARNING:
-		warning_at(&rich, 0, "%s", f->message);
-		break;
-	default:
-		inform(&rich, "%s", f->message);
-		break;
-	}
+	cachehot_diag(&rich, f->severity, f->message);
 }
 
+/* A stale sidecar entry: at the configured severity, but never more than a
+ * warning and never an error under -Werror (docs/annotations.rst). */
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct ch_type *t = (struct ch_type *)arg;
-	warning_at(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION, 0, "%s",
-		   ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name));
+	cachehot_diag(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION,
+		      cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING,
+		      ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name), true);
 }
 
 static void judge(tree type, const char *typedef_name, tree variant)
@@ -513,18 +588,29 @@ static void judge(tree type, const char *typedef_name, tree variant)
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
 }
 
+/* 1 if type has a kernel cacheline group marker among its direct fields
+ * (zero-size members named __cacheline_group_begin__G ...). */
+static bool has_group_markers(tree type)
+{
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) &&
+		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(f)), NULL) != CH_MARKER_NONE)
+			return true;
+	return false;
+}
+
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
-	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
+	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
 		return;
 	if (!type_tag(TYPE_MAIN_VARIANT(type)))
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, 0)) {
+	if (relevant(type, NULL, 0)) {
 		judge(type, NULL, NULL);
 		return;
 	}
@@ -565,19 +651,9 @@ static void finish_decl(void *gcc_data, void *)
 	main = TYPE_MAIN_VARIANT(type);
 	if (!laid_out(main) || type_tag(main) || judged->contains(main))
 		return;
-	if (!relevant(main, 0)) {
-		/* a sidecar may name the typedef */
-		const char *n = IDENTIFIER_POINTER(DECL_NAME(decl));
-		bool hit = false;
-		for (tree f = TYPE_FIELDS(main); f && !hit; f = DECL_CHAIN(f)) {
-			const char *g;
-			hit = TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) &&
-			      ch_sidecar_class(cachehot_ctx, n, IDENTIFIER_POINTER(DECL_NAME(f)), &g) !=
-				      CH_CLASS_NONE;
-		}
-		if (!hit)
-			return;
-	}
+	/* a sidecar names the typedef (and members of its anonymous members) */
+	if (!relevant(main, IDENTIFIER_POINTER(DECL_NAME(decl)), 0))
+		return;
 	judge(main, IDENTIFIER_POINTER(DECL_NAME(decl)), type);
 }
 
@@ -635,7 +711,21 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	cachehot_opts.severity = CH_SEV_WARNING;
 	cachehot_opts.inline_addr = 1;
 	cachehot_opts.inline_notes = 1;
+	cachehot_opts.werror = 1;
+	/* disable: nothing registered, not even the attributes (cachehot.h
+	 * then sees no __has_attribute(cacheline_hot) and expands to nothing);
+	 * the kernel passes it for a file whose Makefile sets DISABLE_..._PLUGIN */
 	for (i = 0; i < info->argc; i++) {
+		if (!strcmp(info->argv[i].key, "help")) {
+			fprintf(stderr, "%s: version %s\n%s\n", plugin_name_used, cachehot_info.version,
+				cachehot_info.help);
+		} else if (!strcmp(info->argv[i].key, "disable")) {
+			return 0;
+		}
+	}
+	for (i = 0; i < info->argc; i++) {
+		if (!strcmp(info->argv[i].key, "help"))
+			continue;
 		const char *k = info->argv[i].key, *v = info->argv[i].value;
 		if (!strcmp(k, "annotations")) {
 			if (!v || !*v)
@@ -664,17 +754,19 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-unmatched%> takes note or ignore",
 				      plugin_name_used);
-		} else if (!strcmp(k, "inline-notes") || !strcmp(k, "inline-addr")) {
+		} else if (!strcmp(k, "inline-notes") || !strcmp(k, "inline-addr") ||
+			   !strcmp(k, "werror")) {
 			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
-				*(!strcmp(k, "inline-notes") ? &cachehot_opts.inline_notes
-							     : &cachehot_opts.inline_addr) = atoi(v);
+				*(!strcmp(k, "inline-notes") ? &cachehot_opts.inline_notes :
+				  !strcmp(k, "werror") ? &cachehot_opts.werror
+						       : &cachehot_opts.inline_addr) = atoi(v);
 			else
 				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
 				      plugin_name_used, k);
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr, inline-notes)", plugin_name_used, k);
+			      "inline-addr, inline-notes, werror, disable, help)", plugin_name_used, k);
 		}
 	}
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,

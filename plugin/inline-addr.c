@@ -849,17 +849,7 @@ static void report(struct ia_use *u)
 		inform(u->loc, "%s", msg);
 		return;
 	}
-	switch (cachehot_opts.severity) {
-	case CH_SEV_NOTE:
-		inform(u->loc, "%s", msg);
-		break;
-	case CH_SEV_ERROR:
-		error_at(u->loc, "%s", msg);
-		break;
-	default:
-		warning_at(u->loc, 0, "%s", msg);
-		break;
-	}
+	cachehot_diag(u->loc, cachehot_opts.severity, msg);
 }
 
 /* CACHEHOT_INLINE_DEBUG=1: every recorded use and why it is (not) reported */

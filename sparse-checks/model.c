@@ -476,13 +476,26 @@ static unsigned char *memo_slot(const struct symbol *s, int create)
 	return &memo_v[i];
 }
 
-static int relevant(struct symbol *s, const char *name, int depth)
+/* A stable copy of an identifier's text: show_ident() returns one of four
+ * rotating buffers, so a name kept across further show_ident() calls (a
+ * struct name while its members are named) was overwritten from the fourth
+ * member on, and a sidecar entry for it never matched. */
+static const char *ident_text(const struct ident *id)
+{
+	return id ? ch_printf(ch_sparse_ctx, "%.*s", id->len, id->name) : NULL;
+}
+
+/* 'sid': the name sidecar entries use for s: its tag, or for an untagged
+ * nested struct the enclosing struct's (members of anonymous members are
+ * named directly, docs/annotations.rst); NULL: none. */
+static int relevant(struct symbol *s, const struct ident *sid, int depth)
 {
 	struct symbol *mem;
 	unsigned char *memo;
 	int r = 0;
 	int attrs = ch_attr_any_class();
-	int side = name && in_sidecar(s->ident);
+	int side = sid && in_sidecar(sid);
+	const char *name = side ? ident_text(sid) : NULL;
 
 	if (!is_aggregate(s) || !s->symbol_list || depth > 32)
 		return 0;
@@ -499,6 +512,10 @@ static int relevant(struct symbol *s, const char *name, int depth)
 			continue;
 		if (attrs && ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
 			r = 1;
+		/* the kernel's cacheline group markers (core/groups.c) */
+		if (!r && mem->ident &&
+		    ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
+			r = 1;
 		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
@@ -506,10 +523,12 @@ static int relevant(struct symbol *s, const char *name, int depth)
 		while (!r && ft && ft->type == SYM_ARRAY)
 			ft = base_of(ft->ctype.base_type);
 		if (!r && is_aggregate(ft) &&
-		    relevant(ft, is_tagged(ft) ? show_ident(ft->ident) : NULL, depth + 1))
+		    relevant(ft, ft->ident ? ft->ident : sid, depth + 1))
 			r = 1;
 	} END_FOR_EACH_PTR(mem);
-	*memo_slot(s, 1) = r ? 1 : 2;
+	/* an untagged type's answer depends on sid: remember only a final one */
+	if (r || is_tagged(s))
+		*memo_slot(s, 1) = r ? 1 : 2;
 	return r;
 }
 
@@ -535,6 +554,28 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	ch_print_finding(&f, NULL);
 }
 
+/* 1 if a struct of list has a kernel cacheline group marker among its
+ * direct members (core/groups.c): such structs are judged without any
+ * cachehot annotation. One name test per member. */
+static int has_group_markers(struct symbol_list *list)
+{
+	struct symbol *sym, *mem;
+	int r = 0;
+	FOR_EACH_PTR(list, sym) {
+		struct symbol *t = sym->namespace == NS_STRUCT ? sym :
+			sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE ? sym->ctype.base_type : NULL;
+		if (r || !t || !is_aggregate(t) || !t->symbol_list)
+			continue;
+		FOR_EACH_PTR(t->symbol_list, mem) {
+			if (mem->ident && ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE) {
+				r = 1;
+				break;
+			}
+		} END_FOR_EACH_PTR(mem);
+	} END_FOR_EACH_PTR(sym);
+	return r;
+}
+
 /* Struct tags and typedefs of block scopes (struct definitions inside
  * function bodies), saved before sparse unbinds them. */
 static struct symbol_list *block_syms;
@@ -542,7 +583,7 @@ static struct symbol_list *block_syms;
 void ch_note_block_scope(struct scope *sc)
 {
 	struct symbol *sym;
-	if (!sc || (!ch_attr_any_class() && !nside_names))
+	if (!sc || (!ch_attr_any_class() && !nside_names && !has_group_markers(sc->symbols)))
 		return;
 	FOR_EACH_PTR(sc->symbols, sym) {
 		if ((sym->namespace == NS_STRUCT && sym->symbol_list) ||
@@ -562,7 +603,8 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	struct ch_config cfg = *cfgp;
 
 	/* as the plugin: nothing to judge without any annotation source */
-	if (!sc || (!ch_attr_any_class() && !nside_names))
+	if (!sc || (!ch_attr_any_class() && !nside_names &&
+		    !has_group_markers(sc->symbols) && (builtin || !has_group_markers(block_syms))))
 		return;
 	lists[0] = sc->symbols;
 	lists[1] = builtin ? NULL : block_syms;
@@ -577,8 +619,6 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	for (l = 0; l < 2; l++)
 	FOR_EACH_PTR(lists[l], sym) {
 		struct symbol *t = NULL;
-		const char *name;
-		int tagged;
 		if (sym->namespace == NS_STRUCT && is_aggregate(sym))
 			t = sym;
 		else if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE &&
@@ -586,24 +626,9 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 			t = sym->ctype.base_type;
 		if (!t || !t->symbol_list)
 			continue;
-		name = t->ident ? show_ident(t->ident) : NULL;
-		tagged = is_tagged(t);
-		if (!relevant(t, tagged ? name : NULL, 0)) {
-			/* a sidecar may name the typedef of an anonymous struct */
-			struct symbol *mem;
-			int hit = 0;
-			const char *g;
-			if (tagged || !name || !in_sidecar(t->ident))
-				continue;
-			FOR_EACH_PTR(t->symbol_list, mem) {
-				if (!hit && mem->ident &&
-				    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) !=
-					    CH_CLASS_NONE)
-					hit = 1;
-			} END_FOR_EACH_PTR(mem);
-			if (!hit)
-				continue;
-		}
+		/* a sidecar may name the typedef of an anonymous struct */
+		if (!relevant(t, t->ident, 0))
+			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			v = realloc(v, cap * sizeof(*v));
@@ -774,8 +799,13 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 	memset(&pos, 0, sizeof(pos));
 	if (stream >= 0 && f->loc.line) {
 		const struct symbol *named = (const struct symbol *)(uintptr_t)f->loc.fe_loc;
-		if (named && named->ident)
-			col = ch_name_column(f->loc.file, f->loc.line, col, show_ident(named->ident));
+		if (named && named->ident) {
+			/* a group marker's name is pasted: G is what the source spells */
+			const char *nm = show_ident(named->ident), *g;
+			if (ch_marker_kind(nm, &g) != CH_MARKER_NONE)
+				nm = g;
+			col = ch_name_column(f->loc.file, f->loc.line, col, nm);
+		}
 		pos.stream = stream;
 		pos.line = f->loc.line;
 		pos.pos = col;

@@ -85,8 +85,8 @@ expect_eq sarif-exit 1 $rc
 if [ ! -f "$SCHEMA" ]; then fail sarif-validates "no schema at $SCHEMA (make driver-test-tools)"
 elif v=$(validate "$T/r.sarif"); then ok sarif-validates
 else fail sarif-validates "$v"; fi
-out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v1"]] | join("|")' "$T/r.sarif")
-expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|cachehot-false-sharing:stats:limit" "$out"
+out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v2"]] | join("|")' "$T/r.sarif")
+expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|hot.c:cachehot-false-sharing:stats:limit:hits:64" "$out"
 out=$(jq -r '[.version, (.runs[0].tool.driver.rules | map(.id) | join(",")), (.runs[0].tool.driver.rules[0].help.text | length > 100)] | join("|")' "$T/r.sarif")
 expect_eq sarif-srcroot "file://$T/" "$(jq -r '.runs[0].originalUriBaseIds["%SRCROOT%"].uri' "$T/r.sarif")"
 expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-inline-addr|true" "$out"
@@ -98,6 +98,11 @@ else ok sarif-validator-rejects; fi
 if v=$(validate "$T/c.sarif"); then
 	expect_eq sarif-clean 0 "$(jq '.runs[0].results | length' "$T/c.sarif")"
 else fail sarif-clean "$v"; fi
+
+# every result has its own fingerprint, over the whole fixture set (issue 14 item 6)
+(cd "$TOP" && "$CH" check -I include -j 2 --format=sarif tests/fixtures/*.c 2>/dev/null) >"$T/all.sarif"
+out=$(jq -r '[.runs[0].results[].partialFingerprints["cachehotKey/v2"]] | "\(length > 50) \(length - (unique | length))"' "$T/all.sarif")
+expect_eq sarif-fingerprints-unique "true 0" "$out"
 
 # ---- scratch files: none left behind, also when interrupted --------------------------
 mkdir "$T/scratch"
@@ -111,6 +116,12 @@ expect_eq interrupted-status-and-cleanup "143|" "$rc|$(ls -A "$T/scratch")"
 # ---- -o: report written whole, or not at all --------------------------------
 "$CH" check $INC --format=json -o "$T/out.json" hot.c; rc=$?
 expect_eq output-file "1|1" "$rc|$(jq '.findings | length' "$T/out.json")"
+# killed while writing (SIGXFSZ here, as SIGKILL would: not catchable by
+# the driver): no partial FILE.tmp.* left beside the target (issue 13)
+mkdir "$T/kill"
+for i in $(seq 1 3000); do echo "hot.c:$i:1: warning: finding $i of a report long enough to pass the file size limit [cachehot-false-sharing]"; done >"$T/kill/big.log"
+(cd "$T/kill" && ulimit -f 64 && exec "$CH" check --log big.log -o out.txt) 2>/dev/null; rc=$?
+expect_eq output-killed-leaves-nothing "153|big.log" "$rc|$(ls "$T/kill" | tr '\n' ' ' | sed 's/ $//')"
 mkdir "$T/ro"; chmod 555 "$T/ro"
 if [ "$(id -u)" -ne 0 ]; then
 	"$CH" check $INC -o "$T/ro/r.txt" hot.c 2>/dev/null; rc=$?
@@ -247,6 +258,46 @@ EOF
 out=$("$CH" check -p "$T/proj/compile_commands.json"); rc=$?
 expect_eq ccdb-finding "1|proj/src/hot.c:7:23: warning: $MSG [cachehot-false-sharing]" "$rc|$out"
 expect_eq ccdb-no-side-files "" "$(ls "$T/proj/src" | grep -v '\.c$')"
+# every generator's shape (issue 14 item 2): the source passed once, flags kept
+PROJ_LINE="proj/src/hot.c:7:23: warning: $MSG [cachehot-false-sharing]"
+ccdb_case() {   # NAME DB [RUN-DIR]
+	out=$(cd "${3:-$T}" && "$CH" check -p "$2" 2>&1); rc=$?
+	expect_eq "$1" "1|$PROJ_LINE" "$rc|$out"
+}
+# bear: absolute "file", relative source argument, "arguments", -o present
+if command -v bear >/dev/null; then
+	(cd "$T/proj" && bear --output "$T/proj/bear.json" -- gcc -I"$TOP/include" -c src/hot.c -o "$T/hot-bear.o" >/dev/null 2>&1)
+	expect_eq ccdb-bear-shape "/|src/hot.c" "$(jq -r '.[0] | "\(.file[0:1])|\(.arguments | map(select(endswith(".c"))) | join(","))"' "$T/proj/bear.json")"
+	ccdb_case ccdb-bear "$T/proj/bear.json"
+else fail ccdb-bear "bear is not installed"; fi
+# CMake: "command", absolute file, -o and -c present, include dirs via -I
+if command -v cmake >/dev/null; then
+	mkdir -p "$T/proj/cm"
+	printf 'cmake_minimum_required(VERSION 3.10)\nproject(p C)\ninclude_directories(%s/include)\nadd_library(p OBJECT ../src/hot.c)\n' "$TOP" >"$T/proj/cm/CMakeLists.txt"
+	(cd "$T/proj/cm" && cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null 2>&1)
+	expect_eq ccdb-cmake-shape "true" "$(jq -r '.[0] | has("command")' "$T/proj/cm/build/compile_commands.json")"
+	ccdb_case ccdb-cmake "$T/proj/cm/build/compile_commands.json"
+else fail ccdb-cmake "cmake is not installed"; fi
+# the kernel's scripts/clang-tools/gen_compile_commands.py from a .cmd file
+GEN=$TOP/build/linux-6.12/scripts/clang-tools/gen_compile_commands.py
+if [ -f "$GEN" ]; then
+	mkdir -p "$T/proj/kout/src"
+	printf 'savedcmd_src/hot.o := gcc -Wp,-MMD,src/.hot.o.d -nostdinc -I%s/include -O2 -c -o src/hot.o ../src/hot.c\n' "$TOP" >"$T/proj/kout/src/.hot.o.cmd"
+	(cd "$T/proj/kout" && python3 "$GEN" -d . -o "$T/proj/kout/compile_commands.json" >/dev/null 2>&1)
+	expect_eq ccdb-kernel-shape "true" "$(jq -r '.[0] | has("command")' "$T/proj/kout/compile_commands.json")"
+	ccdb_case ccdb-kernel-script "$T/proj/kout/compile_commands.json"
+else fail ccdb-kernel-script "no $GEN"; fi
+# relative "directory" (from the database's folder), relative "file", no -o, no -c
+cat >"$T/proj/rel.json" <<EOF
+[ { "directory": ".", "file": "src/hot.c", "arguments": ["cc", "-I$TOP/include", "./src/hot.c"] } ]
+EOF
+ccdb_case ccdb-relative-no-o-no-c "$T/proj/rel.json"
+# absolute directory and file, a wrapper, "-o" glued, the source spelt absolutely
+cat >"$T/proj/abs.json" <<EOF
+[ { "directory": "$T/proj/src", "file": "$T/proj/src/hot.c",
+    "command": "ccache gcc -I $TOP/include -osrc/hot.o -c $T/proj/src/hot.c" } ]
+EOF
+ccdb_case ccdb-absolute-wrapper "$T/proj/abs.json"
 echo '{"not": "an array"}' >"$T/bad.json"
 "$CH" check -p "$T/bad.json" 2>"$T/err"; rc=$?
 expect_eq ccdb-bad "2|cachehot: $T/bad.json: not a compile_commands.json (expected an array)" "$rc|$(cat "$T/err")"
@@ -303,15 +354,47 @@ git add hdr.h user.c && git commit -qm header
 printf '\nstruct hdr_new {\n\tunsigned long a __cacheline_hot;\n\tunsigned long b __cacheline_read_mostly;\n} __attribute__((aligned(64)));\n' >>hdr.h
 out=$("$CH" check $INC --diff HEAD user.c | cut -d' ' -f1-5); rc=$?
 expect_eq diff-header-change "hdr.h:12:23: warning: read-mostly field 'b'" "$out"
-out=$("$CH" check $INC --diff HEAD); rc=$?
-expect_eq diff-header-no-unit "0|" "$rc|$out"
+out=$("$CH" check $INC --diff HEAD 2>"$T/err"); rc=$?
+expect_eq diff-header-no-unit "2||cachehot: hdr.h: changed header not checked: no unit that includes it is named (name the units, or give -p compile_commands.json)" "$rc|$out|$(cat "$T/err")"
 git checkout -q hdr.h
+# diffs in every shape git and diff(1) write (issue 14 item 6): a finding in
+# a subdirectory, reached through --no-prefix, diff.noprefix, CRLF, a quoted
+# path, a rename and a plain "diff -u"
+mkdir -p sub && cp mod.c "sub/my file.c" && git add sub && git commit -qm sub
+sed -i 's/unsigned long max __cacheline_read_mostly;/& \/* touched *\//' "sub/my file.c"
+SUBL="sub/my file.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'max' [cachehot-false-sharing]"
+git diff --no-prefix >"$T/np.diff"
+out=$("$CH" check $INC --patch "$T/np.diff" "sub/my file.c"); rc=$?
+expect_eq patch-no-prefix "1|$SUBL" "$rc|$out"
+out=$(git -c diff.noprefix=true diff | head -1)
+expect_eq patch-noprefix-config-shape 'diff --git sub/my file.c sub/my file.c' "$out"
+git config diff.noprefix true
+out=$("$CH" check $INC --diff HEAD); rc=$?
+expect_eq diff-noprefix-config "1|$SUBL" "$rc|$out"
+git config --unset diff.noprefix
+git diff | sed 's/$/\r/' >"$T/crlf.diff"
+out=$("$CH" check $INC --patch "$T/crlf.diff" "sub/my file.c"); rc=$?
+expect_eq patch-crlf "1|$SUBL" "$rc|$out"
+git -c core.quotePath=true diff --src-prefix=a/ --dst-prefix=b/ | sed 's|a/sub/my file.c|"a/sub/my\\040file.c"|; s|b/sub/my file.c|"b/sub/my\\040file.c"|' >"$T/q.diff"
+grep -q '^+++ "b/sub/my\\040file.c"' "$T/q.diff" && ok patch-quoted-shape || fail patch-quoted-shape "$(head -4 "$T/q.diff")"
+out=$("$CH" check $INC --patch "$T/q.diff" "sub/my file.c"); rc=$?
+expect_eq patch-quoted "1|$SUBL" "$rc|$out"
+(cd sub && diff -u "$T/repo/mod.c" "my file.c" | sed "1s|^--- .*|--- a/sub/my file.c	2026-01-01 00:00:00|; 2s|^+++ .*|+++ b/sub/my file.c	2026-01-01 00:00:00|") >"$T/plain.diff"
+out=$("$CH" check $INC --patch "$T/plain.diff" "sub/my file.c"); rc=$?
+expect_eq patch-plain-diff-u "1|$SUBL" "$rc|$out"
+git checkout -q "sub/my file.c"
+git mv "sub/my file.c" sub/renamed.c && sed -i 's/unsigned long max __cacheline_read_mostly;/& \/* touched *\//' sub/renamed.c && git add -A
+git diff --cached -M HEAD >"$T/ren.diff"
+grep -q '^rename to sub/renamed.c' "$T/ren.diff" && ok patch-rename-shape || fail patch-rename-shape "$(head -6 "$T/ren.diff")"
+out=$("$CH" check $INC --patch "$T/ren.diff" sub/renamed.c 2>&1); rc=$?
+expect_eq patch-rename "1|${SUBL/my file.c/renamed.c}" "$rc|$out"
+git reset -q --hard
 
 # ---- baselines ------------------------------------------------------------------------
 git checkout -q old
 "$CH" check $INC --baseline "$T/base" --update-baseline mod.c 2>"$T/err"; rc=$?
 expect_eq baseline-update "0|cachehot: wrote 1 findings to $T/base" "$rc|$(cat "$T/err")"
-expect_eq baseline-content "cachehot-false-sharing old_stats limit" "$(grep -v '^#' "$T/base")"
+expect_eq baseline-content "cachehot-false-sharing old_stats limit hits 64" "$(grep -v '^#' "$T/base")"
 git checkout -q -
 out=$("$CH" check $INC --baseline "$T/base" mod.c); rc=$?
 expect_eq baseline-suppresses-old "1|$NEWL" "$rc|$out"
@@ -326,7 +409,16 @@ expect_eq baseline-all-known "0|" "$rc|$out"
 git checkout -q -
 printf 'false-sharing old_stats\n' >"$T/badbase"
 "$CH" check $INC --baseline "$T/badbase" mod.c >/dev/null 2>"$T/err"; rc=$?
-expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT FIELD' (e.g. 'cachehot-false-sharing page_counter usage')" "$rc|$(cat "$T/err")"
+expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT FIELD OTHER LINES' (e.g. 'cachehot-false-sharing page_counter min usage 64')" "$rc|$(cat "$T/err")"
+# a new partner of a known field is a new finding (issue 14 item 6)
+printf '#include "cachehot.h"\nstruct old_stats {\n\tunsigned long hits __cacheline_hot;\n\tunsigned long extra __cacheline_hot_group(g2);\n\tunsigned long limit __cacheline_read_mostly;\n} __attribute__((aligned(64)));\nstruct old_stats a;\n' >partner.c
+"$CH" check $INC --baseline "$T/base" --format=json partner.c >"$T/p.json"; rc=$?
+out=$(jq -r '.findings[] | "\(.line):\(.field):\(.message | test("with hot field .group .g2.. .extra."))"' "$T/p.json" | tr '\n' ' ')
+expect_eq baseline-new-partner "1|4:extra:false 5:limit:true " "$rc|$out"
+# the old three-word form still reads (any partner), with a note to rewrite
+printf 'cachehot-false-sharing old_stats limit\n' >"$T/oldbase"
+out=$("$CH" check $INC --baseline "$T/oldbase" --format=json partner.c 2>"$T/err" | jq -r '.findings[] | "\(.line):\(.field)"' | tr '\n' ' ')
+expect_eq baseline-old-form "cachehot: $T/oldbase: 1 entries in the old 'CHECK STRUCT FIELD' form match that field with any partner; rewrite the file with --update-baseline|4:extra " "$(cat "$T/err")|$out"
 cd "$T"
 
 # ---- progress: on a terminal only, and not under CI ----------------------------------

@@ -11,7 +11,7 @@
 #     members, compiled back and judged by the plugin), --diff.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP"
-LT=$TOP/bin/cachehot-layout
+LT=${LT_OVERRIDE:-$TOP/bin/cachehot-layout}
 PLUGIN=$TOP/plugin/cachehot.so
 CC=${CC:-gcc}
 export LC_ALL=C
@@ -145,6 +145,27 @@ else
 fi
 
 # ---- 3. binary vs manifest; randstruct; bad input ----------------------------
+# two units with their own "struct foo", a third with a file-scope and a
+# function-scope one: every layout kept, each binary matched to the record of
+# its defining location, never "binary differs" (issue 13)
+mkdir -p "$T/two"
+printf '#include "cachehot.h"\nstruct foo { long a __cacheline_hot; long b __cacheline_read_mostly; } x;\n' >"$T/two/u1.c"
+printf '#include "cachehot.h"\n\nstruct foo { long a __cacheline_hot; char pad[64]; long b __cacheline_read_mostly; } y;\n' >"$T/two/u2.c"
+printf '#include "cachehot.h"\nstruct foo { long a __cacheline_hot; long b __cacheline_read_mostly; } x;\nint f(void)\n{\n\tstruct foo { int c __cacheline_hot; int d __cacheline_read_mostly; } z = {0, 0};\n\treturn z.c;\n}\n' >"$T/two/u3.c"
+for u in u1 u2 u3; do (cd "$T/two" && $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=m.json -I"$TOP/include" $DBG -c $u.c -o $u.o 2>/dev/null); done
+expect_eq layout/manifest-every-layout "u1.c:2:16 u2.c:3:80 u3.c:2:16 u3.c:5:8" \
+	"$(jq -r '.structs.foo | [., .other_definitions[]] | map("\(.file):\(.line):\(.size)") | join(" ")' "$T/two/m.json")"
+for u in u1 u2 u3; do
+	out=$(cd "$T/two" && "$LT" --manifest m.json $u.o 2>&1 >/dev/null | grep -o 'binary [a-z]* the manifest')
+	expect_eq layout/manifest-matched-by-location-$u "binary matches the manifest" "$out"
+done
+# the same build at -j1 and -j2 (over the fixtures): byte-identical manifests
+printf 'OBJS := $(patsubst %%.c,%%.o,$(wildcard $(FX)/*.c))\nall: $(OBJS:$(FX)/%%=%%)\n%%.o: $(FX)/%%.c\n\t-@$(CC) -fplugin=$(PLUGIN) -fplugin-arg-cachehot-manifest=$(M) -I$(TOP)/include -c $< -o /dev/null 2>/dev/null\n' >"$T/two/Makefile"
+for j in 1 2 2; do rm -f "$T/two/m$j.json"; make -s -C "$T/two" -j$j -k FX="$TOP/tests/fixtures" PLUGIN="$PLUGIN" TOP="$TOP" CC="$CC" M="$T/two/m$j.json" >/dev/null 2>&1; cp "$T/two/m$j.json" "$T/two/last$j.json"; done
+if [ -s "$T/two/last1.json" ] && cmp -s "$T/two/last1.json" "$T/two/last2.json"; then ok layout/manifest-j1-j2-identical
+else fail layout/manifest-j1-j2-identical "$(cmp "$T/two/last1.json" "$T/two/last2.json" 2>&1)"; fi
+expect_eq layout/manifest-page-counter-both "2" "$(jq '.structs.page_counter | [., .other_definitions[]?] | map(.file) | unique | length' "$T/two/last1.json")"
+
 cat >"$T/cfg.c" <<'EOF'
 #include "cachehot.h"
 struct cfgd {
@@ -350,3 +371,45 @@ if patch -s "$T/new.c" tests/layout/move-read-mostly.patch; then
 else
 	fail layout/diff-patch "tests/layout/move-read-mostly.patch does not apply"
 fi
+
+# ---- 7. DWARF flavours (issue 13): every version and packaging GCC writes is
+# read as the default -g is, or refused with a clear error and exit 2, never
+# "0 structs" and exit 0
+D=$T/dw; mkdir -p "$D"; cp tests/fixtures/page_counter_v5_10.c "$D/pc.c"
+printf 'int main(void) { return 0; }\n' >"$D/main.c"
+( cd "$D" && $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=m.json -I"$TOP/include" -g -c pc.c -o ref.o 2>/dev/null )
+"$LT" -q --manifest "$D/m.json" "$D/ref.o" >"$D/ref.txt" 2>&1
+expect_eq layout/dwarf-reference-findings 6 "$(grep -c 'pc.c:' "$D/ref.txt")"
+for v in "-gdwarf-2" "-gdwarf-3" "-gdwarf-4" "-gdwarf-5" "-g -gsplit-dwarf" "-gdwarf-4 -gsplit-dwarf"; do
+	o=t$(echo "$v" | tr -dc 'a-z0-9')
+	( cd "$D" && $CC -I"$TOP/include" $v -c pc.c -o $o.o 2>/dev/null )
+	"$LT" -q --manifest "$D/m.json" "$D/$o.o" >"$D/$o.txt" 2>&1
+	expect_eq "layout/dwarf-flavour$(echo "$v" | tr ' ' '_')" "$(cat "$D/ref.txt")" "$(sed "s#$D/$o.o#$D/ref.o#g" "$D/$o.txt")"
+done
+# split DWARF without its .dwo: refused, naming the file
+mv "$D/tggsplitdwarf.dwo" "$D/away.dwo"
+out=$("$LT" -q --manifest "$D/m.json" "$D/tggsplitdwarf.o" 2>&1); rc=$?
+expect_eq layout/dwarf-split-no-dwo "rc=2 cachehot-layout: $D/tggsplitdwarf.o: split DWARF (-gsplit-dwarf): the types are in tggsplitdwarf.dwo, which was not found; give the object with its .dwo file in place, or build without -gsplit-dwarf" "rc=$rc $out"
+# -fdebug-types-section: refused in an object (type units in COMDAT sections
+# libdw cannot tell apart), read in the linked binary
+for v in "-gdwarf-5" "-gdwarf-4"; do
+	( cd "$D" && $CC -I"$TOP/include" $v -fdebug-types-section -c pc.c -o tu.o 2>/dev/null &&
+	  $CC -I"$TOP/include" $v -fdebug-types-section pc.c main.c -o tu-linked 2>/dev/null )
+	out=$("$LT" -q --manifest "$D/m.json" "$D/tu.o" 2>&1); rc=$?
+	expect_eq "layout/dwarf-types-object$v" "rc=2 cachehot-layout: $D/tu.o: type units in COMDAT sections (-fdebug-types-section) cannot be read from an object file; read the linked binary, or build without -fdebug-types-section" "rc=$rc $out"
+	"$LT" -q --manifest "$D/m.json" "$D/tu-linked" >"$D/tl.txt" 2>&1
+	expect_eq "layout/dwarf-types-linked$v" "$(sed 's#^pc.c:#X:#' "$D/ref.txt" | sort)" "$(sed 's#^.*pc.c:#X:#' "$D/tl.txt" | sort)"
+done
+( cd "$D" && $CC -I"$TOP/include" -g1 -c pc.c -o g1.o 2>/dev/null )
+out=$("$LT" -q --manifest "$D/m.json" "$D/g1.o" 2>&1); rc=$?
+expect_eq layout/dwarf-g1-refused "rc=2 cachehot-layout: $D/g1.o: its DWARF has no type information (compiled with -g1 or line tables only): rebuild with -g" "rc=$rc $out"
+# 256 levels of valid nesting: read, and judged as the plugin judges them
+{ echo '#include "cachehot.h"'
+  echo 'struct n0 { long a __cacheline_hot; long b __cacheline_read_mostly; };'
+  for i in $(seq 1 256); do echo "struct n$i { struct n$((i - 1)) x; };"; done
+  echo 'struct n256 v;'; } >"$D/deep.c"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$D/deep.json" -Iinclude -g -c "$D/deep.c" \
+	-o "$D/deep.o" -fdiagnostics-plain-output 2>"$D/deep-p.txt"
+"$LT" -q --manifest "$D/deep.json" "$D/deep.o" >"$D/deep-l.txt" 2>&1; rc=$?
+expect_eq layout/dwarf-deep-nesting "rc=1 $(grep -c "deep.c:" "$D/deep-p.txt") 0" \
+	"rc=$rc $(grep -c "deep.c:" "$D/deep-l.txt") $(diff <(grep -o 'deep.c:.*' "$D/deep-p.txt" | sort) <(grep -o 'deep.c:.*' "$D/deep-l.txt" | sort) | grep -c '^[<>]')"

@@ -45,7 +45,7 @@ t=$(mktemp -d)
 # unknown argument: an error naming it, not a crash
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-lines=64 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
 expect_eq plugin/unknown-argument \
-	"cc1: error: cachehot: unknown plugin argument '-fplugin-arg-cachehot-lines' (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes)" \
+	"cc1: error: cachehot: unknown plugin argument '-fplugin-arg-cachehot-lines' (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes, werror, disable, help)" \
 	"$(echo "$out" | grep 'unknown plugin argument' | sed "s/[‘’]/'/g")"
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-line-size=100 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
 expect_eq plugin/bad-line-size \
@@ -70,13 +70,15 @@ expect_eq plugin/manifest-merged "page_counter page_counter_v60" \
 expect_eq plugin/manifest-findings 5 \
 	"$(jq '[.structs.page_counter.findings[] | select(.check=="cachehot-false-sharing" and .severity=="warning")] | length' "$t/m.json" 2>&1)"
 ls "$t" | grep -q tmp && fail plugin/manifest-no-temp "temporary file left" || ok plugin/manifest-no-temp
-# two translation units, two layouts of one struct name: the newest record
-# keeps the other under other_definitions
+# two translation units, two layouts of one struct name: both kept, in one
+# order (file, line) whatever order the units were compiled in
 printf '#include "cachehot.h"\nstruct foo { long a __cacheline_hot; long b __cacheline_read_mostly; } x;\n' >"$t/a1.c"
 printf '#include "cachehot.h"\nstruct foo { long a __cacheline_hot; char pad[64]; long b __cacheline_read_mostly; } y;\n' >"$t/a2.c"
 for f in a1 a2; do (cd "$t" && $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=m2.json -c $f.c -o /dev/null 2>/dev/null); done
-expect_eq plugin/manifest-other-definitions '{"size":80,"file":"a2.c","other_definitions":[{"file":"a1.c","line":2,"size":16}]}' \
-	"$(jq -c '.structs.foo | {size, file, other_definitions}' "$t/m2.json" 2>&1)"
+expect_eq plugin/manifest-other-definitions '{"size":16,"file":"a1.c","others":[{"file":"a2.c","line":2,"size":80,"fields":3}]}' \
+	"$(jq -c '.structs.foo | {size, file, others: [.other_definitions[] | {file, line, size, fields: (.fields | length)}]}' "$t/m2.json" 2>&1)"
+for f in a2 a1; do (cd "$t" && $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=m3.json -c $f.c -o /dev/null 2>/dev/null); done
+cmp -s "$t/m2.json" "$t/m3.json" && ok plugin/manifest-order-independent || fail plugin/manifest-order-independent "$(diff <(jq . "$t/m2.json") <(jq . "$t/m3.json") | head -5)"
 # manifest through a symlink: the link stays a link, its target is written;
 # a device is refused without touching it (no /dev/null.lock)
 mkdir -p "$t/real"; ln -s real/m.json "$t/mlink.json"

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * grouprules.c -- the rules on groups of fields (docs/checks.rst):
+ *
+ *  false-sharing between kernel cacheline groups: a written group (name
+ *    with "write"/"rw", or a sidecar STRUCT.@G hot) that shares a cache line
+ *    with a read-mostly group ("read"). Same fast path (tx/rx/txrx word of
+ *    the names): a note; different or unnamed paths: a warning. Source: the
+ *    2023 net_cachelines reorganisation ("net-device: reorganize net_device
+ *    fast path variables", "tcp: reorganize tcp_sock fast path variables",
+ *    6.8) and Documentation/networking/net_cachelines/.
+ *  group-span: a group (kernel markers, or cachehot's __cacheline_hot_group)
+ *    that touches more cache lines than its bytes need.
+ *  group-markers: unbalanced or overlapping markers (core/groups.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static const char *class_word(enum ch_class c)
+{
+	switch (c) {
+	case CH_CLASS_HOT: return "written";
+	case CH_CLASS_EXCLUSIVE: return "exclusive";
+	case CH_CLASS_READ_MOSTLY: return "read-mostly";
+	default: return "unclassified";
+	}
+}
+
+static const char *lines_words(ch_ctx *ctx, unsigned L, int predicted)
+{
+	return predicted ? ch_printf(ctx, "(predicted at %u-byte lines)", L)
+			 : ch_printf(ctx, "(%u-byte lines)", L);
+}
+
+static const char *group_where(ch_ctx *ctx, const struct ch_group *g)
+{
+	return ch_printf(ctx, "offsets %llu..%llu, %llu bytes", (unsigned long long)g->begin,
+			 (unsigned long long)g->end, (unsigned long long)(g->end - g->begin));
+}
+
+/* "both on the rx fast path" / "on the tx and the rx fast paths"; *same set
+ * when both groups are on one path (txrx shares a path with tx and rx). */
+static const char *path_words(ch_ctx *ctx, const struct ch_group *a, const struct ch_group *b,
+			      int *same)
+{
+	enum ch_path pa = a->path, pb = b->path;
+	*same = pa != CH_PATH_NONE && pb != CH_PATH_NONE &&
+		(pa == pb || pa == CH_PATH_TXRX || pb == CH_PATH_TXRX);
+	if (*same)
+		return pa == pb ? ch_printf(ctx, "both on the %s fast path", ch_path_name(pa))
+				: ch_printf(ctx, "on the %s and %s fast paths, which overlap",
+					    ch_path_name(pa), ch_path_name(pb));
+	if (pa == CH_PATH_NONE || pb == CH_PATH_NONE)
+		return ch_printf(ctx, "'%s' on %s fast path and '%s' on %s fast path (names "
+				 "without tx/rx: paths unknown)", a->name,
+				 pa == CH_PATH_NONE ? "no named" : ch_printf(ctx, "the %s", ch_path_name(pa)),
+				 b->name,
+				 pb == CH_PATH_NONE ? "no named" : ch_printf(ctx, "the %s", ch_path_name(pb)));
+	return ch_printf(ctx, "across fast paths ('%s' %s, '%s' %s)", a->name,
+			 ch_path_name(pa), b->name, ch_path_name(pb));
+}
+
+/* First line index both ranges touch at L, or -1. */
+static int64_t shared(uint64_t ao, uint64_t as, uint64_t bo, uint64_t bs, unsigned L)
+{
+	uint64_t lo, hi;
+	if (!as || !bs)
+		return -1;
+	lo = ao / L > bo / L ? ao / L : bo / L;
+	hi = (ao + as - 1) / L < (bo + bs - 1) / L ? (ao + as - 1) / L : (bo + bs - 1) / L;
+	return lo <= hi ? (int64_t)lo : -1;
+}
+
+static struct ch_finding *finding(ch_ctx *ctx, struct ch_finding_list *fl, enum ch_check c,
+				  enum ch_severity sev, const struct ch_type *t, unsigned L,
+				  uint64_t line)
+{
+	struct ch_finding *x = ch_finding_new(fl);
+	(void)ctx;
+	x->check = c;
+	x->severity = sev;
+	x->struct_name = t->name;
+	x->line_size = L;
+	x->line_index = line;
+	return x;
+}
+
+static void group_pairs(ch_ctx *ctx, const struct ch_type *t, const struct ch_groups *gs,
+			unsigned L, unsigned base_L, const struct ch_config *cfg,
+			struct ch_finding_list *fl)
+{
+	size_t i, j;
+	for (i = 0; i < gs->n; i++)
+		for (j = i + 1; j < gs->n; j++) {
+			const struct ch_group *a = &gs->v[i], *b = &gs->v[j], *w, *r, *later;
+			int64_t line;
+			int same;
+			const char *pw;
+			struct ch_finding *x;
+			if (a->cls == CH_CLASS_HOT && b->cls == CH_CLASS_READ_MOSTLY)
+				w = a, r = b;
+			else if (b->cls == CH_CLASS_HOT && a->cls == CH_CLASS_READ_MOSTLY)
+				w = b, r = a;
+			else
+				continue;
+			line = shared(a->begin, a->end - a->begin, b->begin, b->end - b->begin, L);
+			if (line < 0)
+				continue;
+			later = a->begin <= b->begin ? b : a;
+			if (base_L && (shared(a->begin, a->end - a->begin, b->begin,
+					      b->end - b->begin, base_L) >= 0 ||
+				       later->begin_align >= base_L))
+				continue;  /* reported at the base size, or aligned to
+					    * SMP_CACHE_BYTES, which follows the arch */
+			pw = path_words(ctx, w, r, &same);
+			x = finding(ctx, fl, CH_CHECK_FALSE_SHARING,
+				    same ? CH_SEV_NOTE : cfg->severity, t, L, (uint64_t)line);
+			x->field_a = later->name;
+			x->offset_a = later->begin;
+			x->size_a = later->end - later->begin;
+			x->field_b = later == a ? b->name : a->name;
+			x->offset_b = later == a ? b->begin : a->begin;
+			x->size_b = later == a ? b->end - b->begin : a->end - a->begin;
+			x->loc = later->begin_m->loc;
+			x->message = ch_printf(ctx,
+				"%s group '%s' (%s) shares cache line %lld %s of %s with %s group "
+				"'%s' (%s), %s; start '%s' on its own cache line "
+				"(__cacheline_group_begin_aligned(%s)) [%s]",
+				class_word(w->cls), w->name, group_where(ctx, w), (long long)line,
+				lines_words(ctx, L, base_L != 0), ch_type_phrase(ctx, t),
+				class_word(r->cls), r->name, group_where(ctx, r), pw,
+				later->name, later->name, ch_check_id(CH_CHECK_FALSE_SHARING));
+		}
+}
+
+static void kernel_span(ch_ctx *ctx, const struct ch_type *t, const struct ch_group *g,
+			unsigned L, unsigned base_L, const struct ch_config *cfg,
+			struct ch_finding_list *fl)
+{
+	uint64_t bytes = g->end - g->begin, n = ch_lines_touched(g->begin, bytes, L);
+	uint64_t need = ch_lines_min(bytes, L), back, fwd;
+	struct ch_finding *x;
+	if (n <= need)
+		return;
+	if (base_L && (ch_lines_touched(g->begin, bytes, base_L) > ch_lines_min(bytes, base_L) ||
+		       g->begin_align >= base_L))
+		return;
+	/* earlier by the bytes it reaches into its last line; later to the
+	 * next line boundary */
+	back = g->end - (g->end - 1) / L * L;
+	fwd = L - g->begin % L;
+	x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L, g->begin / L);
+	x->field_a = g->name;
+	x->offset_a = g->begin;
+	x->size_a = bytes;
+	x->loc = g->begin_m->loc;
+	x->message = ch_printf(ctx,
+		"group '%s' of %s (%s) spans %llu cache lines %s, lines %llu..%llu, where %llu "
+		"bytes need %llu; move %llu bytes of fields from before it to after it, or start "
+		"it %llu bytes later on a line boundary (__cacheline_group_begin_aligned(%s)) [%s]",
+		g->name, ch_type_phrase(ctx, t), group_where(ctx, g), (unsigned long long)n,
+		lines_words(ctx, L, base_L != 0), (unsigned long long)(g->begin / L),
+		(unsigned long long)((g->end - 1) / L), (unsigned long long)bytes,
+		(unsigned long long)need, (unsigned long long)back, (unsigned long long)fwd,
+		g->name, ch_check_id(CH_CHECK_GROUP_SPAN));
+}
+
+static int in_hot_group(const struct ch_leaf *l, const char *name)
+{
+	return l->cls == CH_CLASS_HOT && l->group && l->size && !strcmp(l->group, name);
+}
+
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Distinct lines the leaves of hot group name touch at L; *bytes their sum;
+ * *anchor the line holding most of their bytes (the first on a tie). */
+static uint64_t hot_lines(const struct ch_leaf *lv, size_t n, const char *name, unsigned L,
+			  uint64_t *bytes, uint64_t *anchor)
+{
+	size_t i, k, nl = 0, cap = 0;
+	uint64_t *ln = NULL, count = 0, best = 0;
+	*bytes = 0;
+	*anchor = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t a, b;
+		if (!in_hot_group(&lv[i], name))
+			continue;
+		*bytes += lv[i].size;
+		for (a = lv[i].offset / L, b = (lv[i].offset + lv[i].size - 1) / L; a <= b; a++) {
+			if (nl == cap) {
+				cap = cap ? 2 * cap : 16;
+				ln = (uint64_t *)ch_xrealloc(ln, cap * sizeof(*ln));
+			}
+			ln[nl++] = a;
+		}
+	}
+	qsort(ln, nl, sizeof(*ln), u64_cmp);
+	for (k = 0; k < nl; k++)
+		if (!k || ln[k] != ln[k - 1]) {
+			uint64_t on = 0;
+			count++;
+			for (i = 0; i < n; i++)
+				if (in_hot_group(&lv[i], name) && lv[i].offset / L == ln[k])
+					on += lv[i].size;
+			if (on > best) {
+				best = on;
+				*anchor = ln[k];
+			}
+		}
+	free(ln);
+	return count;
+}
+
+static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct ch_leaf *lv, size_t n,
+		     size_t first, unsigned L, unsigned base_L, const struct ch_config *cfg,
+		     struct ch_finding_list *fl)
+{
+	const char *name = lv[first].group, *moves = NULL;
+	uint64_t bytes, anchor, bb, ba, lines = hot_lines(lv, n, name, L, &bytes, &anchor);
+	uint64_t need = ch_lines_min(bytes, L);
+	const struct ch_leaf *at = NULL, *on = NULL;
+	size_t i;
+	struct ch_finding *x;
+	if (lines <= need)
+		return;
+	if (base_L && hot_lines(lv, n, name, base_L, &bb, &ba) > ch_lines_min(bb, base_L))
+		return;
+	for (i = 0; i < n; i++) {
+		if (!in_hot_group(&lv[i], name))
+			continue;
+		if (lv[i].offset / L == anchor && (lv[i].offset + lv[i].size - 1) / L == anchor) {
+			if (!on)
+				on = &lv[i];
+			continue;
+		}
+		if (!at)
+			at = &lv[i];
+		moves = ch_printf(ctx, "%s%s'%s' (offset %llu, size %llu)", moves ? moves : "",
+				  moves ? ", " : "", lv[i].path, (unsigned long long)lv[i].offset,
+				  (unsigned long long)lv[i].size);
+	}
+	if (!at)
+		return;
+	x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L, at->offset / L);
+	x->field_a = at->path;
+	x->offset_a = at->offset;
+	x->size_a = at->size;
+	x->loc = at->member->loc;
+	x->message = ch_printf(ctx,
+		"hot group '%s' of %s (%llu bytes) spans %llu cache lines %s where its bytes need "
+		"%llu; move %s onto line %llu next to '%s' (offset %llu) [%s]",
+		name, ch_type_phrase(ctx, t), (unsigned long long)bytes, (unsigned long long)lines,
+		lines_words(ctx, L, base_L != 0), (unsigned long long)need, moves,
+		(unsigned long long)anchor, on ? on->path : "?",
+		(unsigned long long)(on ? on->offset : 0), ch_check_id(CH_CHECK_GROUP_SPAN));
+}
+
+static void spans(ch_ctx *ctx, const struct ch_type *t, const struct ch_groups *gs,
+		  const struct ch_leaf *lv, size_t n, unsigned L, unsigned base_L,
+		  const struct ch_config *cfg, struct ch_finding_list *fl)
+{
+	size_t i, j;
+	for (i = 0; i < gs->n; i++)
+		kernel_span(ctx, t, &gs->v[i], L, base_L, cfg, fl);
+	for (i = 0; i < n; i++) {
+		int dup = 0;
+		if (lv[i].cls != CH_CLASS_HOT || !lv[i].group || !lv[i].size)
+			continue;
+		for (j = 0; j < i && !dup; j++)
+			dup = lv[j].cls == CH_CLASS_HOT && lv[j].group && lv[j].size &&
+			      !strcmp(lv[j].group, lv[i].group);
+		if (!dup)
+			hot_span(ctx, t, lv, n, i, L, base_L, cfg, fl);
+	}
+}
+
+void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *lv, size_t n,
+		     const struct ch_config *cfg, struct ch_finding_list *fl)
+{
+	const struct ch_groups *gs = ch_type_groups(ctx, t);
+	unsigned L = ch_config_line_size(cfg);
+	size_t i;
+	for (i = 0; i < gs->nproblems; i++) {
+		struct ch_finding *x = finding(ctx, fl, CH_CHECK_GROUP_MARKERS, cfg->severity, t, L, 0);
+		x->loc = gs->problems[i].loc;
+		x->field_a = gs->problems[i].group;
+		x->message = gs->problems[i].message;
+	}
+	group_pairs(ctx, t, gs, L, 0, cfg, fl);
+	spans(ctx, t, gs, lv, n, L, 0, cfg, fl);
+	if (cfg->predict > L) {
+		group_pairs(ctx, t, gs, cfg->predict, L, cfg, fl);
+		spans(ctx, t, gs, lv, n, cfg->predict, L, cfg, fl);
+	}
+}
