@@ -63,6 +63,8 @@ enum ch_check {
 	CH_CHECK_INLINE_ADDR,       /* cachehot-inline-addr */
 	CH_CHECK_GROUP_SPAN,        /* cachehot-group-span */
 	CH_CHECK_GROUP_MARKERS,     /* cachehot-group-markers */
+	CH_CHECK_NET_CACHELINES,    /* cachehot-net-cachelines (core/cachehot-netcl.h) */
+	CH_CHECK_GROUP_ASSERT,      /* cachehot-group-assert */
 	CH_CHECK__COUNT
 };
 

@@ -205,6 +205,8 @@ const char *ch_check_id(enum ch_check c)
 	case CH_CHECK_INLINE_ADDR: return "cachehot-inline-addr";
 	case CH_CHECK_GROUP_SPAN: return "cachehot-group-span";
 	case CH_CHECK_GROUP_MARKERS: return "cachehot-group-markers";
+	case CH_CHECK_NET_CACHELINES: return "cachehot-net-cachelines";
+	case CH_CHECK_GROUP_ASSERT: return "cachehot-group-assert";
 	default: return "cachehot-unknown";
 	}
 }

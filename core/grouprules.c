@@ -61,6 +61,21 @@ static const char *path_words(ch_ctx *ctx, const struct ch_group *a, const struc
 			 ch_path_name(pa), b->name, ch_path_name(pb));
 }
 
+/* 1 if a member of t aligned to at least base_L bytes by an attribute (an
+ * _aligned group marker, its pad, a ____cacheline_aligned field) starts in
+ * [lo, hi]: that alignment follows SMP_CACHE_BYTES, so on an architecture
+ * with larger lines it separates there too. */
+static int aligned_between(const struct ch_type *t, uint64_t lo, uint64_t hi, unsigned base_L)
+{
+	size_t i;
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		if (m->user_align && m->align >= base_L && m->offset >= lo && m->offset <= hi)
+			return 1;
+	}
+	return 0;
+}
+
 /* First line index both ranges touch at L, or -1. */
 static int64_t shared(uint64_t ao, uint64_t as, uint64_t bo, uint64_t bs, unsigned L)
 {
@@ -110,9 +125,11 @@ static void group_pairs(ch_ctx *ctx, const struct ch_type *t, const struct ch_gr
 			later = a->begin <= b->begin ? b : a;
 			if (base_L && (shared(a->begin, a->end - a->begin, b->begin,
 					      b->end - b->begin, base_L) >= 0 ||
-				       later->begin_align >= base_L))
-				continue;  /* reported at the base size, or aligned to
-					    * SMP_CACHE_BYTES, which follows the arch */
+				       aligned_between(t, (later == a ? b : a)->end, later->begin,
+						       base_L)))
+				continue;  /* reported at the base size, or separated by
+					    * an alignment to SMP_CACHE_BYTES, which
+					    * follows the arch */
 			pw = path_words(ctx, w, r, &same);
 			x = finding(ctx, fl, CH_CHECK_FALSE_SHARING,
 				    same ? CH_SEV_NOTE : cfg->severity, t, L, (uint64_t)line);

@@ -292,11 +292,3 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 	}
 	return gs;
 }
-
-/* Until the sidecar parser reads "STRUCT.@GROUP CLASS" lines (sidecar.c). */
-int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group,
-			   enum ch_class *out)
-{
-	(void)ctx; (void)type_name; (void)group; (void)out;
-	return 0;
-}

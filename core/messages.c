@@ -120,6 +120,10 @@ const char *ch_msg_addressable_args(ch_ctx *ctx)
 const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line, const char *type_name)
 {
+	if (strstr(entry, ".@"))   /* STRUCT.@GROUP */
+		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) names no cacheline group of '%s' "
+				 "(no __cacheline_group_begin(%s) in it) [cachehot]",
+				 entry, file, line, type_name, strstr(entry, ".@") + 2);
 	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]",
 			 entry, file, line, type_name);
 }

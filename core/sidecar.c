@@ -154,6 +154,47 @@ static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
 		index_entry(ctx, ctx->nside - 1);
 }
 
+/* "STRUCT.@GROUP CLASS": the class of the kernel cacheline group GROUP of
+ * STRUCT (core/groups.c), overriding the one its name gives. CLASS is
+ * written (or hot), read_mostly, or none. Stored as an entry whose field is
+ * "@GROUP" (no member can be called that). */
+static int parse_group_line(ch_ctx *ctx, struct ch_sidecar_entry *e, char *type, char *dot,
+			    const char *cls, const char *file, unsigned lineno)
+{
+	const struct ch_sidecar_entry *o;
+	if (!is_ident(dot + 2, strlen(dot + 2))) {
+		ch_set_error(ctx, "%s:%u: bad group name '%s' (a C identifier is expected after '@')",
+			     file, lineno, dot + 2);
+		return -1;
+	}
+	if (!strcmp(cls, "written") || !strcmp(cls, "hot"))
+		e->cls = CH_CLASS_HOT;
+	else if (!strcmp(cls, "read_mostly") || !strcmp(cls, "read-mostly"))
+		e->cls = CH_CLASS_READ_MOSTLY;
+	else if (!strcmp(cls, "none"))
+		e->cls = CH_CLASS_NONE;
+	else {
+		ch_set_error(ctx, "%s:%u: unknown group class '%s' (expected written, read_mostly or none)",
+			     file, lineno, cls);
+		return -1;
+	}
+	*dot = 0;
+	e->type = ch_strdup(ctx, type);
+	e->field = ch_strdup(ctx, dot + 1);
+	o = find_entry(ctx, e->type, e->field);
+	if (o) {
+		if (o->cls == e->cls)
+			return 0;
+		ch_set_error(ctx, "%s:%u: group '%s.%s' is already given class '%s' at %s:%u: one class per group",
+			     file, lineno, e->type, e->field,
+			     o->cls == CH_CLASS_HOT ? "written" : o->cls == CH_CLASS_READ_MOSTLY
+			     ? "read_mostly" : "none", o->file, o->line);
+		return -1;
+	}
+	add_entry(ctx, e);
+	return 0;
+}
+
 /* Parse one line (NUL-terminated, comment already cut). */
 static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 {
@@ -178,7 +219,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	if (n == 0)
 		return 0;
 	if (n != 2 || *p) {
-		ch_set_error(ctx, "%s:%u: expected 'STRUCT.FIELD CLASS[:GROUP]' or 'FUNCTION() addressable'",
+		ch_set_error(ctx, "%s:%u: expected 'STRUCT.FIELD CLASS[:GROUP]', 'STRUCT.@GROUP CLASS' or 'FUNCTION() addressable'",
 			     file, lineno);
 		return -1;
 	}
@@ -205,6 +246,8 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		}
 	}
 	dot = strchr(tok[0], '.');
+	if (dot && dot[1] == '@' && is_ident(tok[0], (size_t)(dot - tok[0])))
+		return parse_group_line(ctx, &e, tok[0], dot, tok[1], file, lineno);
 	if (!dot || !is_ident(tok[0], (size_t)(dot - tok[0])) || !is_ident(dot + 1, strlen(dot + 1))) {
 		ch_set_error(ctx, "%s:%u: '%s' is not STRUCT.FIELD", file, lineno, tok[0]);
 		return -1;
@@ -330,6 +373,23 @@ enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
 	if (group)
 		*group = e->group;
 	return e->cls;
+}
+
+int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group,
+			   enum ch_class *out)
+{
+	struct ch_sidecar_entry *e;
+	char key[256];
+	if (!type_name || !group || strlen(group) + 2 > sizeof(key) || !ctx->nside)
+		return 0;
+	key[0] = '@';
+	strcpy(key + 1, group);
+	e = find_entry(ctx, type_name, key);
+	if (!e)
+		return 0;
+	e->matched = 1;
+	*out = e->cls;
+	return 1;
 }
 
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func)

@@ -163,4 +163,7 @@ int report_write(FILE *out, const struct findings *fs, const struct report_opts 
 /* "CACHEHOT_FALSE_SHARING" for "cachehot-false-sharing" (heap string). */
 char *checkpatch_type(const char *check);
 
+/* netcl.c: "cachehot annotate --net-cachelines ..." (argv[0] "annotate"). */
+int cmd_annotate_net_cachelines(int argc, char **argv);
+
 #endif

@@ -79,7 +79,8 @@ static void usage(FILE *f)
 	      "  check     run the engines over sources/objects and report findings\n"
 	      "  layout    show/check layouts from DWARF/BTF (runs cachehot-layout)\n"
 	      "  bloat     census of out-of-line copies of inline functions (runs cachehot-bloat)\n"
-	      "  annotate  suggest annotations (not yet implemented)\n"
+	      "  annotate  suggest annotations; --net-cachelines DIR: the kernel's tables as a sidecar\n"
+	      "  asserts   CACHELINE_ASSERT_GROUP_* block of a struct's cacheline groups\n"
 	      "  version   print the version\n"
 	      "'cachehot COMMAND --help' describes a command; see cachehot(1).\n", f);
 }
@@ -1110,6 +1111,25 @@ static int cmd_front(const char *name, const char *env, int argc, char **argv)
 	return EXIT_TROUBLE;
 }
 
+/* "cachehot asserts STRUCT FILE...": cachehot-layout --asserts STRUCT FILE... */
+static int cmd_asserts(int argc, char **argv)
+{
+	char **v;
+	if (argc < 3 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: cachehot asserts STRUCT OBJ|BTF...\n"
+			"  prints the CACHELINE_ASSERT_GROUP_MEMBER/_SIZE block of STRUCT's cacheline\n"
+			"  groups as laid out in OBJ (DWARF) or BTF (/sys/kernel/btf/vmlinux)\n");
+		return argc >= 2 && !strcmp(argv[1], "--help") ? EXIT_CLEAN : EXIT_TROUBLE;
+	}
+	v = calloc((size_t)argc + 2, sizeof(char *));
+	if (!v)
+		abort();
+	v[0] = argv[0];
+	v[1] = (char *)"--asserts";
+	memcpy(v + 2, argv + 1, (size_t)(argc - 1) * sizeof(char *));
+	return cmd_front("layout", "CACHEHOT_LAYOUT", argc + 1, v);
+}
+
 int main(int argc, char **argv)
 {
 	opt.exedir = exe_dir();
@@ -1124,6 +1144,10 @@ int main(int argc, char **argv)
 		return cmd_front("layout", "CACHEHOT_LAYOUT", argc - 1, argv + 1);
 	if (!strcmp(cmd, "bloat"))
 		return cmd_front("bloat", "CACHEHOT_BLOAT", argc - 1, argv + 1);
+	if (!strcmp(cmd, "asserts"))
+		return cmd_asserts(argc - 1, argv + 1);
+	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--net-cachelines", 16))
+		return cmd_annotate_net_cachelines(argc - 1, argv + 1);   /* driver/netcl.c */
 	if (!strcmp(cmd, "annotate")) {
 		fprintf(stderr, "cachehot: annotate: not yet implemented (see cachehot(1))\n");
 		return EXIT_TROUBLE;

@@ -30,6 +30,29 @@ static const struct rule_doc {
 	  "kernel's unified CACHELINE_PADDING() (struct cacheline_padding) expresses the "
 	  "intent, or the padding no longer isolates the fields it was written for. "
 	  "See cachehot-annotations(7)." },
+	{ "cachehot-group-span", "GroupSpan",
+	  "A group of fields spans more cache lines than its bytes need",
+	  "A kernel cacheline group (__cacheline_group_begin/end) or a __cacheline_hot_group "
+	  "group touches one cache line more than its size requires, so every fast-path pass "
+	  "over it loads an extra line. Shift the group (move the named bytes of fields "
+	  "before it to after it) or start it on a line boundary with "
+	  "__cacheline_group_begin_aligned(). See cachehot-annotations(7)." },
+	{ "cachehot-group-markers", "GroupMarkers",
+	  "Kernel cacheline group markers are unbalanced or overlap",
+	  "A __cacheline_group_begin(G) has no __cacheline_group_end(G) (or the reverse), a "
+	  "group begins twice, or one group begins inside another. Such groups are not "
+	  "checked, and CACHELINE_ASSERT_GROUP_* asserts on them do not mean what they say. "
+	  "See cachehot-annotations(7)." },
+	{ "cachehot-net-cachelines", "NetCachelines",
+	  "The kernel's net_cachelines table and the struct disagree",
+	  "A row of Documentation/networking/net_cachelines names no member of the struct "
+	  "(renamed, moved or configured out), or a member has no row. See "
+	  "docs/net-cachelines.md." },
+	{ "cachehot-group-assert", "GroupAssert",
+	  "A CACHELINE_ASSERT_GROUP_SIZE/_MEMBER assert is stale or missing",
+	  "A hand-kept cacheline group assert no longer holds on the real layout, has slack, "
+	  "names a member or group that is gone, or a group member has none. "
+	  "`cachehot asserts STRUCT OBJ` prints the current block. See docs/kernel-groups.md." },
 	{ "cachehot", "Annotations",
 	  "An annotation cannot be applied: a sidecar entry or attribute names nothing",
 	  "A sidecar entry names no member of its struct (the member was renamed or removed, "
@@ -245,7 +268,9 @@ static json_t *build_sarif(const struct findings *fs)
 
 	/* Rules: the three built-in checks first, then any other id seen. */
 	for (size_t i = 0; i < sizeof(rule_docs) / sizeof(rule_docs[0]); i++)
-		if (strcmp(rule_docs[i].id, "cachehot"))   /* listed when used */
+		if (strcmp(rule_docs[i].id, "cachehot") &&   /* these listed when used */
+		    strcmp(rule_docs[i].id, "cachehot-net-cachelines") &&
+		    strcmp(rule_docs[i].id, "cachehot-group-assert"))
 			strv_push(&ids, rule_docs[i].id);
 	for (size_t i = 0; i < fs->n; i++) {
 		int seen = 0;

@@ -7,3 +7,10 @@ kernel-prepare:
 # findings, manifest and the pahole cross-check land in build/kernel-plugin/.
 kernel-check: deps $(PLUGIN_SO)
 	kernel/check.sh
+
+# Linux 6.12 (Debian's linux-source-6.12) and the running kernel's BTF with
+# the tree's own vocabulary: cacheline groups, their asserts and the
+# net_cachelines tables (kernel/groups.sh; docs/kernel-6.12.md). Long.
+.PHONY: kernel-groups
+kernel-groups: bin/cachehot bin/cachehot-layout
+	kernel/groups.sh

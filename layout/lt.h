@@ -177,4 +177,21 @@ int lt_groups(struct lt_set *s, char **only, size_t nonly, const struct lt_opts 
 int lt_diff(struct lt_set *old, struct lt_set *new_, const struct lt_opts *o,
 	    FILE *out);
 
+/* ---- netcl.c ---------------------------------------------------------------- */
+struct ch_netcl;
+/* --net-cachelines: drift and cross-path findings (printed as diagnostics)
+ * for every struct of the tables found in s (only those in only[] when nonly),
+ * or, with locality "text"/"json", the locality table of each on tx and rx.
+ * Returns the number of warnings, -1 on a write error. */
+int lt_netcl_run(struct lt_set *s, const struct ch_netcl *tab, const struct lt_opts *o,
+		 char **only, size_t nonly, const char *locality, FILE *out);
+struct ch_asserts;
+/* --group-asserts: [cachehot-group-assert] on every struct of s the asserts
+ * name (only those in only[] when nonly). Returns the number of warnings. */
+int lt_asserts_run(struct lt_set *s, const struct ch_asserts *a, const struct lt_opts *o,
+		   char **only, size_t nonly);
+/* --asserts STRUCT: the paste-ready CACHELINE_ASSERT_GROUP_* block of st.
+ * Returns 0, or 2 (message on stderr) when st has no groups. */
+int lt_asserts_print(struct lt_set *s, struct lt_struct *st, FILE *out);
+
 #endif

@@ -13,12 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lt.h"
+#include "../core/cachehot-netcl.h"
+#include "../core/cachehot-groupassert.h"
 
 static const char usage[] =
 "usage: cachehot-layout [OPTIONS] FILE...            check annotated structs\n"
 "       cachehot-layout [OPTIONS] --show STRUCT FILE...\n"
 "       cachehot-layout [OPTIONS] --reorganize STRUCT FILE...\n"
 "       cachehot-layout [OPTIONS] --diff OLD NEW\n"
+"       cachehot-layout [OPTIONS] --asserts STRUCT FILE...  CACHELINE_ASSERT_GROUP_* block\n"
 "       cachehot-layout [OPTIONS] --groups [--json] FILE...\n"
 "FILE: an object or vmlinux with DWARF (-g), an ELF file with .BTF, or raw BTF\n"
 "(/sys/kernel/btf/vmlinux).\n"
@@ -34,6 +37,12 @@ static const char usage[] =
 "                       __cacheline_group_begin/end markers (or of --struct NAME)\n"
 "  --json               --groups: as JSON\n"
 "  --unmatched S        note | ignore: sidecar entries matching no struct\n"
+"  --net-cachelines P   the kernel's net_cachelines tables: a directory of .rst,\n"
+"                       one .rst, or a sidecar (docs/net-cachelines.md); repeatable:\n"
+"                       drift and cross-path false sharing on the structs they cover\n"
+"  --locality FMT       with --net-cachelines: print the locality table (text|json)\n"
+"  --group-asserts FILE a file preprocessed with include/cachehot-asserts.h: check\n"
+"                       its CACHELINE_ASSERT_GROUP_* against the groups; repeatable\n"
 "  --inline-addr 0|1    accepted for the plugin's argument (no effect here)\n"
 "  -q, --quiet          no summary line on stderr\n"
 "  --version, --help\n";
@@ -118,6 +127,7 @@ static void emit(const struct ch_finding *f, void *arg)
 /* Sidecar diagnostics, worded as the plugin words them. */
 struct side_arg {
 	const struct lt_struct *st;
+	ch_ctx *ctx;
 	int warnings;
 };
 
@@ -141,8 +151,8 @@ static void side_missing(const char *file, unsigned line, const char *entry, voi
 {
 	struct side_arg *a = arg;
 	lt_print_loc(stdout, &a->st->t->loc, NULL, a->st->input);
-	fprintf(stdout, "warning: sidecar entry '%s' (%s:%u) names no member of '%s' [cachehot]\n",
-		entry, file, line, a->st->name);
+	fprintf(stdout, "warning: %s\n",
+		ch_msg_sidecar_no_member(a->ctx, entry, file, line, a->st->name));
 	a->warnings++;
 }
 
@@ -192,7 +202,7 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
        OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE,
-       OPT_GROUPS, OPT_JSON };
+       OPT_NETCL, OPT_LOCALITY, OPT_GASSERT, OPT_ASSERTS, OPT_GROUPS, OPT_JSON };
 
 int main(int argc, char **argv)
 {
@@ -211,6 +221,10 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "unmatched", required_argument, NULL, OPT_UNMATCHED },
 		{ "inline-addr", required_argument, NULL, OPT_INLINE },
+		{ "net-cachelines", required_argument, NULL, OPT_NETCL },
+		{ "locality", required_argument, NULL, OPT_LOCALITY },
+		{ "group-asserts", required_argument, NULL, OPT_GASSERT },
+		{ "asserts", required_argument, NULL, OPT_ASSERTS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
@@ -218,12 +232,17 @@ int main(int argc, char **argv)
 	};
 	char **sides = NULL, **only = NULL;
 	size_t nsides = 0, nonly = 0, i;
-	const char *manifest = NULL, *show = NULL, *reorg = NULL;
+	const char *manifest = NULL, *show = NULL, *reorg = NULL, *locality = NULL;
+	char **netcl = NULL, **gasserts = NULL;
+	size_t nnetcl = 0, ngasserts = 0;
+	const char *asserts_of = NULL;
+	ch_asserts *asserts = NULL;
 	int groups = 0, json = 0;
 	int diff = 0, quiet = 0, c, rc = 0, line_given = 0, unmatched = 1;
 	struct lt_opts o;
 	struct lt_manifest *mf = NULL;
 	struct lt_set *s;
+	ch_netcl *tab = NULL;
 	char err[1024];
 
 	memset(&o, 0, sizeof(o));
@@ -232,7 +251,9 @@ int main(int argc, char **argv)
 	o.cfg.severity = CH_SEV_WARNING;
 	sides = calloc(argc + 1, sizeof(char *));
 	only = calloc(argc + 1, sizeof(char *));
-	if (!sides || !only)
+	netcl = calloc(argc + 1, sizeof(char *));
+	gasserts = calloc(argc + 1, sizeof(char *));
+	if (!sides || !only || !netcl || !gasserts)
 		abort();
 	while ((c = getopt_long(argc, argv, "qh", lopts, NULL)) != -1) {
 		switch (c) {
@@ -272,18 +293,30 @@ int main(int argc, char **argv)
 			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
 				die_usage("--inline-addr takes 0 or 1");
 			break;
+		case OPT_NETCL: netcl[nnetcl++] = optarg; break;
+		case OPT_GASSERT: gasserts[ngasserts++] = optarg; break;
+		case OPT_ASSERTS: asserts_of = optarg; break;
+		case OPT_LOCALITY:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				die_usage("--locality takes text or json");
+			locality = optarg;
+			break;
 		case 'q': quiet = 1; break;
 		case OPT_VERSION: printf("cachehot-layout %s\n", CH_VERSION); return 0;
 		case 'h': fputs(usage, stdout); return 0;
 		default: die_usage(NULL);
 		}
 	}
-	if ((show != NULL) + (reorg != NULL) + diff + groups > 1)
-		die_usage("--show, --reorganize, --diff and --groups exclude each other");
+	if ((show != NULL) + (reorg != NULL) + diff + groups + (asserts_of != NULL) +
+	    (locality != NULL) > 1)
+		die_usage("--show, --reorganize, --diff, --groups, --asserts and --locality exclude "
+			  "each other");
 	if (json && !groups)
 		die_usage("--json goes with --groups");
 	if (optind >= argc)
 		die_usage("no input file");
+	if (locality && !nnetcl)
+		die_usage("--locality needs --net-cachelines");
 	if (manifest && !(mf = lt_manifest_load(manifest, err, sizeof(err)))) {
 		fprintf(stderr, "cachehot-layout: %s\n", err);
 		return 2;
@@ -320,6 +353,42 @@ int main(int argc, char **argv)
 			exit(2);
 		}
 	}
+	if (nnetcl) {
+		tab = ch_netcl_new(s->ctx);
+		for (i = 0; i < nnetcl; i++)
+			if (ch_netcl_read_path(tab, netcl[i])) {
+				fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(s->ctx));
+				rc = 2;
+				goto out;
+			}
+		s->quiet = quiet;
+	}
+	if (ngasserts) {
+		asserts = ch_asserts_new(s->ctx);
+		for (i = 0; i < ngasserts; i++)
+			if (ch_asserts_read(asserts, gasserts[i])) {
+				fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(s->ctx));
+				rc = 2;
+				goto out;
+			}
+	}
+	if (asserts_of) {
+		struct lt_struct *st = lt_set_find(s, asserts_of);
+		if (!st) {
+			fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n",
+				asserts_of);
+			rc = 2;
+		} else
+			rc = lt_asserts_print(s, st, stdout);
+		goto out;
+	}
+	if (locality) {
+		if (lt_netcl_run(s, tab, &o, only, nonly, locality, stdout) < 0 || fflush(stdout)) {
+			fprintf(stderr, "cachehot-layout: cannot write the table\n");
+			rc = 2;
+		}
+		goto out;
+	}
 	if (groups) {
 		rc = lt_groups(s, only, nonly, &o, json, stdout);
 		for (i = 0; i < nonly; i++)
@@ -348,7 +417,7 @@ int main(int argc, char **argv)
 	{
 		struct emit_arg ea = { NULL, 0 };
 		int diffs = 0, refused = 0;
-		struct side_arg sa = { NULL, 0 };
+		struct side_arg sa = { NULL, NULL, 0 };
 		size_t judged = 0;
 		if (mf)
 			diffs = lt_manifest_compare(mf, s, stdout, &refused);
@@ -363,6 +432,7 @@ int main(int argc, char **argv)
 				judged++;
 			ch_check_type(s->ctx, st->t, &o.cfg, emit, &ea);
 			sa.st = st;
+			sa.ctx = s->ctx;
 			if (mf && ch_sidecar_count(s->ctx)) {
 				/* classes set from the manifest bypass the sidecar
 				 * lookup that marks entries as used */
@@ -371,6 +441,10 @@ int main(int argc, char **argv)
 			if (ch_sidecar_count(s->ctx))
 				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &sa);
 		}
+		if (tab)
+			ea.warnings += lt_netcl_run(s, tab, &o, only, nonly, NULL, stdout);
+		if (asserts)
+			ea.warnings += lt_asserts_run(s, asserts, &o, only, nonly);
 		for (i = 0; i < nonly; i++)
 			if (!lt_set_find(s, only[i])) {
 				fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n",
@@ -395,6 +469,10 @@ int main(int argc, char **argv)
 			rc = 1;
 	}
 out:
+	ch_netcl_free(tab);
+	ch_asserts_free(asserts);
+	free(netcl);
+	free(gasserts);
 	lt_set_free(s);
 	lt_manifest_free(mf);
 	free(sides);
