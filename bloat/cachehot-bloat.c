@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,37 @@ static int cmp_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Files and folders already scanned, by (device, inode): a symlinked folder
+ * (even a loop) or a second path to one object is read once (tsearch). */
+struct seen_id { dev_t dev; ino_t ino; };
+static void *seen_root;
+
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct seen_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/* 1 if st's file was seen before (and remember it). */
+static int seen_before(const struct stat *st)
+{
+	struct seen_id *k = malloc(sizeof(*k)), **r;
+	if (!k)
+		abort();
+	k->dev = st->st_dev;
+	k->ino = st->st_ino;
+	r = tsearch(k, &seen_root, cmp_seen);
+	if (!r)
+		abort();
+	if (*r != k) {
+		free(k);
+		return 1;
+	}
+	return 0;
+}
+
 /* Scan path: an object, or a directory searched (sorted, recursively) for
  * regular files named *.o. */
 static void scan_path(struct bl_scan *s, const char *path, int top)
@@ -58,6 +90,8 @@ static void scan_path(struct bl_scan *s, const char *path, int top)
 		report_error(path, strerror(errno));
 		return;
 	}
+	if (seen_before(&st))
+		return;
 	if (S_ISDIR(st.st_mode)) {
 		struct dirent **ents;
 		int n = scandir(path, &ents, NULL, cmp_name);

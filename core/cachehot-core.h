@@ -130,7 +130,51 @@ struct ch_config {
 	unsigned predict;         /* bytes; also check at this larger line size; 0 off */
 	int smp;                  /* 0: uniprocessor kernel, no false sharing exists */
 	enum ch_severity severity;/* severity of warnings (note|warning|error) */
+	int kernel;               /* vocabulary of fixes (docs/checks.rst):
+				   * 1: kernel code (__KERNEL__ defined): CACHELINE_PADDING,
+				   * ____cacheline_aligned_in_smp; 0: standard C (_Alignas);
+				   * 2: C++ (alignas) */
 };
+
+/* ---- one fix per struct (core/fix.c) -------------------------------------- */
+/* The alignment specifier of a userspace vocabulary (ch_config.kernel). */
+#define CH_ALIGNAS(vocab) ((vocab) == 2 ? "alignas" : "_Alignas")
+struct ch_ctx;
+/* One edit of a struct fix, on a top-level member of the struct judged. */
+struct ch_fix_edit {
+	const struct ch_member *member;
+	/* insertion: 'text' goes before member's declaration
+	 * ("CACHELINE_PADDING(_pad1_);" on a line of its own, or "_Alignas(64)"
+	 * in front of it); move: after != NULL, member goes after 'after' */
+	const char *text;
+	const struct ch_member *after;
+};
+struct ch_fix {
+	const char *text;         /* "one fix for all of 'struct x': ...; this costs ..." */
+	uint64_t old_size, new_size;  /* bytes per object before and after */
+	unsigned line_size;       /* bytes */
+	int kernel;               /* vocabulary of the edits */
+	size_t nedits;
+	struct ch_fix_edit *edits;
+};
+/* What the struct fix needs of each flattened field. */
+struct ch_fix_leaf {
+	uint64_t offset, size;    /* bytes from the start of the struct */
+	enum ch_class cls;
+	const char *group;
+	size_t top;               /* index of the top-level member holding it */
+	int data;                 /* 1: data (not padding) */
+};
+/* The fewest breaks/moves resolving every conflict between top-level members
+ * of t at line size L (bytes), never splitting a hot group; NULL when there
+ * is no conflict, the struct is a union or packed, or no such fix exists.
+ * Padding names start at _pad<first_pad>_; predicted: L is a predicted line
+ * size, said in the cost ("with 128-byte lines costs ..."). ctx-owned. */
+const struct ch_fix *ch_struct_fix(struct ch_ctx *ctx, const struct ch_type *t,
+				   const struct ch_fix_leaf *v, size_t n, unsigned L, int kernel,
+				   unsigned first_pad, int predicted);
+/* "costs 64 bytes per object (96 -> 160 bytes; ...)": sizes in bytes. */
+const char *ch_fix_cost(struct ch_ctx *ctx, uint64_t old_size, uint64_t new_size);
 
 /* A finding. All strings are ctx-owned. 'message' is complete and ends in
  * "[cachehot-<id>]"; front-ends print it verbatim at 'loc'. */
@@ -150,6 +194,11 @@ struct ch_finding {
 	 * macro (PC_PADDING(_pad1_)), replace that macro's name with this one
 	 * ("CACHELINE_PADDING"); NULL when there is none */
 	const char *fix_macro;
+	/* the struct's one fix (same for every finding of the struct it
+	 * resolves), or NULL; fix_first is 1 on the first finding carrying it
+	 * (front-ends that print fix-its attach them there only) */
+	const struct ch_fix *fix;
+	int fix_first;
 };
 
 typedef struct ch_ctx ch_ctx;
@@ -425,6 +474,9 @@ const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char 
  * typedef instead of the tag). units: how many units were checked. */
 const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *file,
 				 unsigned line, unsigned long units);
+/* cachehot-layout judged no struct and had neither manifest nor sidecar
+ * (the binary carries no attributes). */
+const char *ch_msg_nothing_judged(ch_ctx *ctx);
 /* Prefix every ch_msg_sidecar_unmatched message starts with (for readers of
  * engine output: "sidecar entry '"). */
 #define CH_MSG_SIDECAR_ENTRY "sidecar entry '"
@@ -465,6 +517,9 @@ const char *ch_msg_line_size_fallback(ch_ctx *ctx, const char *macro, const char
 /* 0 for a uniprocessor kernel translation unit (__KERNEL__ defined and
  * CONFIG_SMP not), 1 otherwise. defined(name) says whether a macro exists. */
 int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg);
+/* 1 for kernel code (__KERNEL__ defined): fixes in the kernel's vocabulary
+ * (ch_config.kernel). */
+int ch_kernel_from_macros(int (*defined)(const char *name, void *arg), void *arg);
 
 /* ---- output files ------------------------------------------------------- */
 /* Where an atomic write to path (temporary file + rename) must go: the file

@@ -380,3 +380,8 @@ int ch_smp_from_macros(int (*defined)(const char *name, void *arg), void *arg)
 {
 	return !(defined("__KERNEL__", arg) && !defined("CONFIG_SMP", arg));
 }
+
+int ch_kernel_from_macros(int (*defined)(const char *name, void *arg), void *arg)
+{
+	return defined("__KERNEL__", arg) ? 1 : 0;
+}

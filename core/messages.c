@@ -144,6 +144,13 @@ const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *fil
 			 "[cachehot]", entry, file, line, units);
 }
 
+const char *ch_msg_nothing_judged(ch_ctx *ctx)
+{
+	return ch_printf(ctx, "no annotated struct judged: DWARF and BTF do not carry cachehot's "
+			 "attributes; give the plugin's manifest (--manifest FILE, from "
+			 "-fplugin-arg-cachehot-manifest=FILE) or a sidecar (--annotations FILE)");
+}
+
 const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union)
 {
 	return ch_printf(ctx, "'%s %s' has annotated fields but no fixed layout (a variable-length "

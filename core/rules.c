@@ -508,58 +508,62 @@ static const char *pad_for(ch_ctx *ctx, struct pad_names *pn, const struct ch_ty
 	return ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", count_pads(t) + k + 1);
 }
 
+/* "insert CACHELINE_PADDING(_padN_) before 'x'" (kernel) or
+ * "declare 'x' _Alignas(L)" (standard C): a break before member m. */
+static const char *break_before(ch_ctx *ctx, struct pad_names *pn, const struct ch_type *t,
+				const struct ch_member *m, unsigned L, int kernel)
+{
+	if (kernel == 1)
+		return ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, m),
+				 member_ref(ctx, m));
+	if (m->bit_size)   /* C11 6.7.5: no alignment specifier on a bit-field */
+		return ch_printf(ctx, "make %s a plain member (not a bit-field) declared "
+				 "%s(%u)", member_ref(ctx, m), CH_ALIGNAS(kernel), L);
+	return ch_printf(ctx, "declare %s %s(%u)", member_ref(ctx, m), CH_ALIGNAS(kernel), L);
+}
+
+/* Align a whole type to the line: the kernel's attribute, or C11. */
+static const char *align_type(ch_ctx *ctx, const char *what, unsigned L, int kernel)
+{
+	if (kernel == 1)
+		return ch_printf(ctx, "mark %s ____cacheline_aligned_in_smp", what);
+	return ch_printf(ctx, "declare the first member of %s %s(%u)", what, CH_ALIGNAS(kernel), L);
+}
+
 /* The fix for a conflicting pair: first (earlier) and second (later). */
 static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch_type *t,
 			      const struct leafx *first, const struct leafx *second, unsigned L,
-			      struct pad_names *pn)
+			      struct pad_names *pn, int kernel)
 {
 	if (first->top == second->top) {
 		const struct ch_member *m = &t->members[first->top];
 		int c = common_inst(f, first->inst, second->inst);
 		const struct inst *ci = &f->insts[c];
 		if (!ci->type && m->type)   /* different elements of one array */
-			return ch_printf(ctx, "give each element of %s its own cache line "
-					 "(mark 'struct %s' ____cacheline_aligned_in_smp)",
+			return ch_printf(ctx, "give each element of %s its own cache line (%s)",
 					 member_ref(ctx, m),
-					 m->type->name ? m->type->name : "<anonymous>");
+					 align_type(ctx, ch_printf(ctx, "'struct %s'",
+						 m->type->name ? m->type->name : "<anonymous>"),
+						    L, kernel));
 		if (ci->type && !ci->type->name) {
 			/* inside an anonymous struct (or an anonymous element type):
 			 * the padding goes in there, before the later field */
-			const struct ch_member *sm = second->l.member;
-			return ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, sm),
-					 member_ref(ctx, sm));
+			return break_before(ctx, pn, t, second->l.member, L, kernel);
 		}
-		return ch_printf(ctx, "align %s to the cache line (____cacheline_aligned_in_smp) "
-				 "so that the layout of its own type holds here", member_ref(ctx, m));
+		return ch_printf(ctx, "align %s to the cache line (%s) "
+				 "so that the layout of its own type holds here", member_ref(ctx, m),
+				 kernel == 1 ? "____cacheline_aligned_in_smp"
+					: ch_printf(ctx, "%s(%u)", CH_ALIGNAS(kernel), L));
 	}
 	if (is_hotish(second->l.cls) && second->l.cls != CH_CLASS_NONE &&
-	    !(is_hotish(first->l.cls) && first->l.cls == CH_CLASS_EXCLUSIVE)) {
-		const struct ch_member *at = &t->members[second->top];
-		return ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, at),
-				 member_ref(ctx, at));
-	}
+	    !(is_hotish(first->l.cls) && first->l.cls == CH_CLASS_EXCLUSIVE))
+		return break_before(ctx, pn, t, &t->members[second->top], L, kernel);
 	{
-		/* separate right after the first field's top-level member; a
-		 * hand-sized pad there is replaced rather than padded again */
 		const struct ch_member *nx = &t->members[first->top + 1];
-		const char *fix = ch_member_pad_kind(nx) == CH_PAD_BYTES && nx->name
-			? ch_printf(ctx, "replace '%s' with CACHELINE_PADDING(%s)", nx->name, nx->name)
-			: ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, nx),
-				    member_ref(ctx, nx));
-		/* moving the later, read-mostly field to the end also works when
-		 * the tail of the struct is on another line than 'first' */
-		if (second->l.cls == CH_CLASS_READ_MOSTLY && second->l.depth == 0 &&
-		    (size_t)second->top + 1 < t->nmembers) {
-			const struct ch_member *last = &t->members[t->nmembers - 1];
-			const struct ch_member *sm = second->l.member;
-			uint64_t end = last->offset + last->size - sm->size;
-			uint64_t al = sm->align ? sm->align : 1;
-			uint64_t noff = (end + al - 1) / al * al;
-			if (noff / L > (first->l.offset + first->l.size - 1) / L && last->name)
-				fix = ch_printf(ctx, "%s, or move '%s' after '%s'", fix,
-						second->l.path, last->name);
-		}
-		return fix;
+		if (kernel == 1 && ch_member_pad_kind(nx) == CH_PAD_BYTES && nx->name)
+			return ch_printf(ctx, "replace '%s' with CACHELINE_PADDING(%s)", nx->name,
+					 nx->name);
+		return break_before(ctx, pn, t, nx, L, kernel);
 	}
 }
 
@@ -583,12 +587,40 @@ static int line_padding_between(const struct flat *f, const struct leafx *a,
 	return 0;
 }
 
+/* The struct's one fix at line size L (core/fix.c), or NULL. */
+static const struct ch_fix *struct_fix(ch_ctx *ctx, const struct flat *f,
+				       const struct ch_type *t, unsigned L, int kernel, int predicted)
+{
+	struct ch_fix_leaf *v;
+	const struct ch_fix *fx;
+	size_t i;
+	if (!f->nleaves || f->truncated)
+		return NULL;
+	v = (struct ch_fix_leaf *)calloc(f->nleaves, sizeof(*v));
+	if (!v)
+		abort();
+	for (i = 0; i < f->nleaves; i++) {
+		v[i].offset = f->leaves[i].l.offset;
+		v[i].size = f->leaves[i].l.size;
+		v[i].cls = f->leaves[i].l.cls;
+		v[i].group = f->leaves[i].l.group;
+		v[i].top = (size_t)f->leaves[i].top;
+		v[i].data = is_data(&f->leaves[i]);
+	}
+	fx = ch_struct_fix(ctx, t, v, f->nleaves, L, kernel, count_pads(t) + 1, predicted);
+	free(v);
+	return fx;
+}
+
 static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type *t, unsigned L,
 			unsigned base_L, const struct ch_config *cfg, struct finding_list *fl,
 			struct pad_names *pn)
 {
 	size_t i, j;
 	int predicted = base_L != 0;
+	const struct ch_fix *sfix = NULL;
+	int sfix_done = 0, sfix_used = 0;
+	(void)sfix_used;
 	char *array_done = (char *)calloc(f->ninsts ? f->ninsts : 1, 1);
 	if (!array_done)
 		abort();
@@ -652,6 +684,14 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				array_done[c] = 1;   /* one finding per array: one fix */
 			x = pair_finding(ctx, fl, CH_CHECK_FALSE_SHARING, cfg, t, &second->l,
 					 &first->l, (uint64_t)line, L);
+			if (first->top != second->top && !sfix_done) {
+				sfix = struct_fix(ctx, f, t, L, cfg->kernel, predicted);
+				sfix_done = 1;
+			}
+			if (first->top != second->top && sfix) {
+				x->fix = sfix;
+				sfix_used = 1;
+			}
 			/* a field of a named nested struct: point at the container's
 			 * own member, where the fix goes; in an anonymous aggregate, at
 			 * the field itself */
@@ -664,7 +704,8 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				lines_phrase(ctx, L, predicted), type_phrase(ctx, t),
 				class_phrase(ctx, &first->l), first->l.path,
 				where_phrase(ctx, &first->l),
-				fix_phrase(ctx, f, t, first, second, L, pn),
+				x->fix ? x->fix->text
+				       : fix_phrase(ctx, f, t, first, second, L, pn, cfg->kernel),
 				ch_check_id(CH_CHECK_FALSE_SHARING));
 		}
 	}
@@ -710,8 +751,15 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 			ann = next;
 		else
 			continue;
-		fix = ch_printf(ctx, "use CACHELINE_PADDING(%s) from <linux/cache.h> instead",
-				m->name ? m->name : "_pad_");
+		if (cfg->kernel == 1)
+			fix = ch_printf(ctx, "use CACHELINE_PADDING(%s) from <linux/cache.h> instead",
+					m->name ? m->name : "_pad_");
+		else if (next)
+			fix = ch_printf(ctx, "drop it and declare '%s' %s(%u) instead",
+					next->l.path, CH_ALIGNAS(cfg->kernel), L);
+		else
+			fix = ch_printf(ctx, "drop it and declare the struct's first member "
+					"%s(%u) instead", CH_ALIGNAS(cfg->kernel), L);
 		iso = ch_printf(ctx, "%s '%s' (%s)", class_phrase(ctx, &ann->l), ann->l.path,
 				where_phrase(ctx, &ann->l));
 		if (prev && next) {
@@ -826,9 +874,14 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		add_note(ctx, &fl, t, L,
 			 ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "
 				   "line indexes assume it starts on a line boundary, so isolation "
-				   "depends on where it is placed (align it with "
-				   "____cacheline_aligned_in_smp) [%s]",
-				   type_phrase(ctx, t), t->align, L, ch_check_id(CH_CHECK_FALSE_SHARING)));
+				   "depends on where it is placed (%s) [%s]",
+				   type_phrase(ctx, t), t->align, L,
+				   cfg->kernel == 1 ? "align it with ____cacheline_aligned_in_smp"
+				   : ch_printf(ctx, "declare its first member %s(%u); a heap "
+					       "array then needs aligned_alloc(%u, n * sizeof(...)) "
+					       "or posix_memalign, a static one follows the type",
+					       CH_ALIGNAS(cfg->kernel), L, L),
+				   ch_check_id(CH_CHECK_FALSE_SHARING)));
 	if (f.truncated)
 		add_note(ctx, &fl, t, L,
 			 ch_printf(ctx, "%s is too large to walk whole: only the first %d elements of "
@@ -840,6 +893,10 @@ out:
 	if (fl.n)   /* qsort(NULL, 0, ...) is undefined (UBSan, make fuzz) */
 		qsort(fl.v, fl.n, sizeof(*fl.v), finding_cmp);
 	for (i = 0; i < fl.n; i++) {
+		size_t k;
+		for (k = 0; k < i && fl.v[i].fix && fl.v[k].fix != fl.v[i].fix; k++)
+			;
+		fl.v[i].fix_first = fl.v[i].fix && k == i;
 		if (fl.v[i].severity >= CH_SEV_WARNING)
 			warnings++;
 		if (emit)

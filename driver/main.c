@@ -260,6 +260,9 @@ static int collect(const char *engine, const char *default_check, int status,
 			nfind++;
 		} else if (strstr(l, "error: ") || strstr(l, "Error")) {
 			other_errors++;
+		} else if (!strncmp(l, "cachehot-layout: warning: ", 26)) {
+			progress(NULL, NULL);   /* e.g. nothing judged: shown, not a finding */
+			fprintf(stderr, "%s\n", l);
 		}
 		free(l);
 		s = e ? e + 1 : s + strlen(s);

@@ -34,28 +34,42 @@ $(SARIF_SCHEMA): driver/npm/package.json driver/npm/package-lock.json
 driver: bin/cachehot driver-test-tools
 driver-test-tools: $(SARIF_SCHEMA)
 
-# ---- make install PREFIX=... DESTDIR=... ----------------------------------
+# ---- make install / make uninstall (PREFIX=... DESTDIR=...) ------------------
 # Every bin/ tool that exists, the plugin, the header, the Coccinelle rules
-# and the man pages. Layout: PREFIX/bin, PREFIX/lib/cachehot/cachehot.so
-# (where an installed cachehot looks for it), PREFIX/include/cachehot.h,
+# and the man pages. Layout: PREFIX/bin, the plugin in GCC's own plugin
+# folder ($(gcc -print-file-name=plugin), GCC_PLUGIN_DIR overrides it) so
+# that -fplugin=cachehot finds it, and PREFIX/lib/cachehot/cachehot.so (a
+# relative link to it, where an installed cachehot looks), PREFIX/include/cachehot.h,
 # PREFIX/share/cachehot/cocci/, PREFIX/share/man/man{1,7}/, the kernel patch
-# in PREFIX/share/cachehot/kernel/.
-INSTALL_DIR = $(DESTDIR)$(PREFIX)
+# in PREFIX/share/cachehot/kernel/. DESTDIR is put in front of every path.
+INSTALL_DIR     = $(DESTDIR)$(PREFIX)
+GCC_PLUGIN_DIR ?= $(shell $(CC) -print-file-name=plugin)
+CACHEHOT_TOOLS  = cachehot cachehot-layout cachehot-bloat cachehot-sparse
+MAN_PAGES       = $(wildcard docs/man/*.[1-9])
+.PHONY: uninstall
 install: all
 	install -d $(INSTALL_DIR)/bin $(INSTALL_DIR)/share/man/man1 $(INSTALL_DIR)/share/man/man7 \
 		$(INSTALL_DIR)/share/doc/cachehot
 	for t in bin/*; do [ -f "$$t" ] && [ -x "$$t" ] && install -m 755 "$$t" $(INSTALL_DIR)/bin/ || true; done
-	if [ -f plugin/cachehot.so ]; then install -d $(INSTALL_DIR)/lib/cachehot && \
-		install -m 755 plugin/cachehot.so $(INSTALL_DIR)/lib/cachehot/; fi
+	if [ -f plugin/cachehot.so ]; then \
+		install -d $(DESTDIR)$(GCC_PLUGIN_DIR) $(INSTALL_DIR)/lib/cachehot && \
+		install -m 755 plugin/cachehot.so $(DESTDIR)$(GCC_PLUGIN_DIR)/ && \
+		ln -sfr $(DESTDIR)$(GCC_PLUGIN_DIR)/cachehot.so $(INSTALL_DIR)/lib/cachehot/cachehot.so; fi
 	if [ -f include/cachehot.h ]; then install -d $(INSTALL_DIR)/include && \
 		install -m 644 include/cachehot.h $(INSTALL_DIR)/include/; fi
 	if ls cocci/*.cocci >/dev/null 2>&1; then install -d $(INSTALL_DIR)/share/cachehot/cocci && \
 		install -m 644 cocci/*.cocci $(INSTALL_DIR)/share/cachehot/cocci/; fi
-	install -m 644 docs/man/cachehot.1 $(INSTALL_DIR)/share/man/man1/
-	install -m 644 docs/man/cachehot-annotations.7 $(INSTALL_DIR)/share/man/man7/
+	for m in $(MAN_PAGES); do install -m 644 "$$m" $(INSTALL_DIR)/share/man/man$${m##*.}/; done
 	install -m 644 docs/cachehot.rst $(INSTALL_DIR)/share/doc/cachehot/
 	install -d $(INSTALL_DIR)/share/cachehot/kernel
 	install -m 644 docs/kernel/*.patch docs/kernel/README.rst $(INSTALL_DIR)/share/cachehot/kernel/
+
+# Removes exactly what install put there (and the folders only cachehot uses).
+uninstall:
+	for t in $(CACHEHOT_TOOLS); do rm -f $(INSTALL_DIR)/bin/$$t; done
+	rm -f $(DESTDIR)$(GCC_PLUGIN_DIR)/cachehot.so $(INSTALL_DIR)/include/cachehot.h
+	for m in $(notdir $(MAN_PAGES)); do rm -f $(INSTALL_DIR)/share/man/man$${m##*.}/$$m; done
+	rm -rf $(INSTALL_DIR)/lib/cachehot $(INSTALL_DIR)/share/cachehot $(INSTALL_DIR)/share/doc/cachehot
 
 # ---- make kernel-integration -----------------------------------------------
 # Applies docs/kernel/*.patch to a copy of build/linux-6.1 (only the files it

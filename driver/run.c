@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "driver.h"
@@ -23,6 +24,16 @@ int run_capture(char *const argv[], const char *dir, char **out)
 	int err;
 
 	*out = NULL;
+	/* a missing directory (a compile database from another machine or a
+	 * removed build tree) fails the spawn too: name it, not the program */
+	if (dir) {
+		struct stat st;
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "cachehot: cannot run %s in %s: %s\n", argv[0], dir,
+				stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
+			return -1;
+		}
+	}
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		fprintf(stderr, "cachehot: pipe: %s\n", strerror(errno));
 		return -1;

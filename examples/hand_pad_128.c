@@ -10,6 +10,6 @@ struct ring_head {
 
 struct ring_head rh;
 /* expect:
- * 7:14: warning: hand-sized padding 'pad' (char[56], offset 8, cache line 0) isolates hot field 'head' (offset 0, size 8) from 'tail_limit' (offset 64); it isolates at 32 and 64-byte lines but breaks at 128 and 256-byte lines; use CACHELINE_PADDING(pad) from <linux/cache.h> instead [cachehot-padding-macro]
- * 8:23: warning: read-mostly field 'tail_limit' (offset 64, size 8) shares cache line 0 (128-byte lines) of 'struct ring_head' with hot field 'head' (offset 0, size 8); replace 'pad' with CACHELINE_PADDING(pad) [cachehot-false-sharing]
+ * 7:14: warning: hand-sized padding 'pad' (char[56], offset 8, cache line 0) isolates hot field 'head' (offset 0, size 8) from 'tail_limit' (offset 64); it isolates at 32 and 64-byte lines but breaks at 128 and 256-byte lines; drop it and declare 'tail_limit' _Alignas(128) instead [cachehot-padding-macro]
+ * 8:23: warning: read-mostly field 'tail_limit' (offset 64, size 8) shares cache line 0 (128-byte lines) of 'struct ring_head' with hot field 'head' (offset 0, size 8); one fix for all of 'struct ring_head': declare 'tail_limit' _Alignas(128); this costs 128 bytes per object (128 -> 256 bytes; an array of n grows by 128*n bytes) [cachehot-false-sharing]
  */

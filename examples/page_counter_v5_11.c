@@ -2,6 +2,8 @@
  * sharing" (v5.11): 'parent' moved to the end (line 1), but min..max still
  * share line 0 with 'usage'. */
 #include "cachehot.h"
+#define __KERNEL__ 1 /* kernel code: fixes in the kernel vocabulary */
+#define CONFIG_SMP 1
 #include "kernel-cache.h"
 
 struct page_counter {
@@ -27,9 +29,9 @@ struct page_counter {
 
 struct page_counter root;
 /* expect:
- * 7:8: note: 'struct page_counter' is aligned to 8 bytes, less than the 64-byte cache line: line indexes assume it starts on a line boundary, so isolation depends on where it is placed (align it with ____cacheline_aligned_in_smp) [cachehot-false-sharing]
- * 9:23: warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'min' after 'parent' [cachehot-false-sharing]
- * 10:23: warning: read-mostly field 'low' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'low' after 'parent' [cachehot-false-sharing]
- * 11:23: warning: read-mostly field 'high' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'high' after 'parent' [cachehot-false-sharing]
- * 12:23: warning: read-mostly field 'max' (offset 32, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'max' after 'parent' [cachehot-false-sharing]
+ * 9:8: note: 'struct page_counter' is aligned to 8 bytes, less than the 64-byte cache line: line indexes assume it starts on a line boundary, so isolation depends on where it is placed (align it with ____cacheline_aligned_in_smp) [cachehot-false-sharing]
+ * 11:23: warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]
+ * 12:23: warning: read-mostly field 'low' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]
+ * 13:23: warning: read-mostly field 'high' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]
+ * 14:23: warning: read-mostly field 'max' (offset 32, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]
  */

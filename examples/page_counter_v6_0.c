@@ -2,6 +2,8 @@
  * fields" (v6.0), with the unified CACHELINE_PADDING of 6.1: 'usage' alone
  * on line 0, the read-mostly fields on their own line. Clean. */
 #include "cachehot.h"
+#define __KERNEL__ 1 /* kernel code: fixes in the kernel vocabulary */
+#define CONFIG_SMP 1
 #include "kernel-cache.h"
 
 struct page_counter_v60 {

@@ -1,6 +1,7 @@
 #!/bin/bash
 # kernel/prepare.sh [--version V] [OBJDIR] -- make Debian's linux-source-V
-# (V = 6.1, the default, or 6.12; also taken from $LINUX_VERSION) ready for
+# (V = 6.1, the default, or 6.12; also taken from $LINUX_VERSION or $VERSION,
+# as in make kernel-sweep VERSION=6.12) ready for
 # the kernel targets: install the package if missing, unpack it once into
 # $BUILD/linux-V (read-only use: every engine builds out of tree), and, when
 # OBJDIR is given, configure OBJDIR as x86_64 defconfig + MEMCG + LRU_GEN
@@ -12,7 +13,7 @@
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-VER=${LINUX_VERSION:-6.1}
+VER=${LINUX_VERSION:-${VERSION:-6.1}}
 if [ "${1:-}" = "--version" ]; then
 	[ $# -ge 2 ] || { echo "kernel/prepare.sh: --version needs an argument (6.1 or 6.12)" >&2; exit 2; }
 	VER=$2; shift 2
@@ -22,6 +23,10 @@ case "$VER" in
 *) echo "kernel/prepare.sh: unsupported version '$VER' (Debian 12 ships linux-source-6.1 and linux-source-6.12)" >&2; exit 2 ;;
 esac
 SRC=$BUILD/linux-$VER
+# Our own make's command line (make kernel-sweep VERSION=6.12) reaches the
+# kernel's make through MAKEFLAGS, where VERSION would override the kernel's
+# own VERSION = 6: the kernel makes below run without it.
+kmake() { env -u MAKEFLAGS -u MFLAGS -u MAKEOVERRIDES -u MAKELEVEL -u VERSION make "$@"; }
 "$TOP"/scripts/need-packages.sh "linux-source-$VER" flex bison bc libssl-dev libelf-dev \
 	cpio kmod xz-utils gcc-12-plugin-dev >&2
 if [ ! -f "$SRC/Makefile" ]; then
@@ -44,11 +49,11 @@ if [ $# -ge 1 ]; then
 		extra=
 		[ "$VER" = 6.12 ] && extra="-e IDPF"
 		echo "cachehot: configuring $O for linux-$VER (x86_64_defconfig + MEMCG + LRU_GEN${extra:+ + IDPF})" >&2
-		make -s -C "$SRC" O="$O" x86_64_defconfig >&2
+		kmake -s -C "$SRC" O="$O" x86_64_defconfig >&2
 		# shellcheck disable=SC2086
 		"$SRC"/scripts/config --file "$O/.config" -e MEMCG -e LRU_GEN $extra >&2
-		make -s -C "$SRC" O="$O" olddefconfig >&2
-		make -s -C "$SRC" O="$O" -j"$(nproc)" prepare >&2
+		kmake -s -C "$SRC" O="$O" olddefconfig >&2
+		kmake -s -C "$SRC" O="$O" -j"${J:-2}" prepare >&2
 		echo "$VER" >"$O/.cachehot-prepared"
 	fi
 fi

@@ -955,6 +955,8 @@ static void cu_macros(struct rd *rd, Dwarf_Die *cudie)
 		}
 		if (macro_lookup("__KERNEL__", &mt) && !macro_lookup("CONFIG_SMP", &mt))
 			rd->s->macro_up = 1;
+		if (macro_lookup("__KERNEL__", &mt))
+			rd->s->kernel = 1;
 	}
 	for (i = 0; i < mt.n; i++) {
 		free(mt.name[i]);
@@ -1044,6 +1046,10 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		}
 		if (ut != DW_UT_type && ut != DW_UT_split_type)
 			cu_macros(&rd, &cudie);
+		/* kernel code without a macro table: x86 kernel objects record
+		 * -mcmodel=kernel in DW_AT_producer (-grecord-gcc-switches) */
+		if (prod && strstr(prod, "-mcmodel=kernel"))
+			rd.s->kernel = 1;
 		if (dwarf_child(&cudie, &die) != 0)
 			continue;
 		do {

@@ -249,7 +249,7 @@ int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz)
 		if (d)
 			return lt_dwarf_read(s, path, fileno, err, errsz);
 		if (lt_elf_has_section(path, ".BTF") > 0)
-			return lt_btf_read(s, path, fileno, err, errsz);
+			return s->kernel = 1, lt_btf_read(s, path, fileno, err, errsz);
 		snprintf(err, errsz, "%s: no debug information (.debug_info or .BTF); "
 			 "build with -g", path);
 		return -1;
@@ -257,7 +257,7 @@ int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz)
 	/* raw BTF: magic 0xeB9F in either byte order */
 	if (got >= 2 && ((magic[0] == 0x9f && magic[1] == 0xeb) ||
 			 (magic[0] == 0xeb && magic[1] == 0x9f)))
-		return lt_btf_read(s, path, fileno, err, errsz);
+		return s->kernel = 1, lt_btf_read(s, path, fileno, err, errsz);
 	{
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))

@@ -74,6 +74,8 @@ struct lt_set {
 	const char *macro_note;    /* ctx-owned "FILE:LINE: note: ..." when the
 				    * body could not be evaluated, else NULL */
 	int macro_up;
+	int kernel;             /* kernel code: __KERNEL__ in a macro table, -mcmodel=kernel
+				 * in DW_AT_producer, or BTF (fix vocabulary, ch_config.kernel) */
 	int have_macros;
 	int want_decls;            /* readers fill lt_typeinfo decls (--show,
 				    * --reorganize); off, only what the core needs */

@@ -346,6 +346,7 @@ int main(int argc, char **argv)
 		o.cfg.line_size = lt_manifest_line_size(mf);  /* as the compiler judged */
 	if (s->macro_up)
 		o.cfg.smp = 0;
+	o.cfg.kernel = s->kernel;
 	{
 		const char *problem = ch_config_problem(s->ctx, &o.cfg);
 		if (problem) {
@@ -460,6 +461,10 @@ int main(int argc, char **argv)
 					fprintf(stderr, "cachehot-layout: struct %s has definitions of "
 						"different sizes in the inputs; judged the one from %s\n",
 						s->structs[i].name, s->structs[i].input);
+		/* DWARF and BTF carry no attributes: an attribute-annotated object
+		 * read without its manifest looks clean. Said even with -q. */
+		if (!judged && !mf && !nsides && !nonly)
+			fprintf(stderr, "cachehot-layout: warning: %s\n", ch_msg_nothing_judged(s->ctx));
 		if (!quiet)
 			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "
 				"%d warnings%s\n", s->n, judged, ea.warnings + sa.warnings,

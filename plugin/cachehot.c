@@ -35,6 +35,7 @@
 #include "c-family/c-pragma.h"
 #include "input.h"
 #include "langhooks.h"
+#include <string>
 #include "cachehot-plugin.h"
 
 /* C front-end symbols, weak: lto1 (the link step of -flto builds, where
@@ -433,6 +434,9 @@ static void current_config(struct ch_config *cfg)
 	cfg->predict = cachehot_opts.predict;
 	/* a kernel translation unit without CONFIG_SMP is uniprocessor */
 	cfg->smp = ch_smp_from_macros(macro_defined, NULL);
+	cfg->kernel = ch_kernel_from_macros(macro_defined, NULL);
+	if (!cfg->kernel && lang_GNU_CXX())
+		cfg->kernel = 2;   /* C++: alignas */
 	if (cachehot_opts.line_size) {
 		cfg->line_size = cachehot_opts.line_size;
 		return;
@@ -517,6 +521,82 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
 }
 
+/* Where the declaration of the member named at loc starts: after the
+ * previous ';' or '{' on its line, else at the line's first non-blank
+ * column (*line_start then says so and *indent is the line's indentation).
+ * false when the member comes from a macro, the line is unreadable, or a
+ * '}' comes first (a member of a nested struct type written inline). */
+static bool decl_start(location_t loc, location_t *at, location_t *bol, bool *line_start,
+		       std::string *indent)
+{
+	expanded_location x;
+	if (loc <= BUILTINS_LOCATION || linemap_location_from_macro_expansion_p(line_table, loc))
+		return false;
+	x = expand_location(loc);
+	if (!x.file || x.line <= 0 || x.column <= 0)
+		return false;
+	char_span line = location_get_source_line(x.file, x.line);
+	if (!line || (size_t)x.column > line.length())
+		return false;
+	size_t c = 0, j = (size_t)x.column - 1, s;
+	while (c < line.length() && (line[c] == ' ' || line[c] == '\t'))
+		c++;
+	if (c > j)
+		return false;
+	indent->assign(line.get_buffer(), c);
+	*line_start = true;
+	s = c;
+	while (j > c) {
+		char ch = line[j - 1];
+		if (ch == '}')
+			return false;
+		if (ch == ';' || ch == '{') {
+			s = j;
+			while (s < (size_t)x.column - 1 && (line[s] == ' ' || line[s] == '\t'))
+				s++;
+			*line_start = false;
+			break;
+		}
+		j--;
+	}
+	*at = linemap_position_for_loc_and_offset(line_table, loc, (int)s + 1 - x.column);
+	*bol = linemap_position_for_loc_and_offset(line_table, loc, 1 - x.column);
+	return *at != 0 && *bol != 0;
+}
+
+/* The struct's one fix as fix-its (-fdiagnostics-generate-patch,
+ * -fdiagnostics-parseable-fixits): breaks only; a fix with moves is given
+ * as text. Attached to the first finding of the struct only, so that a
+ * patch applies each edit once. */
+static void add_struct_fixits(rich_location *rich, const struct ch_fix *fx)
+{
+	size_t i;
+	for (i = 0; i < fx->nedits; i++)
+		if (fx->edits[i].after)
+			return;
+	for (i = 0; i < fx->nedits; i++) {
+		location_t at, bol;
+		bool ls;
+		std::string indent;
+		if (!decl_start((location_t)fx->edits[i].member->loc.fe_loc, &at, &bol, &ls, &indent))
+			return;
+	}
+	for (i = 0; i < fx->nedits; i++) {
+		const struct ch_fix_edit *e = &fx->edits[i];
+		location_t at, bol;
+		bool ls;
+		std::string indent;
+		decl_start((location_t)e->member->loc.fe_loc, &at, &bol, &ls, &indent);
+		if (fx->kernel == 1 && ls)   /* a line of its own: GCC takes a newline
+					 * only in an insertion at column 1 */
+			rich->add_fixit_insert_before(bol, (indent + e->text + ";\n").c_str());
+		else if (fx->kernel == 1)
+			rich->add_fixit_insert_before(at, (std::string(e->text) + "; ").c_str());
+		else
+			rich->add_fixit_insert_before(at, (std::string(e->text) + " ").c_str());
+	}
+}
+
 void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal)
 {
 	switch (sev) {
@@ -552,6 +632,8 @@ static void emit_finding(const struct ch_finding *f, void *)
 	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
 	rich_location rich(line_table, loc);
 	add_macro_fixit(&rich, loc, f->fix_macro);
+	if (f->fix && f->fix_first)
+		add_struct_fixits(&rich, f->fix);
 	cachehot_diag(&rich, f->severity, f->message);
 }
 

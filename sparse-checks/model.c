@@ -379,6 +379,7 @@ void ch_file_config(struct ch_config *cfg)
 		cfg->smp = ch_opts.smp;
 	else    /* a kernel build without CONFIG_SMP has no false sharing */
 		cfg->smp = !(macro_defined("__KERNEL__") && !macro_defined("CONFIG_SMP"));
+	cfg->kernel = macro_defined("__KERNEL__") ? 1 : 0;
 }
 
 /* ---- checking ------------------------------------------------------------ */

@@ -229,3 +229,8 @@ expect_eq patched-nm-body "counters_step" "$(nm body.o | awk '$2 ~ /[Tt]/ {print
 fnsize() { echo $((16#$(nm -S "$1" | awk -v s="$2" '$4 == s {print $2}'))); }
 expect_eq patched-function-size "numa_stat_sum 102 -> 102" \
 	"numa_stat_sum $(fnsize "$T/obj/seed.o" numa_stat_sum) -> $(fnsize seed.o numa_stat_sum)"
+# symlinked folders (a loop, and a second name for one folder): every object
+# counted once, the loop not followed (issue 13: 41x through a loop)
+mkdir -p "$T/sl/d" && cp "$T/obj/seed.o" "$T/sl/d/" && ln -s .. "$T/sl/d/loop" && ln -s d "$T/sl/d2"
+out=$(cd "$T" && timeout 20 "$BLOAT" sl | tail -1)
+expect_eq symlinked-folders-once "$(cd "$T" && "$BLOAT" sl/d | tail -1)" "$out"

@@ -67,17 +67,17 @@ static struct ch_type *pc_v510(ch_ctx *ctx)
 static void test_v510(void)
 {
 	ch_ctx *ctx = ch_ctx_new();
-	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING };
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 1 };
 	struct collect c = { "", 0 };
 	int w = ch_check_type(ctx, pc_v510(ctx), &cfg, collect, &c);
 	check(w == 5, "v5.10: five warnings", c.buf);
 	check_str("v5.10: note + min + ... + parent",
 		"1:note: 'struct page_counter' is aligned to 8 bytes, less than the 64-byte cache line: line indexes assume it starts on a line boundary, so isolation depends on where it is placed (align it with ____cacheline_aligned_in_smp) [cachehot-false-sharing]\n"
-		"3:warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'min' after 'failcnt' [cachehot-false-sharing]\n"
-		"4:warning: read-mostly field 'low' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'low' after 'failcnt' [cachehot-false-sharing]\n"
-		"5:warning: read-mostly field 'high' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'high' after 'failcnt' [cachehot-false-sharing]\n"
-		"6:warning: read-mostly field 'max' (offset 32, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'max' after 'failcnt' [cachehot-false-sharing]\n"
-		"7:warning: read-mostly field 'parent' (offset 40, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'parent' after 'failcnt' [cachehot-false-sharing]\n",
+		"3:warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
+		"4:warning: read-mostly field 'low' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
+		"5:warning: read-mostly field 'high' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
+		"6:warning: read-mostly field 'max' (offset 32, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
+		"7:warning: read-mostly field 'parent' (offset 40, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n",
 		c.buf);
 	/* uniprocessor: nothing */
 	cfg.smp = 0;
@@ -91,7 +91,7 @@ static void test_v510(void)
 static void test_union_and_nesting(void)
 {
 	ch_ctx *ctx = ch_ctx_new();
-	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING };
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 1 };
 	struct collect c = { "", 0 };
 	struct ch_type *u = ch_type_new(ctx, NULL, NULL, 1, 8, 8);
 	struct ch_type *s = ch_type_new(ctx, NULL, "memcg", 0, 8 + 112, 8);
@@ -260,7 +260,7 @@ static void test_self_nesting(void)
 {
 	/* a corrupt reader's input: a type that contains itself */
 	ch_ctx *ctx = ch_ctx_new();
-	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING };
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 1 };
 	struct ch_type *t = ch_type_new(ctx, NULL, "loop", 0, 16, 8);
 	struct ch_member *m = ch_type_add_member(ctx, t, "self");
 	m->type = t; m->size = m->elem_size = 16;

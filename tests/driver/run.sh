@@ -18,7 +18,7 @@ cp "$FX"/*.c "$T"/
 cd "$T"
 INC="-I $TOP/include"
 
-MSG="read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct stats' with hot field 'hits' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit'"
+MSG="read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct stats' with hot field 'hits' (offset 0, size 8); one fix for all of 'struct stats': declare 'limit' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes)"
 LINE="hot.c:7:23: warning: $MSG [cachehot-false-sharing]"
 
 # ---- version, usage -------------------------------------------------------
@@ -298,6 +298,14 @@ cat >"$T/proj/abs.json" <<EOF
     "command": "ccache gcc -I $TOP/include -osrc/hot.o -c $T/proj/src/hot.c" } ]
 EOF
 ccdb_case ccdb-absolute-wrapper "$T/proj/abs.json"
+# a unit whose directory is gone: the directory is named, not "cannot run gcc" (issue 13)
+printf '[{"directory": "%s/gone", "file": "hot.c", "arguments": ["gcc", "-c", "hot.c"]}]\n' "$T" >"$T/gone.json"
+"$CH" check -p "$T/gone.json" >/dev/null 2>"$T/err"; rc=$?
+expect_eq ccdb-missing-directory "2|cachehot: cannot run gcc in $T/gone: No such file or directory" "$rc|$(head -1 "$T/err")"
+# an object without annotations through the driver: nothing judged is said
+gcc -g -c -I"$TOP/include" "$FX/hot.c" -o "$T/attr.o"
+"$CH" check --engine=layout "$T/attr.o" >/dev/null 2>"$T/err"; rc=$?
+expect_eq layout-nothing-judged-shown "0|1" "$rc|$(grep -c '^cachehot-layout: warning: no annotated struct judged' "$T/err")"
 echo '{"not": "an array"}' >"$T/bad.json"
 "$CH" check -p "$T/bad.json" 2>"$T/err"; rc=$?
 expect_eq ccdb-bad "2|cachehot: $T/bad.json: not a compile_commands.json (expected an array)" "$rc|$(cat "$T/err")"
@@ -326,8 +334,8 @@ struct new_stats {
 struct new_stats b;
 EOF
 git commit -qam new
-OLDL="mod.c:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct old_stats' with hot field 'hits' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit' [cachehot-false-sharing]"
-NEWL="mod.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'max' [cachehot-false-sharing]"
+OLDL="mod.c:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct old_stats' with hot field 'hits' (offset 0, size 8); one fix for all of 'struct old_stats': declare 'limit' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes) [cachehot-false-sharing]"
+NEWL="mod.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); one fix for all of 'struct new_stats': declare 'max' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes) [cachehot-false-sharing]"
 out=$("$CH" check $INC mod.c); expect_eq diff-full-run "$OLDL
 $NEWL" "$out"
 out=$("$CH" check $INC --diff HEAD~1 mod.c); rc=$?
@@ -362,7 +370,7 @@ git checkout -q hdr.h
 # path, a rename and a plain "diff -u"
 mkdir -p sub && cp mod.c "sub/my file.c" && git add sub && git commit -qm sub
 sed -i 's/unsigned long max __cacheline_read_mostly;/& \/* touched *\//' "sub/my file.c"
-SUBL="sub/my file.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'max' [cachehot-false-sharing]"
+SUBL="sub/my file.c:12:23: warning: read-mostly field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct new_stats' with hot field 'misses' (offset 0, size 8); one fix for all of 'struct new_stats': declare 'max' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes) [cachehot-false-sharing]"
 git diff --no-prefix >"$T/np.diff"
 out=$("$CH" check $INC --patch "$T/np.diff" "sub/my file.c"); rc=$?
 expect_eq patch-no-prefix "1|$SUBL" "$rc|$out"
@@ -435,27 +443,39 @@ else
 	fail progress-on-tty "no 'script' (bsdutils)"
 fi
 
-# ---- make install into a DESTDIR ------------------------------------------------------
+# ---- make install / uninstall into a DESTDIR -----------------------------------------
+# (issue 14 item 7) the plugin where -fplugin=cachehot finds it, GCC's own
+# plugin folder; a man page for every installed tool; uninstall removes all
+GPD=$(gcc -print-file-name=plugin)
 D=$(mktemp -d)
 if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr >"$T/inst" 2>&1; then
 	ok install-runs
-	(cd "$D" && find . -type f | sort) >"$T/files"
-	want="./usr/bin/cachehot ./usr/include/cachehot.h ./usr/lib/cachehot/cachehot.so ./usr/share/doc/cachehot/cachehot.rst ./usr/share/man/man1/cachehot.1 ./usr/share/man/man7/cachehot-annotations.7 ./usr/share/cachehot/kernel/0001-gcc-plugins-add-cachehot.patch"
+	(cd "$D" && find . \( -type f -o -type l \) | sort) >"$T/files"
+	want=".$GPD/cachehot.so ./usr/bin/cachehot ./usr/include/cachehot.h ./usr/lib/cachehot/cachehot.so ./usr/share/doc/cachehot/cachehot.rst ./usr/share/man/man1/cachehot.1 ./usr/share/man/man7/cachehot-annotations.7 ./usr/share/cachehot/kernel/0001-gcc-plugins-add-cachehot.patch"
 	missing=""
 	for f in $want; do grep -qx "$f" "$T/files" || missing="$missing $f"; done
-	for b in "$TOP"/bin/*; do grep -qx "./usr/bin/$(basename "$b")" "$T/files" || missing="$missing bin/$(basename "$b")"; done
+	for b in "$TOP"/bin/*; do
+		grep -qx "./usr/bin/$(basename "$b")" "$T/files" || missing="$missing bin/$(basename "$b")"
+		grep -qx "./usr/share/man/man1/$(basename "$b").1" "$T/files" || missing="$missing man:$(basename "$b")"
+	done
 	for c in "$TOP"/cocci/*.cocci; do [ -f "$c" ] || continue
 		grep -qx "./usr/share/cachehot/cocci/$(basename "$c")" "$T/files" || missing="$missing $c"; done
 	expect_eq install-file-list "" "$missing"
-	expect_eq install-nothing-else "" "$(grep -v -e '^./usr/bin/' -e '^./usr/share/cachehot/cocci/' -e '^./usr/share/cachehot/kernel/' -e '^./usr/share/man/' -e '^./usr/share/doc/cachehot/' -e '^./usr/include/cachehot.h$' -e '^./usr/lib/cachehot/cachehot.so$' "$T/files")"
+	expect_eq install-nothing-else "" "$(grep -v -e '^./usr/bin/' -e '^./usr/share/cachehot/cocci/' -e '^./usr/share/cachehot/kernel/' -e '^./usr/share/man/' -e '^./usr/share/doc/cachehot/' -e '^./usr/include/cachehot.h$' -e '^./usr/lib/cachehot/cachehot.so$' -e "^.$GPD/cachehot.so\$" "$T/files")"
+	cmp -s "$TOP/plugin/cachehot.so" "$D/usr/lib/cachehot/cachehot.so" && ok install-plugin-link || fail install-plugin-link "$(ls -l "$D/usr/lib/cachehot/")"
 	expect_eq install-version "cachehot 0.1.0" "$("$D/usr/bin/cachehot" version 2>&1)"
 	# the installed command finds the installed plugin and header
 	out=$(cd "$T" && "$D/usr/bin/cachehot" check -I "$D/usr/include" hot.c); rc=$?
 	expect_eq install-check-works "1|$LINE" "$rc|$out"
 	if command -v man >/dev/null; then
-		out=$(MANWIDTH=80 man -l "$D/usr/share/man/man1/cachehot.1" 2>/dev/null | grep -c 'baseline')
-		[ "$out" -gt 0 ] && ok install-man-renders || fail install-man-renders "no 'baseline' in man output"
+		for m in "$D"/usr/share/man/man1/*.1; do
+			out=$(MANWIDTH=80 man -l "$m" 2>&1 >/dev/null)
+			n=$(MANWIDTH=80 man -l "$m" 2>/dev/null | grep -c 'SYNOPSIS')
+			expect_eq "install-man-renders-$(basename "$m")" "1|" "$n|$out"
+		done
 	fi
+	make -s -C "$TOP" uninstall DESTDIR="$D" PREFIX=/usr >"$T/inst" 2>&1
+	expect_eq uninstall-removes-all "" "$(cd "$D" && find . \( -type f -o -type l \))"
 else
 	fail install-runs "$(tail -5 "$T/inst")"
 fi

@@ -127,7 +127,7 @@ if pahole -J "$T/v60btf.o" 2>/dev/null && objcopy --strip-debug "$T/v60btf.o" "$
 	printf 'page_counter.usage hot\npage_counter.min read_mostly\n' >"$T/v510.ann"
 	cp "$T/v510.o" "$T/v510btf.o"; pahole -J "$T/v510btf.o" 2>/dev/null
 	objcopy --strip-debug "$T/v510btf.o" 2>/dev/null
-	expect_eq layout/btf-finding "$T/v510btf.o: warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'min', or move 'min' after 'failcnt' [cachehot-false-sharing]" \
+	expect_eq layout/btf-finding "$T/v510btf.o: warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]" \
 		"$("$LT" -q --annotations "$T/v510.ann" "$T/v510btf.o" | grep warning)"
 else
 	fail layout/btf-encode "pahole -J could not add .BTF to an object"
@@ -145,6 +145,10 @@ else
 fi
 
 # ---- 3. binary vs manifest; randstruct; bad input ----------------------------
+# attribute-annotated object without manifest or sidecar: said, not silent (issue 14 item 6)
+$CC -Iinclude $DBG -c tests/fixtures/page_counter_v5_10.c -o "$T/attr.o"
+out=$("$LT" -q "$T/attr.o" 2>&1); rc=$?
+expect_eq layout/nothing-judged-warns "0|cachehot-layout: warning: no annotated struct judged: DWARF and BTF do not carry cachehot's attributes; give the plugin's manifest (--manifest FILE, from -fplugin-arg-cachehot-manifest=FILE) or a sidecar (--annotations FILE)" "$rc|$out"
 # two units with their own "struct foo", a third with a file-scope and a
 # function-scope one: every layout kept, each binary matched to the record of
 # its defining location, never "binary differs" (issue 13)
@@ -359,7 +363,7 @@ if patch -s "$T/new.c" tests/layout/move-read-mostly.patch; then
 	expect_eq layout/diff-moved "  moved: 'limit' offset 64 -> 8 (line 1 -> 0)" "$(grep "moved: 'limit'" "$T/diff.txt")"
 	expect_eq layout/diff-size "struct lruvec_like:" "$(grep '^struct lruvec_like' "$T/diff.txt")"
 	expect_eq layout/diff-new-conflict \
-		"  new conflict: $T/new.c:8:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct lruvec_like' with hot field 'nr_pages' (offset 0, size 8); insert CACHELINE_PADDING(_pad2_) before 'limit', or move 'limit' after 'pgdat' [cachehot-false-sharing]" \
+		"  new conflict: $T/new.c:8:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct lruvec_like' with hot field 'nr_pages' (offset 0, size 8); one fix for all of 'struct lruvec_like': declare 'limit' _Alignas(64); this costs 64 bytes per object (128 -> 192 bytes; an array of n grows by 64*n bytes) [cachehot-false-sharing]" \
 		"$(grep '^  new conflict' "$T/diff.txt")"
 	expect_eq layout/diff-summary "cachehot-layout: 3 structs in both, 1 changed, 1 new conflict" "$(tail -1 "$T/diff.txt")"
 	"$LT" --annotations "$T/d.ann" --diff "$T/old.o" "$T/old.o" >"$T/diff0.txt"; rc=$?

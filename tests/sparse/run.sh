@@ -103,7 +103,7 @@ expect_eq sparse/two-files-count 9 "$(echo "$both" | grep -c 'cachehot-false-sha
 # annotated struct is judged once (builtin scope), in header coordinates
 out=$("$CK" -Wno-decl -include "$S/hdr-struct.h" -Iinclude "$S/has_attr.c" 2>&1)
 expect_eq sparse/has-attribute \
-	"$S/has_attr.c:4:2: warning: \"cachehot attributes registered\"|$S/hdr-struct.h:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct incl' with hot field 'count' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit' [cachehot-false-sharing]" \
+	"$S/has_attr.c:4:2: warning: \"cachehot attributes registered\"|$S/hdr-struct.h:5:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct incl' with hot field 'count' (offset 0, size 8); one fix for all of 'struct incl': declare 'limit' _Alignas(64); this costs 112 bytes per object (16 -> 128 bytes; an array of n grows by 112*n bytes) [cachehot-false-sharing]" \
 	"$(echo "$out" | grep -v 'note:' | grep -v 'is aligned to' | sort | tr '\n' '|' | sed 's/|$//')"
 
 # the sidecar option, with sparse's -f style; also several sidecars
@@ -111,7 +111,7 @@ out=$("$CK" -Wno-decl -fcachehot-annotations=$S/side1.ann -fcachehot-annotations
 expect_eq sparse/sidecar-two-files 2 "$out"
 out=$("$CK" -Wno-decl -fcachehot-annotations=$S/side1.ann "$S/side.c" 2>&1 | grep 'warning:')
 expect_eq sparse/sidecar-one-file \
-	"$S/side.c:4:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct side' with hot field 'count' (offset 0, size 8); insert CACHELINE_PADDING(_pad1_) before 'limit' [cachehot-false-sharing]" \
+	"$S/side.c:4:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct side' with hot field 'count' (offset 0, size 8); one fix for all of 'struct side': declare 'limit' _Alignas(64); this costs 112 bytes per object (16 -> 128 bytes; an array of n grows by 112*n bytes) [cachehot-false-sharing]" \
 	"$out"
 
 # bad input: clear errors, exit status 1, never a crash
