@@ -382,6 +382,73 @@ static int btf_check_cycles(const struct btf *btf, const char *path, char *err, 
 	return rc;
 }
 
+/* Every struct/union member must have a layout: through typedefs,
+ * modifiers and arrays it must end at an int, enum, float, pointer, struct
+ * or union. libbpf's btf__align_of() returns 0 for anything else (void, a
+ * function, a forward declaration), and btf_dump divides by it: SIGFPE
+ * under --show (make fuzz). Chains are resolved once each (memo): linear.
+ * Runs after btf_check_cycles(), so every chain ends. */
+static int btf_check_member_types(const struct btf *btf, const char *path, char *err,
+				  size_t errsz)
+{
+	__u32 n = btf__type_cnt(btf), id, k;
+	signed char *ok = calloc(n, 1);           /* 0 unknown, 1 has a layout, -1 not */
+	__u32 *chain = malloc(n * sizeof(*chain));
+	int rc = 0;
+	if (!ok || !chain)
+		abort();
+	for (id = 1; id < n && !rc; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_member *m;
+		if (!btf_is_struct(t) && !btf_is_union(t))
+			continue;
+		m = btf_members(t);
+		for (k = 0; k < btf_vlen(t) && !rc; k++) {
+			__u32 cur = m[k].type, len = 0, i;
+			signed char v;
+			for (;;) {
+				const struct btf_type *c = cur ? btf__type_by_id(btf, cur) : NULL;
+				if (cur && ok[cur]) {
+					v = ok[cur];
+					break;
+				}
+				if (!c) {
+					v = -1;
+					break;
+				}
+				if (btf_is_int(c) || btf_is_any_enum(c) || btf_is_float(c) ||
+				    btf_is_ptr(c) || btf_is_struct(c) || btf_is_union(c)) {
+					v = 1;
+					break;
+				}
+				chain[len++] = cur;
+				if (btf_is_mod(c) || btf_is_typedef(c))
+					cur = c->type;
+				else if (btf_is_array(c))
+					cur = btf_array(c)->type;
+				else {
+					v = -1;
+					break;
+				}
+				if (len >= n) {   /* cannot happen after the cycle check */
+					v = -1;
+					break;
+				}
+			}
+			for (i = 0; i < len; i++)
+				ok[chain[i]] = v;
+			if (v < 0) {
+				snprintf(err, errsz, "%s: malformed BTF: member %u of type %u has no "
+					 "layout (void, a function or a forward declaration)", path, k, id);
+				rc = -1;
+			}
+		}
+	}
+	free(ok);
+	free(chain);
+	return rc;
+}
+
 /* libbpf 1.1 (Debian 12) checks the sizes of a BTF blob but not that type
  * references stay in range or that modifier chains end; btf_dump and the
  * walk below would follow them. Check them first, with libbpf's accessors.
@@ -484,7 +551,8 @@ static int btf_check_refs(const struct btf *btf, const char *path, char *err, si
 			return -1;
 		}
 	}
-	if (btf_check_cycles(btf, path, err, errsz))
+	if (btf_check_cycles(btf, path, err, errsz) ||
+	    btf_check_member_types(btf, path, err, errsz))
 		return -1;
 #undef REF_OK
 #undef BAD

@@ -67,6 +67,14 @@ def case(name):
         z = b.int_("zero", 0, 0)
         anon = b.struct_("", 8, [("a", z, 0), ("b", z, 32)])
         b.struct_("pc", 16, [("usage", i, 0), ("", anon, 64)])
+    elif name == "member-void":      # a member of type void inside an anonymous struct
+        i = b.int_("long", 8)
+        anon = b.struct_("", 8, [("a", 0, 0)])
+        b.struct_("pc", 16, [("usage", i, 0), ("", anon, 64)])
+    elif name == "member-fwd":       # a member of a forward-declared struct
+        i = b.int_("long", 8)
+        fwd = b.t("later", 7, 0, 0)
+        b.struct_("pc", 16, [("usage", i, 0), ("x", fwd, 64)])
     elif name == "typedef-chain":    # 200000 typedefs, each of the next
         n = 200000
         i = b.int_("long", 8)

@@ -16,6 +16,8 @@ cases=(
 "ptr-cycle|malformed BTF: type 2 refers to itself through pointers, modifiers or anonymous members"
 "ptr-self|malformed BTF: type 2 refers to itself through pointers, modifiers or anonymous members"
 "int-size-0|malformed BTF: type 2 has an impossible size (0 bytes)"
+"member-void|malformed BTF: member 0 of type 2 has no layout (void, a function or a forward declaration)"
+"member-fwd|malformed BTF: member 1 of type 3 has no layout (void, a function or a forward declaration)"
 "typedef-chain|malformed BTF: member type 2 does not resolve to a type of known size (more than 32 typedefs or modifiers: libbpf's limit)"
 )
 for c in "${cases[@]}"; do
