@@ -484,6 +484,12 @@ const char *ch_msg_nothing_judged(ch_ctx *ctx);
 /* A struct with annotations but no fixed layout (a variable-length member,
  * a C++ template pattern): not judged, and said so. */
 const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union);
+/* A struct with annotations that the sparse checker cannot lay out as GCC
+ * does ('why': "a vector_size member", ...; docs/sparse.rst lists them):
+ * sparse does not judge it, and says so (a note) instead of judging wrong
+ * offsets. */
+const char *ch_msg_sparse_no_layout(ch_ctx *ctx, const char *type_name, int is_union,
+				    int name_is_typedef, const char *why);
 /* NULL when cfg is consistent, else the problem ("predict=64 must be larger
  * than the line size (64 bytes)"). Front-ends refuse such arguments. */
 const char *ch_config_problem(ch_ctx *ctx, const struct ch_config *cfg);

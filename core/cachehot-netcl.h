@@ -36,7 +36,8 @@ enum ch_access {
 	CH_ACC_READ_WRITE,    /* "read_write" */
 	CH_ACC_WRITE_MOSTLY,  /* "write_mostly" */
 };
-enum ch_nc_path { CH_NC_TX = 0, CH_NC_RX = 1 };
+enum ch_nc_path { CH_NC_TX = 0, CH_NC_RX = 1,
+		  CH_NC_ANY = 2 /* locality only: on either path (the 2023 totals) */ };
 
 struct ch_netcl_row {
 	const char *type_name;   /* struct tag ("tcp_sock"); "enum" for an enum table (snmp.rst) */

@@ -166,6 +166,17 @@ const char *ch_msg_line_size_fallback(ch_ctx *ctx, const char *macro, const char
 			 macro, why, CH_DEFAULT_LINE_SIZE);
 }
 
+const char *ch_msg_sparse_no_layout(ch_ctx *ctx, const char *type_name, int is_union,
+				    int name_is_typedef, const char *why)
+{
+	return ch_printf(ctx, "'%s%s' has annotated fields, but sparse lays it out unlike GCC "
+			 "(%s): the sparse checker does not judge it; the GCC plugin and "
+			 "cachehot-layout do [%s]",
+			 name_is_typedef && type_name ? "" : is_union ? "union " : "struct ",
+			 type_name ? type_name : "<anonymous>", why,
+			 ch_check_id(CH_CHECK_FALSE_SHARING));
+}
+
 const char *ch_predict_problem(ch_ctx *ctx, unsigned line_size, unsigned predict)
 {
 	unsigned L = line_size ? line_size : CH_DEFAULT_LINE_SIZE;

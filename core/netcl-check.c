@@ -10,7 +10,7 @@
 #include "internal.h"
 #include "cachehot-netcl.h"
 
-static const char *const path_names[] = { "tx", "rx" };
+static const char *const path_names[] = { "tx", "rx", "any" };
 
 const struct ch_member *ch_member_find(const struct ch_type *t, const char *name,
 				       uint64_t *offset)
@@ -165,6 +165,19 @@ static struct fld *resolve(const ch_netcl *tab, const struct ch_type *t,
 	return v;
 }
 
+/* The access a locality row counts: the path's, or for CH_NC_ANY the
+ * stronger of the two (written beats read). */
+static enum ch_access acc_on(const struct ch_netcl_row *r, enum ch_nc_path path)
+{
+	if (path != CH_NC_ANY)
+		return r->acc[path];
+	if (ch_access_written(r->acc[0]))
+		return r->acc[0];
+	if (ch_access_written(r->acc[1]) || ch_access_on_path(r->acc[1]))
+		return r->acc[1];
+	return r->acc[0];
+}
+
 void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_nc_path path,
 		       const struct ch_config *cfg, struct ch_locality *loc)
 {
@@ -185,7 +198,7 @@ void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_nc_
 	for (i = 0; i < cnt; i++) {
 		const struct ch_netcl_row *r = ch_netcl_row(tab, i);
 		uint64_t off;
-		if (t->name && !strcmp(r->type_name, t->name) && ch_access_on_path(r->acc[path]) &&
+		if (t->name && !strcmp(r->type_name, t->name) && ch_access_on_path(acc_on(r, path)) &&
 		    !find_path(&x, r->field, &off))
 			loc->unresolved++;
 	}
@@ -193,10 +206,10 @@ void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_nc_
 	for (i = 0; i < n; i++) {
 		const struct fld *f = &v[i];
 		uint64_t s = f->off, e = f->off + f->size, l;
-		if (!ch_access_on_path(f->row->acc[path]))
+		if (!ch_access_on_path(acc_on(f->row, path)))
 			continue;
 		loc->fields++;
-		if (ch_access_written(f->row->acc[path])) {
+		if (ch_access_written(acc_on(f->row, path))) {
 			loc->written++;
 			/* written bytes: v is sorted by start, so a sweep works too */
 			if (e > wend) {

@@ -119,8 +119,6 @@ static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, i
 		*cut = 1;
 		return 0;
 	}
-	if (ch_type_has_groups(t))
-		found = 1;   /* the kernel's cacheline groups are annotations too */
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
@@ -145,7 +143,9 @@ static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int d
 
 int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t)
 {
-	return t ? annotated_in(ctx, t, t->name, 0) : 0;
+	/* the kernel's cacheline group markers make the struct itself judged
+	 * (core/groups.c), not the structs that embed it */
+	return t ? annotated_in(ctx, t, t->name, 0) || ch_type_has_groups(t) : 0;
 }
 
 static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, int inst,

@@ -69,7 +69,7 @@ run_on() {   # NAME FILE...
 		>"$OUT/$name-locality.txt" 2>&1
 	"$LT" --net-cachelines "$OUT/net_cachelines-6.12.netcl" --locality json "$@" \
 		>"$OUT/$name-locality.json" 2>&1
-	echo "== $name: groups in $OUT/$name-groups.txt"
+	echo "== $name: groups in $OUT/$name-groups.txt; pahole: $(python3 "$TOP"/kernel/groups-pahole.py "$OUT/$name-groups.json" 2>&1 | tail -1)"
 	echo "== $name: $(grep -c ': warning: ' "$OUT/$name-findings.txt") warnings, $(grep -c ': note: ' "$OUT/$name-findings.txt") notes ($OUT/$name-findings.txt)"
 	grep -o '\[cachehot-[a-z-]*\]' "$OUT/$name-findings.txt" | sort | uniq -c | sed 's/^/   /'
 	cat "$OUT/$name-locality.txt"

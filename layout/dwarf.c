@@ -656,9 +656,14 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			has_type = die_type(&child, &mt);
 			mname = dwarf_diename(&child);
 			/* element type, nested aggregate */
-			if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type) {
+			if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type &&
+			    !dwarf_hasattr(&est, DW_AT_GNU_vector)) {
 				array_info(&mt, &elem, &nelems, &flex);
 				esize = elem.addr ? type_size(&elem) : 0;
+			} else if (has_type && dwarf_tag(&est) == DW_TAG_array_type) {
+				/* a vector_size type is one scalar, as GCC sees it */
+				memset(&elem, 0, sizeof(elem));
+				esize = type_size(&mt);
 			} else {
 				elem = mt;
 				esize = has_type ? type_size(&mt) : 0;
@@ -681,7 +686,8 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			}
 			{
 				char *tn;
-				if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type) {
+				if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type &&
+				    !dwarf_hasattr(&est, DW_AT_GNU_vector)) {
 					/* "char[56]": the element's name (tag without
 					 * "struct") and the total element count */
 					char *en = elem.addr ? decl_of(&elem, "") : decl_of(NULL, "");
@@ -738,6 +744,13 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				m->offset = bitpos / 8;
 				m->bit_offset = (unsigned)(bitpos % 8);
 				m->bit_size = (unsigned)bsize;
+				/* GCC's DECL_ALIGN of a bit-field is one unit, as the
+				 * plugin and sparse see it; its type still aligns the
+				 * struct (x86-64 ABI), counted below */
+				if (m->align > maxal)
+					maxal = m->align;
+				if (!m->user_align)
+					m->align = 1;
 				m->size = (m->bit_offset + bsize + 7) / 8;
 				if (decls[ndecls - 1]) {
 					char *d = decls[ndecls - 1];

@@ -235,6 +235,21 @@ void lt_manifest_apply(struct lt_manifest *mf, struct lt_set *s)
 		}
 		if (json_is_true(json_object_get(v, "randomized")))
 			st->t->randomized = 1;
+		/* the alignment the compiler gave the struct: DWARF records
+		 * 'packed' nowhere, and aligned(N) only in DWARF 5, so the one
+		 * inferred from the binary can be wrong (same size: same type) */
+		a = json_object_get(v, "align");
+		if (json_is_integer(a) && json_integer_value(a) > 0 &&
+		    json_integer_value(a) <= 1 << 20 &&
+		    json_is_integer(json_object_get(v, "size")) &&
+		    (uint64_t)json_integer_value(json_object_get(v, "size")) == st->t->size) {
+			st->t->align = (unsigned)json_integer_value(a);
+			/* no member is aligned beyond its struct (packed, or
+			 * #pragma pack, lowered them) */
+			for (i = 0; i < st->t->nmembers; i++)
+				if (st->t->members[i].align > st->t->align)
+					st->t->members[i].align = st->t->align;
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ int lt_netcl_run(struct lt_set *s, const ch_netcl *tab, const struct lt_opts *o,
 {
 	size_t ntypes, i, nloc = 0;
 	const char **types = ch_netcl_types(tab, &ntypes);
-	struct ch_locality *loc = calloc(2 * ntypes + 1, sizeof(*loc));
+	struct ch_locality *loc = calloc(3 * ntypes + 1, sizeof(*loc));
 	struct nc_emit ea = { NULL, 0 };
 	if (!loc)
 		abort();
@@ -60,6 +60,7 @@ int lt_netcl_run(struct lt_set *s, const ch_netcl *tab, const struct lt_opts *o,
 		if (locality) {
 			ch_netcl_locality(tab, st->t, CH_NC_TX, &o->cfg, &loc[nloc++]);
 			ch_netcl_locality(tab, st->t, CH_NC_RX, &o->cfg, &loc[nloc++]);
+			ch_netcl_locality(tab, st->t, CH_NC_ANY, &o->cfg, &loc[nloc++]);
 			continue;
 		}
 		ea.input = st->input;

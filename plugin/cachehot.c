@@ -308,8 +308,17 @@ static void convert_field(struct ch_type *t, tree field)
 						 elem_type_name(elem));
 	}
 	m->is_integer = elem && INTEGRAL_TYPE_P(elem);
-	if (is_aggregate(elem) && laid_out(TYPE_MAIN_VARIANT(elem)))
-		m->type = convert_type(elem);
+	if (is_aggregate(elem) && laid_out(TYPE_MAIN_VARIANT(elem))) {
+		struct ch_type *nt = convert_type(elem);
+		/* an anonymous struct used through its typedef is named by it,
+		 * as sparse and DWARF name it */
+		if (nt && !nt->name && TYPE_NAME(elem) && TREE_CODE(TYPE_NAME(elem)) == TYPE_DECL &&
+		    DECL_NAME(TYPE_NAME(elem))) {
+			nt->name = ch_strdup(cachehot_ctx, IDENTIFIER_POINTER(DECL_NAME(TYPE_NAME(elem))));
+			nt->name_is_typedef = 1;
+		}
+		m->type = nt;
+	}
 
 	if ((a = lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)))) {
 		m->cls = CH_CLASS_HOT;
@@ -341,7 +350,10 @@ static struct ch_type *convert_type(tree type)
 	if (stub)
 		t->loc = to_loc(DECL_SOURCE_LOCATION(stub));
 	for (field = TYPE_FIELDS(type); field; field = DECL_CHAIN(field))
-		if (TREE_CODE(field) == FIELD_DECL)
+		/* an unnamed bit-field is padding bits: no member (DWARF and BTF
+		 * do not list it, so every engine names the same fields) */
+		if (TREE_CODE(field) == FIELD_DECL &&
+		    !(DECL_BIT_FIELD_TYPE(field) && !DECL_NAME(field)))
 			convert_field(t, field);
 	if (!t->loc.line && t->nmembers)
 		t->loc = t->members[0].loc;
@@ -378,10 +390,6 @@ static bool relevant(tree type, const char *outer, int depth)
 		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
-			r = true;
-		/* the kernel's cacheline group markers (core/groups.c) */
-		if (!r && DECL_NAME(field) &&
-		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), NULL) != CH_MARKER_NONE)
 			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
@@ -692,7 +700,7 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, NULL, 0)) {
+	if (relevant(type, NULL, 0) || (laid_out(TYPE_MAIN_VARIANT(type)) && has_group_markers(type))) {
 		judge(type, NULL, NULL);
 		return;
 	}

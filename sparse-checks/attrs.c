@@ -451,6 +451,66 @@ int ch_attr_addressable(const struct symbol *fn)
 	return 0;
 }
 
+/* vector_size(N): sparse drops the attribute and lays the member out as its
+ * element type (vector_size(16) of int: 4 bytes), so a struct holding one
+ * cannot be judged (model.c). Remember where it was written, and the names
+ * of typedefs declared with it. */
+struct vecpos { int stream; unsigned line, col; };
+static struct vecpos *vecs;
+static size_t nvecs;
+static const struct ident **vec_idents;
+static size_t nvec_idents;
+
+static struct token *vector_attr(struct token *token, struct symbol *attr,
+				 struct decl_state *ctx)
+{
+	struct position pos = token->pos;
+	if (match_op(token, '(')) {
+		struct expression *expr = NULL;
+		token = parens_expression(token, &expr, "in attribute");
+	}
+	vecs = realloc(vecs, (nvecs + 1) * sizeof(*vecs));
+	if (!vecs)
+		die("cachehot-sparse: out of memory");
+	vecs[nvecs].stream = pos.stream;
+	vecs[nvecs].line = pos.line;
+	vecs[nvecs].col = pos.pos;
+	nvecs++;
+	if (context_of(ctx) == ATTR_NOT_MEMBER && *ctx->ident) {
+		vec_idents = realloc(vec_idents, (nvec_idents + 1) * sizeof(*vec_idents));
+		if (!vec_idents)
+			die("cachehot-sparse: out of memory");
+		vec_idents[nvec_idents++] = *ctx->ident;
+	}
+	return token;
+}
+
+/* 1 if a vector_size attribute lies in [from, to] (from.stream only) */
+int ch_attr_vector_in(struct position from, struct position to)
+{
+	size_t i;
+	for (i = 0; i < nvecs; i++) {
+		const struct vecpos *v = &vecs[i];
+		if (v->stream != from.stream || v->stream != to.stream)
+			continue;
+		if ((v->line > from.line || (v->line == from.line && v->col >= from.pos)) &&
+		    (v->line < to.line || (v->line == to.line && v->col <= to.pos)))
+			return 1;
+	}
+	return 0;
+}
+
+int ch_attr_vector_typedef(const char *name, size_t len)
+{
+	size_t i;
+	for (i = 0; i < nvec_idents; i++)
+		if (vec_idents[i]->len == len && !memcmp(vec_idents[i]->name, name, len))
+			return 1;
+	return 0;
+}
+
+static struct symbol_op vector_op = { .type = KW_ATTRIBUTE, .attribute = vector_attr };
+
 static struct symbol_op addressable_op = { .type = KW_ATTRIBUTE, .attribute = addressable_attr };
 
 static struct symbol_op randomize_op = { .type = KW_ATTRIBUTE, .attribute = randomize_attr };
@@ -491,6 +551,8 @@ void ch_attr_register(void)
 	add_keyword("__cacheline_read_mostly__", &rm_op);
 	add_keyword("cachehot_addressable", &addressable_op);
 	add_keyword("__cachehot_addressable__", &addressable_op);
+	add_keyword("vector_size", &vector_op);
+	add_keyword("__vector_size__", &vector_op);
 	add_keyword("randomize_layout", &randomize_op);
 	add_keyword("__randomize_layout__", &randomize_op);
 

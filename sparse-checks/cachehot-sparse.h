@@ -46,6 +46,11 @@ int ch_attr_any_class(void);
 /* 1 if struct/union s carries randomize_layout (laid out by randstruct in
  * the real build; core does not judge it). */
 int ch_attr_randomized(const struct symbol *s);
+/* 1 if a vector_size attribute was written between positions from and to
+ * (one stream); ch_attr_vector_typedef: 1 if the typedef named by the len
+ * bytes at name was declared with vector_size. */
+int ch_attr_vector_in(struct position from, struct position to);
+int ch_attr_vector_typedef(const char *name, size_t len);
 /* 1 if a declaration of function fn (any in the file, compared by name)
  * carries cachehot_addressable. */
 int ch_attr_addressable(const struct symbol *fn);

@@ -46,6 +46,7 @@
 #include "lib.h"
 #include "symbol.h"
 #include "scope.h"
+#include "target.h"
 
 #include "cachehot-sparse.h"
 
@@ -178,6 +179,11 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 	}
 	nargv[n] = NULL;
 	ch_sidecar_names_init();
+	/* _Bool as GCC stores it: one byte. With sparse's default of one bit
+	 * its lay-out put every '_Bool x : 1' bit-field in a byte of its own
+	 * (issue 13); sparse's own compiler (compile.c) sets the same. Read by
+	 * init_ctypes() inside sparse_initialize(). */
+	bits_in_bool = 8;
 	list = __real_sparse_initialize(n, nargv, filelist);
 	/* structs from "-include" files live in the builtin scope */
 	if (*filelist) {

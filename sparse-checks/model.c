@@ -169,6 +169,8 @@ static const char *elem_name(struct symbol *mem, struct symbol *elem)
 	return show_typename(elem);
 }
 
+static unsigned keyword_col(struct position p);
+
 /* Fill m from the sparse member node 'mem'. */
 static void fill_member(struct ch_member *m, struct symbol *mem, struct position after, int depth)
 {
@@ -187,7 +189,10 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 	if (mem->ident)
 		m->loc.fe_loc = (uint64_t)(uintptr_t)mem;
 	else if (is_aggregate(t) && !t->ident)
-		m->loc = ch_sparse_loc(t->pos);   /* anonymous struct/union: its '{' */
+	{
+		m->loc = ch_sparse_loc(t->pos);   /* anonymous struct/union: at its */
+		m->loc.col = keyword_col(t->pos);  /* 'struct', as GCC */
+	}
 	m->nelems = 1;
 
 	if (t && t->type == SYM_BITFIELD) {
@@ -197,6 +202,7 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 		m->size = m->bit_size ? (m->bit_offset + m->bit_size + 7) / 8 : 0;
 		m->elem_size = m->size;
 		m->is_integer = 1;
+		m->align = 1;   /* GCC's DECL_ALIGN of a bit-field: one unit */
 		m->type_name = bt ? ch_strdup(ch_sparse_ctx, show_typename(bt)) : NULL;
 		if (!m->bit_size && !m->name)
 			m->size = 0;
@@ -269,6 +275,243 @@ static int same_declaration(const struct symbol *prev)
 	return 0;
 }
 
+/* ---- shapes sparse lays out unlike GCC (docs/sparse.rst) ---------------- */
+/* Reasons per ch_type (few: only such structs are listed). */
+static const struct ch_type **nl_type;
+static const char **nl_why;
+static int *nl_vla;
+static size_t nnl;
+
+static void set_no_layout(const struct ch_type *ct, const char *why, int vla)
+{
+	size_t i;
+	for (i = 0; i < nnl; i++)
+		if (nl_type[i] == ct)
+			return;   /* the first reason found stays */
+	nl_type = realloc(nl_type, (nnl + 1) * sizeof(*nl_type));
+	nl_why = realloc(nl_why, (nnl + 1) * sizeof(*nl_why));
+	nl_vla = realloc(nl_vla, (nnl + 1) * sizeof(*nl_vla));
+	if (!nl_type || !nl_why || !nl_vla)
+		die("cachehot-sparse: out of memory");
+	nl_type[nnl] = ct;
+	nl_why[nnl] = why;
+	nl_vla[nnl] = vla;
+	nnl++;
+}
+
+static const char *no_layout_why(const struct ch_type *ct, int *vla)
+{
+	size_t i;
+	for (i = 0; ct && i < nnl; i++)
+		if (nl_type[i] == ct) {
+			if (vla)
+				*vla = nl_vla[i];
+			return nl_why[i];
+		}
+	return NULL;
+}
+
+/* #pragma pack: sparse keeps no trace of it (pre-process.c turns it into an
+ * ignored __pragma__). The directives of a file, read once: the pack value
+ * in effect after each (0: none), with push/pop. */
+struct packdir { unsigned line; unsigned val; };
+struct packfile { const char *path; struct packdir *d; size_t n; };
+static struct packfile *packfiles;
+static size_t npackfiles;
+
+static const char *skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const struct packfile *pack_scan(const char *path)
+{
+	struct packfile *pf;
+	unsigned stack[64], sp = 0, cur = 0, line;
+	size_t i, len;
+	const char *text;
+
+	for (i = 0; i < npackfiles; i++)
+		if (!strcmp(packfiles[i].path, path))
+			return &packfiles[i];
+	packfiles = realloc(packfiles, (npackfiles + 1) * sizeof(*packfiles));
+	if (!packfiles)
+		die("cachehot-sparse: out of memory");
+	pf = &packfiles[npackfiles++];
+	memset(pf, 0, sizeof(*pf));
+	pf->path = ch_strdup(ch_sparse_ctx, path);
+	for (line = 1; (text = ch_source_line(path, line, &len)); line++) {
+		const char *p = skip_ws(text, text + len), *e = text + len;
+		unsigned v;
+		int push = 0, pop = 0, got = 0;
+		if (p >= e || *p != '#')
+			continue;
+		p = skip_ws(p + 1, e);
+		if (e - p < 6 || memcmp(p, "pragma", 6))
+			continue;
+		p = skip_ws(p + 6, e);
+		if (e - p < 4 || memcmp(p, "pack", 4))
+			continue;
+		p = skip_ws(p + 4, e);
+		if (p >= e || *p != '(')
+			continue;
+		p = skip_ws(p + 1, e);
+		if (e - p >= 4 && !memcmp(p, "push", 4))
+			push = 1, p = skip_ws(p + 4, e);
+		else if (e - p >= 3 && !memcmp(p, "pop", 3))
+			pop = 1, p = skip_ws(p + 3, e);
+		if (p < e && *p == ',')
+			p = skip_ws(p + 1, e);
+		for (v = 0; p < e && *p >= '0' && *p <= '9' && v < 100000; p++)
+			v = v * 10 + (unsigned)(*p - '0'), got = 1;
+		if (push) {
+			if (sp < 64)
+				stack[sp++] = cur;
+			if (got)
+				cur = v;
+		} else if (pop) {
+			cur = sp ? stack[--sp] : 0;
+		} else {
+			cur = got ? v : 0;   /* pack(N), or pack() resets */
+		}
+		pf->d = realloc(pf->d, (pf->n + 1) * sizeof(*pf->d));
+		if (!pf->d)
+			die("cachehot-sparse: out of memory");
+		pf->d[pf->n].line = line;
+		pf->d[pf->n].val = cur;
+		pf->n++;
+	}
+	return pf;
+}
+
+/* The #pragma pack value in effect at line of path (0: none). */
+static unsigned pack_at(const char *path, unsigned line)
+{
+	const struct packfile *pf = path ? pack_scan(path) : NULL;
+	size_t lo = 0, hi = pf ? pf->n : 0;
+	while (lo < hi) {   /* last directive before line */
+		size_t mid = (lo + hi) / 2;
+		if (pf->d[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? pf->d[lo - 1].val : 0;
+}
+
+/* Why sparse's layout of s (built as ct) is not GCC's, or NULL. */
+static void find_no_layout(struct symbol *s, struct ch_type *ct)
+{
+	struct symbol *mem;
+	size_t i;
+	if (pack_at(stream_name(s->pos.stream), s->pos.line)) {
+		set_no_layout(ct, "#pragma pack in effect", 0);
+		return;
+	}
+	if (ch_attr_vector_in(s->pos, s->endpos)) {
+		set_no_layout(ct, "a vector_size member", 0);
+		return;
+	}
+	FOR_EACH_PTR(s->symbol_list, mem) {
+		struct symbol *t;
+		if (mem->type != SYM_NODE)
+			continue;
+		t = base_of(mem->ctype.base_type);
+		/* GCC: aligned(N) raises alignment only, on a member and on the
+		 * struct; sparse lets it lower both (symbol.c) */
+		if (!s->packed && !mem->packed && t && t->type != SYM_BITFIELD &&
+		    mem->ctype.alignment && t->ctype.alignment > mem->ctype.alignment) {
+			set_no_layout(ct, "an aligned attribute below a member's natural alignment", 0);
+			return;
+		}
+		if (s->packed && !mem->ident && t && t->type == SYM_BITFIELD && !mem->bit_size) {
+			set_no_layout(ct, "a zero-width bit-field in a packed struct", 0);
+			return;
+		}
+		if (!s->packed && (mem->ident || !t || t->type != SYM_BITFIELD) &&
+		    mem->ctype.alignment > s->ctype.alignment) {
+			set_no_layout(ct, "an aligned attribute on the struct below a member's "
+				      "alignment", 0);
+			return;
+		}
+		if (t && t->type == SYM_ARRAY && t->array_size &&
+		    t->array_size->type != EXPR_VALUE) {
+			set_no_layout(ct, "a variable-length member", 1);
+			return;
+		}
+		if (t && t->type == SYM_ARRAY && t->array_size) {
+			struct symbol *e = base_of(t->ctype.base_type);
+			long long n = get_expression_value_silent(t->array_size);
+			if (e && e->bit_size > 0 && n > 0 && (unsigned long long)n * e->bit_size >= (1ull << 31)) {
+				set_no_layout(ct, "a member of 256 MiB or more: sparse counts sizes in "
+					      "an int of bits", 0);
+				return;
+			}
+		}
+		if (mem->ident) {
+			const char *w = elem_name(mem, t);
+			if (w && ch_attr_vector_typedef(w, strlen(w))) {
+				set_no_layout(ct, "a vector_size member", 0);
+				return;
+			}
+		}
+	} END_FOR_EACH_PTR(mem);
+	/* GCC honours aligned(N) on a member of a packed struct; sparse's
+	 * packing ignores it */
+	for (i = 0; s->packed && i < ct->nmembers; i++)
+		if (ct->members[i].user_align && ct->members[i].align > 1) {
+			set_no_layout(ct, "an aligned member in a packed struct", 0);
+			return;
+		}
+	if (s->bit_size < 0) {
+		set_no_layout(ct, "a size of 256 MiB or more: sparse counts sizes in an int of bits", 0);
+		return;
+	}
+	for (i = 0; i < ct->nmembers; i++)
+		if (ct->members[i].type && no_layout_why(ct->members[i].type, NULL)) {
+			const struct ch_type *in = ct->members[i].type;
+			set_no_layout(ct, ch_printf(ch_sparse_ctx, "it contains '%s%s', which sparse "
+						    "lays out unlike GCC",
+						    in->name_is_typedef ? "" : in->is_union ? "union " : "struct ",
+						    in->name ? in->name : "<anonymous>"), 0);
+			return;
+		}
+}
+
+/* An untagged struct's position is its '{' in sparse; GCC (and DWARF) put
+ * it at the 'struct'/'union' keyword before it on the same line. */
+static unsigned keyword_col(struct position p)
+{
+	size_t len, i, at = (size_t)-1, kw = (size_t)-1;
+	unsigned c = 1, col = p.pos;
+	const char *text = ch_source_line(stream_name(p.stream), p.line, &len);
+	if (!text)
+		return p.pos;
+	/* sparse's columns expand tabs (tokenize.c): find the '{' byte */
+	for (i = 0; i < len && c <= p.pos; i++) {
+		if (c == p.pos)
+			at = i;
+		c = text[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+	}
+	if (at == (size_t)-1)
+		return p.pos;
+	i = at;
+	while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t'))
+		i--;
+	if (i >= 6 && !memcmp(text + i - 6, "struct", 6))
+		kw = i - 6;
+	else if (i >= 5 && !memcmp(text + i - 5, "union", 5))
+		kw = i - 5;
+	if (kw == (size_t)-1)
+		return p.pos;
+	for (i = 0, c = 1; i < kw; i++)
+		c = text[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+	col = c;
+	return col;
+}
+
 /* Build (or find) the ch_type of struct/union s. NULL for an incomplete or
  * broken type (sparse already said why). */
 static struct ch_type *build_type(struct symbol *s, int depth)
@@ -283,15 +526,16 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 	if (depth > 64 || !s->symbol_list)
 		return NULL;
 	examine_symbol_type(s);
-	if (s->bit_size < 0)
-		return NULL;
 	name = s->ident ? show_ident(s->ident) : NULL;
 	ct = ch_type_new(ch_sparse_ctx, s, name, s->type == SYM_UNION,
-			 (uint64_t)s->bit_size / 8, (unsigned)s->ctype.alignment);
+			 s->bit_size > 0 ? (uint64_t)s->bit_size / 8 : 0,
+			 (unsigned)s->ctype.alignment);
 	ct->name_is_typedef = name && !is_tagged(s);
 	ct->packed = s->packed;
 	ct->randomized = ch_attr_randomized(s);
 	ct->loc = ch_sparse_loc(s->pos);
+	if (!is_tagged(s))
+		ct->loc.col = keyword_col(s->pos);
 	after = s->pos;
 	prev = NULL;
 	FOR_EACH_PTR(s->symbol_list, mem) {
@@ -301,11 +545,19 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 		/* a new declaration starts unless "prev, mem" share one */
 		if (prev && !same_declaration(prev))
 			after = prev->pos;
+		/* an unnamed bit-field is padding bits: no member (DWARF and BTF
+		 * do not list it either, so every engine names the same fields) */
+		if (!mem->ident && base_of(mem->ctype.base_type) &&
+		    base_of(mem->ctype.base_type)->type == SYM_BITFIELD) {
+			prev = mem;
+			continue;
+		}
 		m = ch_type_add_member(ch_sparse_ctx, ct,
 				       mem->ident ? show_ident(mem->ident) : NULL);
 		fill_member(m, mem, after, depth);
 		prev = mem;
 	} END_FOR_EACH_PTR(mem);
+	find_no_layout(s, ct);
 	return ct;
 }
 
@@ -513,10 +765,6 @@ static int relevant(struct symbol *s, const struct ident *sid, int depth)
 			continue;
 		if (attrs && ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
 			r = 1;
-		/* the kernel's cacheline group markers (core/groups.c) */
-		if (!r && mem->ident &&
-		    ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
-			r = 1;
 		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
@@ -553,6 +801,18 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	f.loc = t->loc;
 	f.message = ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name);
 	ch_print_finding(&f, NULL);
+}
+
+/* 1 if struct t has a kernel cacheline group marker among its direct
+ * members: judged for its groups (core/groups.c), not its containers. */
+static int direct_markers(struct symbol *t)
+{
+	struct symbol *mem;
+	FOR_EACH_PTR(t->symbol_list, mem) {
+		if (mem->ident && ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
+			return 1;
+	} END_FOR_EACH_PTR(mem);
+	return 0;
 }
 
 /* 1 if a struct of list has a kernel cacheline group marker among its
@@ -628,7 +888,7 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 		if (!t || !t->symbol_list)
 			continue;
 		/* a sidecar may name the typedef of an anonymous struct */
-		if (!relevant(t, t->ident, 0))
+		if (!relevant(t, t->ident, 0) && !direct_markers(t))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
@@ -651,19 +911,28 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 			continue;
 		if (!tagged && typedef_align(s) > ct->align)
 			ct->align = (unsigned)typedef_align(s);
-		if (no_fixed_layout(ct)) {
-			/* a GNU variable-length member: offsets depend on run time,
-			 * as the plugin says (it sees no fixed layout either) */
-			if (ch_type_is_annotated(ch_sparse_ctx, ct)) {
-				struct ch_finding f;
-				memset(&f, 0, sizeof(f));
-				f.check = CH_CHECK_FALSE_SHARING;
-				f.severity = CH_SEV_NOTE;
-				f.loc = ct->loc;
-				f.message = ch_msg_no_layout(ch_sparse_ctx, ct->name, ct->is_union);
-				ch_print_finding(&f, NULL);
+		{
+			int vla = 0;
+			const char *why = no_layout_why(ct, &vla);
+			if (why || no_fixed_layout(ct)) {
+				/* a GNU variable-length member: offsets depend on run
+				 * time, as the plugin says (it sees no fixed layout
+				 * either); other shapes: sparse's layout is not GCC's */
+				if (ch_type_is_annotated(ch_sparse_ctx, ct)) {
+					struct ch_finding f;
+					memset(&f, 0, sizeof(f));
+					f.check = CH_CHECK_FALSE_SHARING;
+					f.severity = CH_SEV_NOTE;
+					f.loc = ct->loc;
+					f.message = !why || vla
+						? ch_msg_no_layout(ch_sparse_ctx, ct->name, ct->is_union)
+						: ch_msg_sparse_no_layout(ch_sparse_ctx, ct->name,
+									  ct->is_union,
+									  ct->name_is_typedef, why);
+					ch_print_finding(&f, NULL);
+				}
+				continue;
 			}
-			continue;
 		}
 		ch_check_type(ch_sparse_ctx, ct, &cfg, ch_print_finding, NULL);
 		if (ch_opts.manifest && cfg.smp)

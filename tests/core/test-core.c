@@ -281,6 +281,75 @@ static void test_self_nesting(void)
 	ch_ctx_free(ctx);
 }
 
+/* Kernel cacheline groups: names, classes, paths, the sidecar's
+ * STRUCT.@GROUP, and group records from markers (core/groups.c). */
+static void test_groups(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	const char *g = NULL;
+	struct ch_type *t;
+	const struct ch_groups *gs;
+	enum ch_class c = CH_CLASS_NONE;
+	static const char *names[] = { "head", "__cacheline_group_begin__sock_write_rx", "a", "b",
+				       "__cacheline_group_end__sock_write_rx",
+				       "__cacheline_group_begin__icmp", "c",
+				       "__cacheline_group_end__icmp", "__cacheline_group_pad__icmp" };
+	size_t i;
+
+	check(ch_marker_kind("__cacheline_group_begin__tcp_sock_read_tx", &g) == CH_MARKER_BEGIN &&
+	      !strcmp(g, "tcp_sock_read_tx"), "groups: begin marker", "");
+	check(ch_marker_kind("__cacheline_group_pad__icmp", &g) == CH_MARKER_PAD, "groups: pad marker", "");
+	check(ch_marker_kind("__cacheline_group_begin__", &g) == CH_MARKER_NONE, "groups: empty name", "");
+	check(ch_marker_kind("cacheline_group_begin__x", &g) == CH_MARKER_NONE, "groups: not a marker", "");
+	check(ch_group_class_of("tcp_sock_write_tx") == CH_CLASS_HOT &&
+	      ch_group_class_of("read_write") == CH_CLASS_HOT &&
+	      ch_group_class_of("x_rw") == CH_CLASS_HOT &&
+	      ch_group_class_of("net_device_read_txrx") == CH_CLASS_READ_MOSTLY &&
+	      ch_group_class_of("icmp") == CH_CLASS_NONE &&
+	      ch_group_class_of("crwd") == CH_CLASS_NONE, "groups: class from the name", "");
+	check(ch_group_path_of("sock_read_rxtx") == CH_PATH_TXRX &&
+	      ch_group_path_of("tcp_sock_write_tx") == CH_PATH_TX &&
+	      ch_group_path_of("sock_write_rx") == CH_PATH_RX &&
+	      ch_group_path_of("frag") == CH_PATH_NONE &&
+	      ch_group_path_of("rxq") == CH_PATH_NONE, "groups: path from the name", "");
+	check(ch_lines_touched(1400, 32, 64) == 2 && ch_lines_min(32, 64) == 1 &&
+	      ch_lines_touched(8, 0, 64) == 0, "groups: line counts", "");
+
+	check(ch_sidecar_load_string(ctx, "g.ann", "s.@icmp written\ns.@sock_write_rx none\n"
+				     "s.@icmp hot\n") == 0, "groups: sidecar @GROUP loads",
+	      ch_ctx_error(ctx));
+	check(ch_sidecar_group_class(ctx, "s", "icmp", &c) == 1 && c == CH_CLASS_HOT,
+	      "groups: sidecar class", "");
+	check(ch_sidecar_load_string(ctx, "b.ann", "s.@icmp read_mostly\n") == -1,
+	      "groups: second class for a group", "");
+	check_str("groups: second class message",
+		  "b.ann:1: group 's.@icmp' is already given class 'written' at g.ann:1: one class per group",
+		  ch_ctx_error(ctx));
+	check(ch_sidecar_load_string(ctx, "b.ann", "s.@1x written\n") == -1 &&
+	      strstr(ch_ctx_error(ctx), "bad group name '1x'"), "groups: bad group name", "");
+	check(ch_sidecar_load_string(ctx, "b.ann", "s.@x exclusive\n") == -1 &&
+	      strstr(ch_ctx_error(ctx), "unknown group class 'exclusive'"), "groups: bad group class", "");
+
+	t = ch_type_new(ctx, NULL, "s", 0, 64, 8);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct ch_member *m = ch_type_add_member(ctx, t, names[i]);
+		m->offset = i < 2 ? 8 * i : 8 * (i - 1);
+		m->size = strncmp(names[i], "__cacheline_group_", 18) ? 8 : 0;
+		if (!strcmp(names[i], "head"))
+			m->offset = 0;
+	}
+	gs = ch_type_groups(ctx, t);
+	check(gs->n == 2 && gs->nproblems == 0, "groups: two groups", "");
+	check(gs->n == 2 && !strcmp(gs->v[0].name, "sock_write_rx") && gs->v[0].nmembers == 2 &&
+	      gs->v[0].cls == CH_CLASS_NONE && gs->v[0].cls_from_sidecar &&
+	      gs->v[1].cls == CH_CLASS_HOT && gs->v[1].pad_m && gs->v[1].nmembers == 1,
+	      "groups: members, sidecar classes, pad marker", "");
+	check(t->members[2].kgroup == &gs->v[0] && t->members[0].kgroup == NULL,
+	      "groups: members point at their group", "");
+	check(ch_type_groups(ctx, t) == gs, "groups: computed once", "");
+	ch_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_v510();
@@ -290,5 +359,6 @@ int main(void)
 	test_eval();
 	test_options();
 	test_self_nesting();
+	test_groups();
 	return 0;
 }

@@ -26,9 +26,12 @@ def diff(unit, what):
     diffs.append((unit, what))
 
 
-units = []
+units, packed_units = [], set()
 for line in open(D + "/units.txt"):
     k, a, b, *names = line.split()
+    if names and names[0] == "P":     # a packed type in the unit
+        packed_units.add(int(k))
+        names = names[1:]
     units.append((int(k), int(a), int(b), [n.replace("@", " ") for n in names]))
 
 
@@ -57,6 +60,8 @@ def diags(name):
     for line in text.splitlines():
         line = line.replace("\u2018", "'").replace("\u2019", "'")
         m = POS.match(line)
+        if m and "[cachehot" not in line:
+            continue     # the compiler's or sparse's own diagnostics
         if m:
             if re.search(r"note: in (definition|expansion) of macro", line):
                 continue
@@ -69,16 +74,56 @@ def diags(name):
 
 
 P, S, L = diags("plugin"), diags("sparse"), diags("layout")
+# Documented exceptions (docs/sparse.rst): a struct the sparse checker says
+# it cannot lay out as GCC does is judged by the plugin and cachehot-layout
+# only. Its findings are left out of the sparse comparison.
+NOLAYOUT = re.compile(r"note: '((?:struct |union )?[A-Za-z_0-9]+)' has annotated fields, but "
+                      r"sparse lays it out unlike GCC \(([^)]*)")
+sparse_skip, skip_units = {}, set()
+for k, lines in S.items():
+    for x in list(lines):
+        m = NOLAYOUT.search(x)
+        if m:
+            sparse_skip[m.group(1)] = m.group(2)
+            skip_units.add(k)
+            lines.discard(x)
+
+
+def about_skipped(x, k):
+    # padding-macro findings name the member, not the struct
+    return any(("'%s'" % t) in x for t in sparse_skip) or \
+        (k in skip_units and "[cachehot-padding-macro]" in x)
+
+
+layout_exceptions = set()
 for k in sorted(set(P) | set(S) | set(L)):
     p, s, l = P.get(k, set()), S.get(k, set()), L.get(k, set())
-    for x in sorted(p - s):
+    if sparse_skip:
+        s = {x for x in s if not about_skipped(x, k)}
+        ps = {x for x in p if not about_skipped(x, k)}
+    else:
+        ps = p
+    for x in sorted(ps - s):
         diff(k, "plugin only (not sparse): " + x)
-    for x in sorted(s - p):
+    for x in sorted(s - ps):
         diff(k, "sparse only (not plugin): " + x)
+    if k in packed_units and p != l:
+        # documented (docs/layout.rst): DWARF records no 'packed', so the
+        # alignment of a packed type whose members sit at natural offsets
+        # (and what depends on it) is inferred wrong unless the manifest
+        # has that struct
+        layout_exceptions.add(k)
+        continue
     for x in sorted(p - l):
         diff(k, "plugin only (not layout): " + x)
     for x in sorted(l - p):
         diff(k, "layout only (not plugin): " + x)
+
+with open(D + "/exceptions.txt", "w") as fp:
+    for t, why in sorted(sparse_skip.items()):
+        fp.write("sparse: %s: %s\n" % (t, why.split(":")[0]))
+    for k in sorted(layout_exceptions):
+        fp.write("layout: unit %d: packed type, alignment not in DWARF\n" % k)
 
 truth_t, truth_f = {}, {}
 for line in open(D + "/truth.txt"):
@@ -109,6 +154,8 @@ for eng in ("plugin", "sparse"):
         if any(True for _ in open(D + "/units.txt")):
             diff(-1, "%s manifest unreadable: %s" % (eng, e))
 for key in sorted(set(mans["plugin"]) ^ set(mans["sparse"])):
+    if ctype_of(key) in sparse_skip:
+        continue
     diff(unit_of_type(key), "struct %s in the %s manifest only" % (
         key, "plugin" if key in mans["plugin"] else "sparse"))
 for eng, man in mans.items():

@@ -293,6 +293,15 @@ def truth_paths(a, prefix, drop, path, out, skip):
                 truth_paths(f.agg, name + ".", drop, p, out, skip)
 
 
+def unit_has_packed(a):
+    for f in a.fields:
+        if "packed" in " ".join(f.attrs):
+            return True
+        if f.agg and ("packed" in " ".join(f.agg.attrs) or f.agg.pack or unit_has_packed(f.agg)):
+            return True
+    return False
+
+
 def member_paths(a, path, out):
     for i, f in enumerate(a.fields):
         p = "%s.%d" % (path, i) if path else str(i)
@@ -360,7 +369,9 @@ def main():
         render_named(top, g.sidecar, c, dk, "")
         c.append("%s v%d;" % (top.cname(), k))
         names = [top.cname()] + [a.cname() for a, _ in reach]
-        unitlines.append("%d %d %d %s" % (k, first, len(c), " ".join(
+        packed = any("packed" in " ".join(a.attrs) or a.pack for a in [top] + [x for x, _ in reach]) \
+            or unit_has_packed(top)
+        unitlines.append("%d %d %d %s%s" % (k, first, len(c), "P " if packed else "", " ".join(
             n.replace(" ", "@") for n in names)))
         mp = []
         member_paths(top, "", mp)
