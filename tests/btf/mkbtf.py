@@ -10,7 +10,7 @@ INT, PTR, ARRAY, STRUCT, UNION, TYPEDEF = 1, 2, 3, 4, 5, 8
 
 class B:
     def __init__(self):
-        self.strs = b"\0"
+        self.strs = bytearray(b"\0")   # appended in place: linear
         self.types = []          # bytes per type, id = index + 1
     def s(self, name):
         if not name:
@@ -38,7 +38,7 @@ class B:
     def raw(self):
         tsec = b"".join(self.types)
         hdr = struct.pack("<HBBIIIII", 0xEB9F, 1, 0, 24, 0, len(tsec), len(tsec), len(self.strs))
-        return hdr + tsec + self.strs
+        return hdr + tsec + bytes(self.strs)
 
 def case(name):
     b = B()
