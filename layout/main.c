@@ -462,8 +462,9 @@ int main(int argc, char **argv)
 						"different sizes in the inputs; judged the one from %s\n",
 						s->structs[i].name, s->structs[i].input);
 		/* DWARF and BTF carry no attributes: an attribute-annotated object
-		 * read without its manifest looks clean. Said even with -q. */
-		if (!judged && !mf && !nsides && !nonly)
+		 * read without its manifest looks clean. Said even with -q; not
+		 * when the kernel's own words (tables, asserts) were given. */
+		if (!judged && !mf && !nsides && !nonly && !tab && !asserts)
 			fprintf(stderr, "cachehot-layout: warning: %s\n", ch_msg_nothing_judged(s->ctx));
 		if (!quiet)
 			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "

@@ -92,7 +92,12 @@ static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_a
 
 	any_attribute_seen = true;
 	if (TREE_CODE(decl) != FIELD_DECL) {
-		error_at(DECL_P(decl) ? DECL_SOURCE_LOCATION(decl) : input_location, "%s",
+		/* on a struct type: at its tag, as sparse reports it (GCC's
+		 * input_location is wherever parsing stopped: the '}') */
+		error_at(DECL_P(decl) ? DECL_SOURCE_LOCATION(decl)
+			 : TYPE_P(decl) && TYPE_STUB_DECL(decl) &&
+			   DECL_SOURCE_LOCATION(TYPE_STUB_DECL(decl)) > BUILTINS_LOCATION
+			 ? DECL_SOURCE_LOCATION(TYPE_STUB_DECL(decl)) : input_location, "%s",
 			 ch_msg_attr_not_member(cachehot_ctx, IDENTIFIER_POINTER(name)));
 		*no_add_attrs = true;
 		return NULL_TREE;
@@ -278,6 +283,10 @@ static void convert_field(struct ch_type *t, tree field)
 		m->bit_offset = (unsigned)(bitpos % 8);
 		m->bit_size = (unsigned)uhwi_or_zero(DECL_SIZE(field));
 		m->size = (m->bit_offset + m->bit_size + 7) / 8;
+		/* one unit, as for any bit-field (sparse and DWARF say the
+		 * same), also when GCC made a full-width one a plain field */
+		if (!DECL_USER_ALIGN(field))
+			m->align = 1;
 		ftype = DECL_BIT_FIELD_TYPE(field) ? DECL_BIT_FIELD_TYPE(field) : ftype;
 	} else {
 		m->offset = bitpos / 8;

@@ -319,6 +319,32 @@ static int count_args(const struct expression *e)
 	return e && e->type == EXPR_COMMA ? count_args(e->left) + count_args(e->right) : 1;
 }
 
+/* A class attribute on a struct rather than a member, an error in GCC and so
+ * in the plugin, at the struct's tag (issue 13: sparse was silent):
+ *  - after the closing brace: ctx->ctype.base_type is the struct (parse.c,
+ *    struct_union_enum_specifier(), as for randomize_layout);
+ *  - between 'struct' and the tag: the attribute list is followed by the
+ *    tag and '{' (a member's specifier attribute is followed by a type). */
+static int misplaced_on_struct(struct decl_state *ctx, struct token *token, const char *name)
+{
+	struct symbol *s = ctx ? ctx->ctype.base_type : NULL;
+	struct token *t = token;
+	if (s && (s->type == SYM_STRUCT || s->type == SYM_UNION) && !ctx->ident && s->ident) {
+		sparse_error(s->pos, "%s", ch_msg_attr_not_member(ch_sparse_ctx, name));
+		return 1;
+	}
+	if (!ctx || ctx->ident || ctx->ctype.base_type)
+		return 0;
+	while (match_op(t, ')') || match_op(t, ','))
+		t = t->next;
+	if (token_type(t) == TOKEN_IDENT && match_op(t->next, '{') &&
+	    !lookup_symbol(t->ident, NS_TYPEDEF)) {
+		sparse_error(t->pos, "%s", ch_msg_attr_not_member(ch_sparse_ctx, name));
+		return 1;
+	}
+	return 0;
+}
+
 static struct token *class_attr(struct token *token, enum ch_class cls, const char *name,
 				struct decl_state *ctx, int takes_group)
 {
@@ -349,6 +375,8 @@ static struct token *class_attr(struct token *token, enum ch_class cls, const ch
 			return token;
 		}
 	}
+	if (misplaced_on_struct(ctx, token, name))
+		return token;
 	record(ctx, pos, cls, group, 0);
 	return token;
 }

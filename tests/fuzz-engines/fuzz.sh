@@ -30,6 +30,7 @@ mkdir -p "$W"
 engines() {
 	local d=$1
 	( cd "$d" || exit 2
+	  rm -f plugin.json sparse.json   # manifests merge: start afresh
 	  $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=fz.ann \
 		-fplugin-arg-cachehot-manifest=plugin.json -I"$TOP/include" \
 		-g3 -fno-eliminate-unused-debug-types -O2 -c fz.c -o fz.o \
@@ -90,6 +91,8 @@ while [ "$done_n" -lt "$N" ]; do
 	sed 's/^\(sparse\|layout\): [^:]*: /\1: /; s/'"'"'[^'"'"']*'"'"'/T/g' "$d/exceptions.txt" >>"$W/exceptions.all" 2>/dev/null
 	[ -n "${KEEP:-}" ] || rm -rf "$d"
 	done_n=$((done_n + n)); seed=$((seed + 1))
+	# PROGRESS=1: one line per batch (long runs stopped early still count)
+	[ -z "${PROGRESS:-}" ] || echo "progress: $done_n structs, seeds $SEED..$((seed - 1)), $nd differences"
 done
 [ -s "$W/exceptions.all" ] && { echo "documented exceptions (structs), by reason:"
 	sort "$W/exceptions.all" | uniq -c | sort -rn | sed 's/^/  /'; }

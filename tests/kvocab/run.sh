@@ -136,3 +136,11 @@ expect_eq kvocab/ga-malformed "2|cachehot-layout: $T/bad.i:1: malformed __cacheh
 # of their path (drift), with the group to move them to
 "$LT" -q --net-cachelines $K/ga_sock.rst "$T/ga.o" | grep 'cachehot-net-cachelines' >"$T/gan.txt"
 expect_file_eq kvocab/nc-outside-groups $K/ga_sock.netcl.expected "$T/gan.txt"
+
+# ---- 3. kernel/prepare.sh takes the version -----------------------------------
+out=$(kernel/prepare.sh --version 7.0 2>&1); rc=$?
+expect_eq kvocab/prepare-unsupported-version "2|kernel/prepare.sh: unsupported version '7.0' (Debian 12 ships linux-source-6.1 and linux-source-6.12)" "$rc|$out"
+out=$(kernel/prepare.sh --version 2>&1); rc=$?
+expect_eq kvocab/prepare-version-needs-argument "2|kernel/prepare.sh: --version needs an argument (6.1 or 6.12)" "$rc|$out"
+out=$(LINUX_VERSION=5.10 kernel/prepare.sh 2>&1); rc=$?
+expect_eq kvocab/prepare-version-from-env "2|kernel/prepare.sh: unsupported version '5.10' (Debian 12 ships linux-source-6.1 and linux-source-6.12)" "$rc|$out"

@@ -194,5 +194,15 @@ for f in tests/sparse/cannot/*.c; do
 	expect_file_eq "$name" "$T/exp" "$T/act"
 done
 
+# sparse's warning limit (-fmax-warnings, 100 by default) does not apply to
+# cachehot's findings: 150 ordinary sparse warnings first, then the struct
+{ for i in $(seq 1 150); do echo "int g$i;"; done
+  echo '#include "cachehot.h"'
+  echo 'struct late { long a __cacheline_hot; long b __cacheline_read_mostly; };'
+  echo 'struct late l;'; } >"$T/maxw.c"
+out=$("$CK" -Iinclude "$T/maxw.c" 2>&1)
+expect_eq sparse/max-warnings-not-applied "99 1 $T/maxw.c:152:44: warning: read-mostly field 'b' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct late' with hot field 'a' (offset 0, size 8); one fix for all of 'struct late': declare 'b' _Alignas(64); this costs 112 bytes per object (16 -> 128 bytes; an array of n grows by 112*n bytes) [cachehot-false-sharing]" \
+	"$(echo "$out" | grep -c 'not declared') $(echo "$out" | grep -c 'too many warnings') $(echo "$out" | grep 'cachehot-false-sharing' | grep warning)"
+
 exit 0
 
