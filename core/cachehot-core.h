@@ -266,6 +266,10 @@ size_t ch_sidecar_count(const ch_ctx *ctx);
 /* After a struct named type_name was judged: call fn for each sidecar entry
  * "type_name.FIELD" that named no member of it (a typo), and take those
  * entries out of the end-of-run unmatched list. Returns how many. */
+/* Mark the entries naming members of t (and of its anonymous members) as
+ * matched, attributes or not: call before ch_sidecar_missing_fields so that
+ * an entry the source also annotates is not called stale. */
+void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t);
 size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 				 void (*fn)(const char *file, unsigned line,
 					    const char *entry, void *arg),
@@ -463,6 +467,19 @@ const char *ch_msg_attr_not_member(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_group_not_string(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_group_empty(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_conflict(ch_ctx *ctx, const char *attr, const char *other);
+/* Two annotations on one member that differ (another class, or the same
+ * class with another group: both groups named; a group may be NULL). An
+ * identical repeat ("hot, hot") is no conflict: front-ends ignore it, as the
+ * sidecar does. */
+const char *ch_msg_attr_conflict_groups(ch_ctx *ctx, const char *attr, const char *group,
+				       const char *other, const char *other_group);
+/* 1 if the len bytes at s are a C identifier (no NUL, newline, space...):
+ * group names, in attributes as in sidecars. */
+int ch_group_name_valid(const char *s, size_t len);
+/* The group name (len bytes, maybe with NULs) is not an identifier; the
+ * name is shown escaped and cut at 64 bytes. */
+const char *ch_msg_attr_group_not_identifier(ch_ctx *ctx, const char *attr, const char *name,
+					     size_t len);
 const char *ch_msg_addressable_not_function(ch_ctx *ctx, const char *what);
 const char *ch_msg_addressable_args(ch_ctx *ctx);
 const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char *file,

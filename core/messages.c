@@ -4,6 +4,7 @@
  * must print alike: inline-addr findings, misused annotations, sidecar
  * diagnostics. Layout findings are formatted in rules.c.
  */
+#include <stdio.h>
 #include <string.h>
 #include "internal.h"
 
@@ -99,10 +100,60 @@ const char *ch_msg_attr_group_empty(ch_ctx *ctx, const char *attr)
 	return ch_printf(ctx, "'%s' attribute: the group name is empty [cachehot]", attr);
 }
 
+int ch_group_name_valid(const char *s, size_t len)
+{
+	size_t i;
+	if (!len || (s[0] >= '0' && s[0] <= '9'))
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return 0;
+	return 1;
+}
+
+/* s[0..len) as C escapes, at most 64 bytes of it (then "..."). */
+static const char *shown(ch_ctx *ctx, const char *s, size_t len)
+{
+	char buf[64 * 4 + 8];
+	size_t i, o = 0;
+	for (i = 0; i < len && i < 64; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n') { buf[o++] = '\\'; buf[o++] = 'n'; }
+		else if (c == '\t') { buf[o++] = '\\'; buf[o++] = 't'; }
+		else if (c == '\\' || c == '\'') { buf[o++] = '\\'; buf[o++] = (char)c; }
+		else if (c < 32 || c >= 127)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "\\x%02x", c);
+		else
+			buf[o++] = (char)c;
+	}
+	if (i < len) { buf[o++] = '.'; buf[o++] = '.'; buf[o++] = '.'; }
+	buf[o] = 0;
+	return ch_printf(ctx, "%s", buf);
+}
+
+const char *ch_msg_attr_group_not_identifier(ch_ctx *ctx, const char *attr, const char *name,
+					     size_t len)
+{
+	return ch_printf(ctx, "'%s' attribute: the group name '%s' is not a C identifier (letters, "
+			 "digits and '_', as sidecar groups are) [cachehot]", attr,
+			 shown(ctx, name, len));
+}
+
+const char *ch_msg_attr_conflict_groups(ch_ctx *ctx, const char *attr, const char *group,
+				       const char *other, const char *other_group)
+{
+	const char *a = group ? ch_printf(ctx, "'%s' (group '%s')", attr, group)
+			      : ch_printf(ctx, "'%s'", attr);
+	const char *b = other_group ? ch_printf(ctx, "'%s' (group '%s')", other, other_group)
+				    : ch_printf(ctx, "'%s'", other);
+	return ch_printf(ctx, "%s conflicts with %s on the same member: one class and group "
+			 "per field [cachehot]", a, b);
+}
+
 const char *ch_msg_attr_conflict(ch_ctx *ctx, const char *attr, const char *other)
 {
-	return ch_printf(ctx, "'%s' conflicts with '%s' on the same member: one class per "
-			 "field [cachehot]", attr, other);
+	return ch_msg_attr_conflict_groups(ctx, attr, NULL, other, NULL);
 }
 
 const char *ch_msg_addressable_not_function(ch_ctx *ctx, const char *what)

@@ -297,6 +297,10 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 	unsigned lineno = 0;
 	const char *p = text;
 	size_t before = ctx->nside;
+	/* a UTF-8 byte order mark (editors on Windows write one) is no part
+	 * of the first entry: quoted, it would be invisible in the error */
+	if (!strncmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -441,4 +445,29 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 size_t ch_sidecar_count(const ch_ctx *ctx)
 {
 	return ctx->nside;
+}
+
+/* Entries for members of t (and of its anonymous struct/union members,
+ * whose fields are named directly) count as matched even when an attribute
+ * gave the member its class: an entry is stale only when no such member
+ * exists, never because the source annotates the member too. */
+static void mark_members(ch_ctx *ctx, const char *type_name, const struct ch_type *t, int depth)
+{
+	size_t i;
+	const char *g;
+	if (!t || depth > 16)
+		return;
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		if (m->name)
+			ch_sidecar_class(ctx, type_name, m->name, &g);
+		else if (m->type)
+			mark_members(ctx, type_name, m->type, depth + 1);
+	}
+}
+
+void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t)
+{
+	if (t && t->name && ctx->nside)
+		mark_members(ctx, t->name, t, 0);
 }

@@ -116,13 +116,32 @@ static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_a
 			*no_add_attrs = true;
 			return NULL_TREE;
 		}
+		/* "a\nb" would break every line-based reader, "a\0b" read as "a" */
+		if (!ch_group_name_valid(TREE_STRING_POINTER(arg), TREE_STRING_LENGTH(arg) - 1)) {
+			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+				 ch_msg_attr_group_not_identifier(cachehot_ctx, IDENTIFIER_POINTER(name),
+								  TREE_STRING_POINTER(arg),
+								  TREE_STRING_LENGTH(arg) - 1));
+			*no_add_attrs = true;
+			return NULL_TREE;
+		}
 	}
 	for (i = 0; i < ARRAY_SIZE(layout_attrs); i++) {
-		if (lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl))) {
-			error_at(DECL_SOURCE_LOCATION(decl), "%s",
-				 ch_msg_attr_conflict(cachehot_ctx, IDENTIFIER_POINTER(name),
-						      layout_attrs[i]));
+		tree old = lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl));
+		if (old) {
+			tree oa = TREE_VALUE(old);
+			const char *og = oa && TREE_CODE(TREE_VALUE(oa)) == STRING_CST
+					 ? TREE_STRING_POINTER(TREE_VALUE(oa)) : NULL;
+			const char *ng = args ? TREE_STRING_POINTER(TREE_VALUE(args)) : NULL;
 			*no_add_attrs = true;
+			/* "hot, hot": the same annotation twice, as the sidecar
+			 * ignores an identical repeat */
+			if (is_attribute_p(layout_attrs[i], name) &&
+			    (og && ng ? !strcmp(og, ng) : og == ng))
+				return NULL_TREE;
+			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+				 ch_msg_attr_conflict_groups(cachehot_ctx, IDENTIFIER_POINTER(name), ng,
+							     layout_attrs[i], og));
 			return NULL_TREE;
 		}
 	}
@@ -399,6 +418,11 @@ static bool relevant(tree type, const char *outer, int depth)
 		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
+			r = true;
+		/* a struct the sidecar names is judged even when no entry
+		 * matches a member: a misspelt entry then "names no member" */
+		if (!r && name && name == type_tag(type) && ch_sidecar_count(cachehot_ctx) &&
+		    ch_sidecar_names_type(cachehot_ctx, name))
 			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
@@ -683,8 +707,10 @@ static void judge(tree type, const char *typedef_name, tree variant)
 	ch_check_type(cachehot_ctx, t, &cfg, emit_finding, NULL);
 	if (cachehot_opts.manifest && cfg.smp)
 		ch_manifest_add(cachehot_ctx, t, &cfg, "plugin");
-	if (t->name && !t->name_is_typedef)
+	if (t->name && !t->name_is_typedef) {
+		ch_sidecar_mark_members(cachehot_ctx, t);
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
+	}
 }
 
 /* 1 if type has a kernel cacheline group marker among its direct fields

@@ -185,9 +185,14 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 		struct tag *t = tag_slot(m, 1);
 		if (cls != CH_CLASS_NONE) {
 			if (t->cls != CH_CLASS_NONE) {
+				/* an identical repeat ("hot, hot") is no conflict */
+				if (t->cls == cls && (t->group && group ? !strcmp(t->group, group)
+							: !t->group && !group))
+					return;
 				sparse_error(name_pos(m->pos, m->ident), "%s",
-					     ch_msg_attr_conflict(ch_sparse_ctx, class_attr_name(cls),
-								  class_attr_name(t->cls)));
+					     ch_msg_attr_conflict_groups(ch_sparse_ctx, class_attr_name(cls),
+									 group, class_attr_name(t->cls),
+									 t->group));
 				return;
 			}
 			t->cls = cls;
@@ -370,8 +375,14 @@ static struct token *class_attr(struct token *token, enum ch_class cls, const ch
 			return token;
 		}
 		group = expr->string->data;
-		if (!group[0]) {
+		if (!group[0] && expr->string->length <= 1) {
 			sparse_error(at, "%s", ch_msg_attr_group_empty(ch_sparse_ctx, name));
+			return token;
+		}
+		/* length counts the terminating NUL */
+		if (!ch_group_name_valid(group, expr->string->length - 1)) {
+			sparse_error(at, "%s", ch_msg_attr_group_not_identifier(ch_sparse_ctx, name, group,
+										expr->string->length - 1));
 			return token;
 		}
 	}

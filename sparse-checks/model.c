@@ -765,6 +765,10 @@ static int relevant(struct symbol *s, const struct ident *sid, int depth)
 			continue;
 		if (attrs && ch_attr_lookup(mem, s->pos, &cls, &g, &ua) && cls != CH_CLASS_NONE)
 			r = 1;
+		/* a struct the sidecar names is judged even when no entry
+		 * matches a member (the plugin's rule) */
+		if (!r && side && is_tagged(s) && s->ident == sid)
+			r = 1;
 		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
@@ -937,8 +941,10 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 		ch_check_type(ch_sparse_ctx, ct, &cfg, ch_print_finding, NULL);
 		if (ch_opts.manifest && cfg.smp)
 			ch_manifest_add(ch_sparse_ctx, ct, &cfg, "sparse");
-		if (tagged && ct->name)
+		if (tagged && ct->name) {
+			ch_sidecar_mark_members(ch_sparse_ctx, ct);
 			ch_sidecar_missing_fields(ch_sparse_ctx, ct->name, report_missing_field, ct);
+		}
 	}
 	free(v);
 	if (!builtin)

@@ -84,6 +84,12 @@ expect_eq stale-entries-listed "1|side2.ann:2: warning: sidecar entry 't_typedef
 out=$("$CH" check side.c --annotations side2.ann); rc=$?
 expect_eq unmatched-partial-run-is-note "0|side2.ann:2: note: sidecar entry 't_typedef.x' ($T/side2.ann:2) matched no struct in this translation unit [cachehot]" "$rc|$out"
 
+# a sidecar saved with a UTF-8 byte order mark reads as without one (issue 13:
+# the invisible mark was quoted in "is not STRUCT.FIELD")
+printf '\xef\xbb\xbfs.a hot\ns.b read_mostly\n' >bom.ann
+out=$(gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=bom.ann -fdiagnostics-plain-output -c side.c -o /dev/null 2>&1); rc=$?
+expect_eq sidecar-bom "0|side.c:3:14: warning: read-mostly field 'b'" "$rc|$(echo "$out" | grep -o "^side.c:[0-9:]* warning: read-mostly field 'b'")"
+
 # ---- kernel plugin conventions ---------------------------------------------------
 out=$(gcc -Wall -Werror -fplugin="$PLUGIN" -fplugin-arg-cachehot-disable -I"$TOP/include" -c proj/stats.c -o /dev/null 2>&1); rc=$?
 expect_eq plugin-disable "0|" "$rc|$out"
