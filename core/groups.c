@@ -141,35 +141,76 @@ static void add_problem(ch_ctx *ctx, struct ch_groups *gs, size_t *cap,
 	add_problem_g(ctx, gs, cap, at, msg, g);
 }
 
-static size_t find_end(const struct ch_type *t, size_t from, const char *g)
+/* A marker among t's members: its member index, kind and group name. */
+struct mark {
+	size_t idx;
+	enum ch_marker kind;
+	const char *g;
+	size_t end;       /* BEGIN that opens a group: its END's member index */
+	int ok;           /* BEGIN: first of its name, with an end after it */
+};
+
+static int mark_by_name(const void *pa, const void *pb)
 {
-	size_t i;
-	const char *h;
-	for (i = from; i < t->nmembers; i++)
-		if (ch_marker_kind(t->members[i].name, &h) == CH_MARKER_END && !strcmp(h, g))
-			return i;
-	return (size_t)-1;
+	const struct mark *a = *(const struct mark *const *)pa, *b = *(const struct mark *const *)pb;
+	int c = strcmp(a->g, b->g);
+	if (c)
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-static size_t find_begin(const struct ch_type *t, size_t upto, const char *g)
+static void add_group(ch_ctx *ctx, struct ch_groups *gs, size_t *capg, struct ch_type *t,
+		      size_t i, size_t e)
 {
-	size_t i;
-	const char *h;
-	for (i = 0; i < upto; i++)
-		if (ch_marker_kind(t->members[i].name, &h) == CH_MARKER_BEGIN && !strcmp(h, g))
-			return i;
-	return (size_t)-1;
+	struct ch_group *gr;
+	const struct ch_member *m = &t->members[i];
+	const char *g, *h;
+	size_t nm = 0, j;
+	if (gs->n == *capg) {
+		struct ch_group *nv;
+		*capg = *capg ? 2 * *capg : 8;
+		nv = (struct ch_group *)ch_alloc(ctx, *capg * sizeof(*nv));
+		if (gs->n)
+			memcpy(nv, gs->v, gs->n * sizeof(*nv));
+		gs->v = nv;
+	}
+	ch_marker_kind(m->name, &g);
+	gr = &gs->v[gs->n++];
+	memset(gr, 0, sizeof(*gr));
+	gr->name = ch_strdup(ctx, g);
+	gr->begin = m->offset;
+	gr->end = t->members[e].offset;
+	gr->begin_align = m->user_align ? m->align : 0;
+	gr->begin_m = m;
+	gr->end_m = &t->members[e];
+	if (e + 1 < t->nmembers && ch_marker_kind(t->members[e + 1].name, &h) == CH_MARKER_PAD &&
+	    !strcmp(h, g))
+		gr->pad_m = &t->members[e + 1];
+	gr->members = (const struct ch_member **)ch_alloc(ctx, (e - i) * sizeof(*gr->members));
+	for (j = i + 1; j < e; j++)
+		if (ch_marker_kind(t->members[j].name, NULL) == CH_MARKER_NONE)
+			gr->members[nm++] = &t->members[j];
+	gr->nmembers = nm;
+	gr->path = ch_group_path_of(g);
+	if (t->name && ch_sidecar_group_class(ctx, t->name, g, &gr->cls))
+		gr->cls_from_sidecar = 1;
+	else
+		gr->cls = ch_group_class_of(g);
 }
 
 /*
- * One pass in declaration order. Linear in the members except for the
- * lookups of a marker's partner, which only happen for markers (a handful
- * per struct) -- O(markers x members).
+ * O(M log M) in the M markers plus O(members): partners are found by
+ * sorting the markers by name, overlaps with one sweep in member order (one
+ * problem per group at most), so crafted structs with thousands of markers
+ * stay fast.
  */
 const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 {
 	struct ch_groups *gs;
-	size_t i, capp = 0, capg = 0;
+	struct mark *mk;
+	struct mark **by;
+	size_t i, k, n = 0, capp = 0, capg = 0, max_end = 0;
+	int have_end = 0;
 	const char *tw;
 
 	if (t->groups)
@@ -179,111 +220,94 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 	if (!ch_type_has_groups(t))
 		return gs;
 	tw = type_words(ctx, t);
+	mk = (struct mark *)ch_xrealloc(NULL, t->nmembers * sizeof(*mk));
+	by = (struct mark **)ch_xrealloc(NULL, t->nmembers * sizeof(*by));
 	for (i = 0; i < t->nmembers; i++) {
-		struct ch_member *m = &t->members[i];
 		const char *g;
-		size_t e, j, k;
-		int bad = 0;
-		switch (ch_marker_kind(m->name, &g)) {
-		case CH_MARKER_END:
-			if (find_begin(t, i, g) == (size_t)-1)
+		enum ch_marker kd = ch_marker_kind(t->members[i].name, &g);
+		if (kd != CH_MARKER_BEGIN && kd != CH_MARKER_END)
+			continue;
+		mk[n].idx = i;
+		mk[n].kind = kd;
+		mk[n].g = g;
+		mk[n].end = 0;
+		mk[n].ok = 0;
+		by[n] = &mk[n];
+		n++;
+	}
+	qsort(by, n, sizeof(*by), mark_by_name);
+	/* partners, per name (runs of the sorted list, in member order) */
+	for (k = 0; k < n;) {
+		size_t r = k, first_begin = (size_t)-1, q;
+		while (r < n && !strcmp(by[r]->g, by[k]->g))
+			r++;
+		for (q = k; q < r; q++) {
+			struct mark *x = by[q];
+			const struct ch_member *m = &t->members[x->idx];
+			if (x->kind == CH_MARKER_END) {
+				if (first_begin == (size_t)-1)
+					add_problem(ctx, gs, &capp, m, ch_printf(ctx,
+						"'__cacheline_group_end__%s' (offset %llu) of %s has no "
+						"'__cacheline_group_begin__%s' before it: group '%s' is not "
+						"checked; add __cacheline_group_begin(%s) before its first field",
+						x->g, (unsigned long long)m->offset, tw, x->g, x->g, x->g));
+				else if (!by[first_begin]->ok && by[first_begin]->end == 0) {
+					by[first_begin]->end = x->idx;
+					by[first_begin]->ok = 1;
+				}
+				continue;
+			}
+			if (first_begin != (size_t)-1) {
 				add_problem(ctx, gs, &capp, m, ch_printf(ctx,
-					"'__cacheline_group_end__%s' (offset %llu) of %s has no "
-					"'__cacheline_group_begin__%s' before it: group '%s' is not "
-					"checked; add __cacheline_group_begin(%s) before its first field",
-					g, (unsigned long long)m->offset, tw, g, g, g));
-			continue;
-		case CH_MARKER_BEGIN:
-			break;
-		default:
-			continue;
+					"group '%s' of %s begins twice (again at offset %llu): the second "
+					"'__cacheline_group_begin__%s' is not checked; rename one of the groups",
+					x->g, tw, (unsigned long long)m->offset, x->g));
+				continue;
+			}
+			first_begin = q;
 		}
-		/* a begin: its end, and whatever else begins or ends in between */
-		if (find_begin(t, i, g) != (size_t)-1) {
-			add_problem(ctx, gs, &capp, m, ch_printf(ctx,
-				"group '%s' of %s begins twice (again at offset %llu): the second "
-				"'__cacheline_group_begin__%s' is not checked; rename one of the groups",
-				g, tw, (unsigned long long)m->offset, g));
-			continue;
-		}
-		e = find_end(t, i + 1, g);
-		if (e == (size_t)-1) {
+		if (first_begin != (size_t)-1 && !by[first_begin]->ok) {
+			const struct ch_member *m = &t->members[by[first_begin]->idx];
+			const char *g = by[first_begin]->g;
 			add_problem(ctx, gs, &capp, m, ch_printf(ctx,
 				"'__cacheline_group_begin__%s' (offset %llu) of %s has no "
 				"'__cacheline_group_end__%s' after it: group '%s' is not checked; add "
 				"__cacheline_group_end(%s) after its last field",
 				g, (unsigned long long)m->offset, tw, g, g, g));
-			continue;
 		}
-		for (j = i + 1; j < e; j++) {
-			const char *h;
-			if (ch_marker_kind(t->members[j].name, &h) != CH_MARKER_BEGIN)
-				continue;
-			/* a group that begins inside this one: overlap (nesting
-			 * included; the kernel's groups never nest) */
-			add_problem(ctx, gs, &capp, &t->members[j], ch_printf(ctx,
+		k = r;
+	}
+	/* overlaps, in member order: a group holding the next begin, or
+	 * beginning inside an earlier group; neither is judged */
+	for (k = 0; k < n; k++) {
+		struct mark *x = &mk[k];
+		size_t nx;
+		int bad = 0;
+		if (x->kind != CH_MARKER_BEGIN || !x->ok)
+			continue;
+		if (have_end && max_end > x->idx)
+			bad = 1;   /* reported at this begin by the earlier group */
+		for (nx = k + 1; nx < n && mk[nx].kind != CH_MARKER_BEGIN; nx++)
+			;
+		if (nx < n && mk[nx].idx < x->end) {
+			const struct ch_member *m = &t->members[x->idx], *in = &t->members[mk[nx].idx];
+			add_problem(ctx, gs, &capp, in, ch_printf(ctx,
 				"group '%s' of %s begins at offset %llu inside group '%s' "
 				"(offsets %llu..%llu): groups must not overlap; end '%s' before "
 				"__cacheline_group_begin(%s)",
-				h, tw, (unsigned long long)t->members[j].offset, g,
+				mk[nx].g, tw, (unsigned long long)in->offset, x->g,
 				(unsigned long long)m->offset,
-				(unsigned long long)t->members[e].offset, g, h));
+				(unsigned long long)t->members[x->end].offset, x->g, mk[nx].g));
 			bad = 1;
 		}
-		if (bad)
-			continue;
-		/* also overlapping: this group begins inside an earlier one
-		 * (reported above, at this begin, by the earlier group's scan);
-		 * neither is judged */
-		for (k = 0; k < i && !bad; k++) {
-			const char *h;
-			size_t ke;
-			if (ch_marker_kind(t->members[k].name, &h) != CH_MARKER_BEGIN || !strcmp(h, g))
-				continue;
-			ke = find_end(t, k + 1, h);
-			if (ke != (size_t)-1 && ke > i)
-				bad = 1;
-		}
-		if (bad)
-			continue;
-		if (gs->n == capg) {
-			struct ch_group *nv;
-			capg = capg ? 2 * capg : 8;
-			nv = (struct ch_group *)ch_alloc(ctx, capg * sizeof(*nv));
-			if (gs->n)
-				memcpy(nv, gs->v, gs->n * sizeof(*nv));
-			gs->v = nv;
-		}
-		{
-			struct ch_group *gr = &gs->v[gs->n++];
-			size_t nm = 0;
-			const char *h;
-			memset(gr, 0, sizeof(*gr));
-			gr->name = ch_strdup(ctx, g);
-			gr->begin = m->offset;
-			gr->end = t->members[e].offset;
-			gr->begin_align = m->user_align ? m->align : 0;
-			gr->begin_m = m;
-			gr->end_m = &t->members[e];
-			if (e + 1 < t->nmembers &&
-			    ch_marker_kind(t->members[e + 1].name, &h) == CH_MARKER_PAD &&
-			    !strcmp(h, g))
-				gr->pad_m = &t->members[e + 1];
-			gr->members = (const struct ch_member **)ch_alloc(ctx,
-					(e - i) * sizeof(*gr->members));
-			for (j = i + 1; j < e; j++) {
-				if (ch_marker_kind(t->members[j].name, NULL) != CH_MARKER_NONE)
-					continue;
-				gr->members[nm++] = &t->members[j];
-			}
-			gr->nmembers = nm;
-			gr->path = ch_group_path_of(g);
-			if (t->name && ch_sidecar_group_class(ctx, t->name, g, &gr->cls))
-				gr->cls_from_sidecar = 1;
-			else
-				gr->cls = ch_group_class_of(g);
-		}
+		if (!have_end || x->end > max_end)
+			max_end = x->end;
+		have_end = 1;
+		if (!bad)
+			add_group(ctx, gs, &capg, t, x->idx, x->end);
 	}
+	free(mk);
+	free(by);
 	/* attach members only now: gs->v no longer moves */
 	for (i = 0; i < gs->n; i++) {
 		size_t j;

@@ -360,6 +360,21 @@ static void convert_field(struct ch_type *t, tree field)
 	}
 }
 
+/* 1 if field is the subobject of a virtual base of C++ class type (its
+ * place depends on the most derived class; DWARF gives it as an expression) */
+static int is_virtual_base_field(tree type, tree field)
+{
+	tree binfo = TYPE_BINFO(type), base;
+	unsigned i;
+	if (!binfo || DECL_NAME(field) || !DECL_ARTIFICIAL(field))
+		return 0;
+	for (i = 0; BINFO_BASE_ITERATE(binfo, i, base); i++)
+		if (BINFO_VIRTUAL_P(base) &&
+		    TYPE_MAIN_VARIANT(BINFO_TYPE(base)) == TYPE_MAIN_VARIANT(TREE_TYPE(field)))
+			return 1;
+	return 0;
+}
+
 /* The core model of a complete struct/union type (cached per main variant). */
 static struct ch_type *convert_type(tree type)
 {
@@ -379,9 +394,11 @@ static struct ch_type *convert_type(tree type)
 		t->loc = to_loc(DECL_SOURCE_LOCATION(stub));
 	for (field = TYPE_FIELDS(type); field; field = DECL_CHAIN(field))
 		/* an unnamed bit-field is padding bits: no member (DWARF and BTF
-		 * do not list it, so every engine names the same fields) */
+		 * do not list it, so every engine names the same fields); nor is
+		 * a C++ virtual base, whose offset is decided at run time */
 		if (TREE_CODE(field) == FIELD_DECL &&
-		    !(DECL_BIT_FIELD_TYPE(field) && !DECL_NAME(field)))
+		    !(DECL_BIT_FIELD_TYPE(field) && !DECL_NAME(field)) &&
+		    !is_virtual_base_field(type, field))
 			convert_field(t, field);
 	if (!t->loc.line && t->nmembers)
 		t->loc = t->members[0].loc;
