@@ -580,6 +580,76 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
  * Returns 0, or -1 with ch_ctx_error(). */
 int ch_manifest_write(ch_ctx *ctx, const char *path);
 
+/* ---- access facts (plugin access mode) and inference (cachehot annotate) -- */
+/* Per struct field and per function: how the code touches the field.
+ * Source of the model: issue 11 and docs/annotate.md. A "marked" access is
+ * a volatile one (READ_ONCE/WRITE_ONCE); an RMW is an atomic
+ * read-modify-write (a locking or exchanging inline asm on the field, an
+ * __atomic_* or __sync_* builtin). A plain x++ is one load and one store. */
+enum ch_access_kind {
+	CH_ACC_LOAD = 0, CH_ACC_STORE, CH_ACC_RMW, CH_ACC_MLOAD, CH_ACC_MSTORE, CH_ACC__COUNT
+};
+typedef struct ch_access_facts ch_access_facts;
+/* What a unit knows of one function it defines. */
+struct ch_access_fn_info {
+	const char *file;          /* definition, or NULL */
+	unsigned line;
+	int is_static;             /* internal linkage */
+	int exported;              /* EXPORT_SYMBOL*() in this unit */
+	int init, exit;            /* in .init.text / .exit.text (__init, __exit) */
+	int cold;                  /* cold attribute (__cold; __init implies it) */
+	int is_inline;             /* declared inline (a helper; counted at its callers) */
+};
+/* New empty set of facts; unit (copied) names the translation unit, or NULL
+ * for a merged set. Owned by the caller: ch_access_free(). */
+ch_access_facts *ch_access_new(const char *unit);
+void ch_access_free(ch_access_facts *a);
+const char *ch_access_error(const ch_access_facts *a);
+const char *ch_access_kind_name(enum ch_access_kind k);  /* "load", "rmw", ... */
+/* One access to struct_name's member path ("usage.counter": direct member
+ * first) in function. offset: the direct member's offset in BYTES;
+ * composite: the tag of the direct member's struct/union type when it has
+ * one (its fields are recorded under that tag too), else NULL. */
+void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
+		     uint64_t offset, const char *composite, const char *function,
+		     enum ch_access_kind kind);
+void ch_access_function(ch_access_facts *a, const char *function,
+			const struct ch_access_fn_info *info);
+void ch_access_call(ch_access_facts *a, const char *caller, const char *callee);
+void ch_access_export(ch_access_facts *a, const char *function);
+/* Write a unit's facts to path as JSON (temporary file + rename, like the
+ * manifest; a device or FIFO is written in place). 0, or -1 with
+ * ch_access_error(). */
+int ch_access_write(ch_access_facts *a, const char *path);
+/* Merge one unit's file into a (a merged set). 0, or -1 with the error
+ * ("FILE:LINE: ..." for bad JSON). */
+int ch_access_merge_file(ch_access_facts *a, const char *path);
+
+/* Thresholds of the inference, counted in distinct functions outside slow
+ * paths (init/exit sections, cold, or only called from those). Defaults:
+ * ch_infer_defaults(); meaning in docs/annotate.md. */
+struct ch_infer_opts {
+	unsigned hot_rmw_fns;      /* hot: atomic RMWs in at least this many functions (2) */
+	unsigned hot_write_fns;    /* ... or writes of any kind in this many (4) */
+	unsigned rm_read_fns;      /* read_mostly: read in at least this many (3) */
+	unsigned rm_max_write_fns; /* ... written in at most this many (3) */
+	unsigned rm_ratio;         /* ... and readers >= ratio * writers (3) */
+	unsigned min_fields;       /* a struct is suggested with at least this many
+				    * lines, one of them hot (2) */
+	unsigned group_overlap;    /* percent: hot fields whose writer sets overlap
+				    * this much (Jaccard) form a group (50) */
+	unsigned init_fields;      /* a function storing >= this many fields of a
+				    * struct, with no RMW on it and no load of what it
+				    * stores, initializes it: its writes are not
+				    * evidence (2; 0 = off) */
+	const char *only;          /* only this struct, or NULL */
+};
+void ch_infer_defaults(struct ch_infer_opts *o);
+/* Write the sidecar suggestion for merged facts to out, sorted by struct
+ * name then member offset, every line with its evidence and confidence.
+ * Returns the number of suggested lines. */
+size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

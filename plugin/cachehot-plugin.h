@@ -37,4 +37,8 @@ class rich_location;
 void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal = false);
 void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not_fatal = false);
 
+/* plugin/access.c: the access mode (access=PATH): registers its GIMPLE
+ * pass and the unit's output; called from plugin_init only when asked. */
+void cachehot_access_init(const char *plugin_name, const char *path);
+
 #endif

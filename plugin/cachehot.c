@@ -12,6 +12,8 @@
  *   unmatched=S        note | ignore: sidecar entries that matched no struct
  *   inline-addr=0|1    the [cachehot-inline-addr] check (default 1)
  *   inline-notes=0|1   its ops-table/callback findings as notes (default 1)
+ *   access=PATH        record field access facts for cachehot annotate
+ *                      (plugin/access.c; PATH a file, or a directory: one file a unit)
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -64,6 +66,7 @@ static struct plugin_info cachehot_info = {
 	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
 	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
 	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
+	"  access=FILE|DIR          record field access facts for cachehot annotate\n"
 	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
 	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
 	"  help                     print this list on stderr\n"
@@ -835,6 +838,7 @@ __attribute__((visibility("default")))
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
 	int i;
+	const char *access_path = NULL;
 
 	plugin_name_used = info->base_name;
 	if (!plugin_default_version_check(version, &gcc_version)) {
@@ -905,10 +909,16 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
 				      plugin_name_used, k);
+		} else if (!strcmp(k, "access")) {
+			if (!v || !*v)
+				error("cachehot: %<-fplugin-arg-%s-access%> needs a file or directory name",
+				      plugin_name_used);
+			else
+				access_path = v;
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr, inline-notes, werror, disable, help)", plugin_name_used, k);
+			      "inline-addr, inline-notes, access, werror, disable, help)", plugin_name_used, k);
 		}
 	}
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
@@ -923,5 +933,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
 	if (cachehot_opts.inline_addr)
 		cachehot_inline_init(info->base_name);
+	if (access_path)
+		cachehot_access_init(info->base_name, access_path);
 	return 0;
 }
