@@ -65,6 +65,7 @@ enum ch_check {
 	CH_CHECK_GROUP_MARKERS,     /* cachehot-group-markers */
 	CH_CHECK_NET_CACHELINES,    /* cachehot-net-cachelines (core/cachehot-netcl.h) */
 	CH_CHECK_GROUP_ASSERT,      /* cachehot-group-assert */
+	CH_CHECK_ARRAY_SHARING,     /* cachehot-array-sharing */
 	CH_CHECK__COUNT
 };
 
@@ -135,6 +136,23 @@ struct ch_config {
 				   * ____cacheline_aligned_in_smp; 0: standard C (_Alignas);
 				   * 2: C++ (alignas) */
 };
+
+/* ---- per-thread arrays (core/array.c) ------------------------------------ */
+/* [cachehot-array-sharing]: an array whose elements are written each by its
+ * own thread/CPU (__cacheline_per_thread, sidecar "NAME[] per_thread"),
+ * where a hot field of element i shares a line with data of element i+-1.
+ * et: the element type; elem_size: bytes; nelems: 0 when unknown (heap);
+ * base_off: bytes from a line boundary to element 0 when base_known, else
+ * assumed 0 (an array aligned to less than a line: said in the message);
+ * what: "array 'stats'" etc. Hot fields are et's hot/exclusive ones, or the
+ * whole element when none is annotated. Emits at most one finding at loc.
+ * Returns the number of findings of severity >= warning. */
+struct ch_ctx;
+struct ch_finding;
+int ch_check_array(struct ch_ctx *ctx, struct ch_type *et, uint64_t elem_size,
+		   uint64_t nelems, uint64_t base_off, int base_known, const char *what,
+		   struct ch_loc loc, const struct ch_config *cfg,
+		   void (*emit)(const struct ch_finding *f, void *arg), void *arg);
 
 /* ---- one fix per struct (core/fix.c) -------------------------------------- */
 /* The alignment specifier of a userspace vocabulary (ch_config.kernel). */
@@ -278,6 +296,12 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
  * whose address is meant to be taken (ops tables, callbacks): the
  * inline-addr check stays silent for it. 1 if func is so marked. */
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func);
+/* Sidecar lines "NAME[] per_thread", "NAME[N] per_thread" and
+ * "STRUCT.FIELD[] per_thread" mark an array (or a pointer to a heap array)
+ * of per-thread elements ([cachehot-array-sharing]); NAME is a variable or
+ * a struct tag. 1 if name ("stats", "pool.workers", "worker") is so marked;
+ * *count gets N (elements; 0 when not given). */
+int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count);
 /* Sidecar lines "STRUCT.@GROUP CLASS" set the class of a kernel cacheline
  * group (CLASS: hot|written, read_mostly, none), overriding the one its name
  * gives. Returns 1 and *out if such a line names type_name.@group (marks it
@@ -464,6 +488,8 @@ int ch_inline_use_fixable(enum ch_inline_use use);
 /* Misused annotations and sidecar entries (errors and notes, check id
  * "[cachehot]" or "[cachehot-inline-addr]"). attr is the attribute's name. */
 const char *ch_msg_attr_not_member(ch_ctx *ctx, const char *attr);
+/* __cacheline_per_thread on something else than a variable, member or struct. */
+const char *ch_msg_attr_per_thread(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_group_not_string(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_group_empty(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_conflict(ch_ctx *ctx, const char *attr, const char *other);

@@ -166,6 +166,7 @@ static void register_attributes(void *, void *)
 	register_attribute(&attr_hot);
 	register_attribute(&attr_exclusive);
 	register_attribute(&attr_read_mostly);
+	cachehot_per_thread_attributes();
 	cachehot_inline_attributes();
 }
 
@@ -698,6 +699,21 @@ static void emit_finding(const struct ch_finding *f, void *)
 	cachehot_diag(&rich, f->severity, f->message);
 }
 
+void cachehot_emit(const struct ch_finding *f, void *arg)
+{
+	emit_finding(f, arg);
+}
+
+void cachehot_config(struct ch_config *cfg)
+{
+	current_config(cfg);
+}
+
+struct ch_type *cachehot_convert(tree type)
+{
+	return laid_out(TYPE_MAIN_VARIANT(type)) ? convert_type(type) : NULL;
+}
+
 /* A stale sidecar entry: at the configured severity, but never more than a
  * warning and never an error under -Werror (docs/annotations.rst). */
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
@@ -731,6 +747,8 @@ static void judge(tree type, const char *typedef_name, tree variant)
 		ch_sidecar_mark_members(cachehot_ctx, t);
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
 	}
+	cachehot_per_thread_members(TYPE_MAIN_VARIANT(type), t->name);
+	cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
 }
 
 /* 1 if type has a kernel cacheline group marker among its direct fields
@@ -755,10 +773,14 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, NULL, 0) || (laid_out(TYPE_MAIN_VARIANT(type)) && has_group_markers(type))) {
+	if (relevant(type, NULL, 0) ||
+	    (laid_out(TYPE_MAIN_VARIANT(type)) &&
+	     (has_group_markers(type) ||
+	      cachehot_per_thread_any(TYPE_MAIN_VARIANT(type), type_tag(TYPE_MAIN_VARIANT(type)))))) {
 		judge(type, NULL, NULL);
 		return;
 	}
+	cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
 	/* relevant() remembers every laid-out type; what it does not know is
 	 * a type without a fixed layout */
 	if (!any_attribute_seen || relevance->get(TYPE_MAIN_VARIANT(type)))
@@ -786,9 +808,15 @@ static void finish_type(void *gcc_data, void *)
 static void finish_decl(void *gcc_data, void *)
 {
 	tree decl = (tree)gcc_data, type, main;
-	if (!decl || TREE_CODE(decl) != TYPE_DECL || !DECL_NAME(decl))
+	if (!decl)
 		return;
 	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
+		return;
+	if (TREE_CODE(decl) == VAR_DECL) {
+		cachehot_per_thread_var(decl);
+		return;
+	}
+	if (TREE_CODE(decl) != TYPE_DECL || !DECL_NAME(decl))
 		return;
 	type = TREE_TYPE(decl);
 	if (!type || !is_aggregate(type))
