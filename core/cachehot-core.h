@@ -65,6 +65,7 @@ enum ch_check {
 	CH_CHECK_GROUP_MARKERS,     /* cachehot-group-markers */
 	CH_CHECK_NET_CACHELINES,    /* cachehot-net-cachelines (core/cachehot-netcl.h) */
 	CH_CHECK_GROUP_ASSERT,      /* cachehot-group-assert */
+	CH_CHECK_ARRAY_SHARING,     /* cachehot-array-sharing */
 	CH_CHECK__COUNT
 };
 
@@ -135,6 +136,23 @@ struct ch_config {
 				   * ____cacheline_aligned_in_smp; 0: standard C (_Alignas);
 				   * 2: C++ (alignas) */
 };
+
+/* ---- per-thread arrays (core/array.c) ------------------------------------ */
+/* [cachehot-array-sharing]: an array whose elements are written each by its
+ * own thread/CPU (__cacheline_per_thread, sidecar "NAME[] per_thread"),
+ * where a hot field of element i shares a line with data of element i+-1.
+ * et: the element type; elem_size: bytes; nelems: 0 when unknown (heap);
+ * base_off: bytes from a line boundary to element 0 when base_known, else
+ * assumed 0 (an array aligned to less than a line: said in the message);
+ * what: "array 'stats'" etc. Hot fields are et's hot/exclusive ones, or the
+ * whole element when none is annotated. Emits at most one finding at loc.
+ * Returns the number of findings of severity >= warning. */
+struct ch_ctx;
+struct ch_finding;
+int ch_check_array(struct ch_ctx *ctx, struct ch_type *et, uint64_t elem_size,
+		   uint64_t nelems, uint64_t base_off, int base_known, const char *what,
+		   struct ch_loc loc, const struct ch_config *cfg,
+		   void (*emit)(const struct ch_finding *f, void *arg), void *arg);
 
 /* ---- one fix per struct (core/fix.c) -------------------------------------- */
 /* The alignment specifier of a userspace vocabulary (ch_config.kernel). */
@@ -278,6 +296,12 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
  * whose address is meant to be taken (ops tables, callbacks): the
  * inline-addr check stays silent for it. 1 if func is so marked. */
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func);
+/* Sidecar lines "NAME[] per_thread", "NAME[N] per_thread" and
+ * "STRUCT.FIELD[] per_thread" mark an array (or a pointer to a heap array)
+ * of per-thread elements ([cachehot-array-sharing]); NAME is a variable or
+ * a struct tag. 1 if name ("stats", "pool.workers", "worker") is so marked;
+ * *count gets N (elements; 0 when not given). */
+int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count);
 /* Sidecar lines "STRUCT.@GROUP CLASS" set the class of a kernel cacheline
  * group (CLASS: hot|written, read_mostly, none), overriding the one its name
  * gives. Returns 1 and *out if such a line names type_name.@group (marks it
@@ -464,6 +488,8 @@ int ch_inline_use_fixable(enum ch_inline_use use);
 /* Misused annotations and sidecar entries (errors and notes, check id
  * "[cachehot]" or "[cachehot-inline-addr]"). attr is the attribute's name. */
 const char *ch_msg_attr_not_member(ch_ctx *ctx, const char *attr);
+/* __cacheline_per_thread on something else than a variable, member or struct. */
+const char *ch_msg_attr_per_thread(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_group_not_string(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_group_empty(ch_ctx *ctx, const char *attr);
 const char *ch_msg_attr_conflict(ch_ctx *ctx, const char *attr, const char *other);
@@ -579,6 +605,76 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
  * (temporary file + rename). Structs already present are replaced.
  * Returns 0, or -1 with ch_ctx_error(). */
 int ch_manifest_write(ch_ctx *ctx, const char *path);
+
+/* ---- access facts (plugin access mode) and inference (cachehot annotate) -- */
+/* Per struct field and per function: how the code touches the field.
+ * Source of the model: issue 11 and docs/annotate.md. A "marked" access is
+ * a volatile one (READ_ONCE/WRITE_ONCE); an RMW is an atomic
+ * read-modify-write (a locking or exchanging inline asm on the field, an
+ * __atomic_* or __sync_* builtin). A plain x++ is one load and one store. */
+enum ch_access_kind {
+	CH_ACC_LOAD = 0, CH_ACC_STORE, CH_ACC_RMW, CH_ACC_MLOAD, CH_ACC_MSTORE, CH_ACC__COUNT
+};
+typedef struct ch_access_facts ch_access_facts;
+/* What a unit knows of one function it defines. */
+struct ch_access_fn_info {
+	const char *file;          /* definition, or NULL */
+	unsigned line;
+	int is_static;             /* internal linkage */
+	int exported;              /* EXPORT_SYMBOL*() in this unit */
+	int init, exit;            /* in .init.text / .exit.text (__init, __exit) */
+	int cold;                  /* cold attribute (__cold; __init implies it) */
+	int is_inline;             /* declared inline (a helper; counted at its callers) */
+};
+/* New empty set of facts; unit (copied) names the translation unit, or NULL
+ * for a merged set. Owned by the caller: ch_access_free(). */
+ch_access_facts *ch_access_new(const char *unit);
+void ch_access_free(ch_access_facts *a);
+const char *ch_access_error(const ch_access_facts *a);
+const char *ch_access_kind_name(enum ch_access_kind k);  /* "load", "rmw", ... */
+/* One access to struct_name's member path ("usage.counter": direct member
+ * first) in function. offset: the direct member's offset in BYTES;
+ * composite: the tag of the direct member's struct/union type when it has
+ * one (its fields are recorded under that tag too), else NULL. */
+void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
+		     uint64_t offset, const char *composite, const char *function,
+		     enum ch_access_kind kind);
+void ch_access_function(ch_access_facts *a, const char *function,
+			const struct ch_access_fn_info *info);
+void ch_access_call(ch_access_facts *a, const char *caller, const char *callee);
+void ch_access_export(ch_access_facts *a, const char *function);
+/* Write a unit's facts to path as JSON (temporary file + rename, like the
+ * manifest; a device or FIFO is written in place). 0, or -1 with
+ * ch_access_error(). */
+int ch_access_write(ch_access_facts *a, const char *path);
+/* Merge one unit's file into a (a merged set). 0, or -1 with the error
+ * ("FILE:LINE: ..." for bad JSON). */
+int ch_access_merge_file(ch_access_facts *a, const char *path);
+
+/* Thresholds of the inference, counted in distinct functions outside slow
+ * paths (init/exit sections, cold, or only called from those). Defaults:
+ * ch_infer_defaults(); meaning in docs/annotate.md. */
+struct ch_infer_opts {
+	unsigned hot_rmw_fns;      /* hot: atomic RMWs in at least this many functions (2) */
+	unsigned hot_write_fns;    /* ... or writes of any kind in this many (4) */
+	unsigned rm_read_fns;      /* read_mostly: read in at least this many (3) */
+	unsigned rm_max_write_fns; /* ... written in at most this many (3) */
+	unsigned rm_ratio;         /* ... and readers >= ratio * writers (3) */
+	unsigned min_fields;       /* a struct is suggested with at least this many
+				    * lines, one of them hot (2) */
+	unsigned group_overlap;    /* percent: hot fields whose writer sets overlap
+				    * this much (Jaccard) form a group (50) */
+	unsigned init_fields;      /* a function storing >= this many fields of a
+				    * struct, with no RMW on it and no load of what it
+				    * stores, initializes it: its writes are not
+				    * evidence (2; 0 = off) */
+	const char *only;          /* only this struct, or NULL */
+};
+void ch_infer_defaults(struct ch_infer_opts *o);
+/* Write the sidecar suggestion for merged facts to out, sorted by struct
+ * name then member offset, every line with its evidence and confidence.
+ * Returns the number of suggested lines. */
+size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE *out);
 
 #ifdef __cplusplus
 }

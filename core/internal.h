@@ -13,6 +13,7 @@ struct ch_sidecar_entry {
 	unsigned line;
 	int matched;
 	size_t next_of_type;    /* index + 1 of the next entry of this STRUCT, 0: none */
+	uint64_t count;         /* NAME[N] per_thread: N elements; 0 unknown */
 };
 
 /* One STRUCT named by field entries: its entries form a chain through

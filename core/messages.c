@@ -252,3 +252,10 @@ const char *ch_inline_addr_sized(ch_ctx *ctx, const char *message,
 			 (int)(at - message), message, bytes, object,
 			 at + strlen(BLOAT_HINT));
 }
+
+const char *ch_msg_attr_per_thread(ch_ctx *ctx, const char *attr)
+{
+	return ch_printf(ctx, "'%s' attribute applies only to variables, struct members and "
+			 "struct types (an array of per-thread elements, or its element type) "
+			 "[%s]", attr, ch_check_id(CH_CHECK_ARRAY_SHARING));
+}

@@ -12,6 +12,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -226,6 +227,39 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	memset(&e, 0, sizeof(e));
 	e.file = ch_strdup(ctx, file);
 	e.line = lineno;
+	/* NAME[] per_thread, NAME[N] per_thread, STRUCT.FIELD[] per_thread:
+	 * an array (or a pointer to a heap array) of per-thread elements;
+	 * NAME is a variable or a struct tag (every array of that type) */
+	if (!strcmp(tok[1], "per_thread")) {
+		char *br = strchr(tok[0], '['), *dt, *end;
+		size_t l = strlen(tok[0]);
+		unsigned long long cnt = 0;
+		if (!br || tok[0][l - 1] != ']') {
+			ch_set_error(ctx, "%s:%u: '%s per_thread' needs '[]' or '[N]' after the name",
+				     file, lineno, tok[0]);
+			return -1;
+		}
+		*br = 0;
+		if (br[1] != ']') {
+			cnt = strtoull(br + 1, &end, 10);
+			if (end != tok[0] + l - 1 || !cnt || cnt > (1ull << 40)) {
+				ch_set_error(ctx, "%s:%u: bad element count in '%s[%s'", file, lineno,
+					     tok[0], br + 1);
+				return -1;
+			}
+		}
+		dt = strchr(tok[0], '.');
+		if (dt ? !is_ident(tok[0], (size_t)(dt - tok[0])) || !is_ident(dt + 1, strlen(dt + 1))
+		       : !is_ident(tok[0], strlen(tok[0]))) {
+			ch_set_error(ctx, "%s:%u: '%s' is not NAME or STRUCT.FIELD", file, lineno, tok[0]);
+			return -1;
+		}
+		e.type = ch_printf(ctx, "%s[]", tok[0]);
+		e.count = cnt;
+		if (!find_entry(ctx, e.type, NULL))
+			add_entry(ctx, &e);
+		return 0;
+	}
 	/* FUNCTION() addressable */
 	{
 		size_t l = strlen(tok[0]);
@@ -396,6 +430,21 @@ int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group
 	return 1;
 }
 
+int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count)
+{
+	struct ch_sidecar_entry *e;
+	char key[512];
+	if (!name || !ctx->nside || (size_t)snprintf(key, sizeof(key), "%s[]", name) >= sizeof(key))
+		return 0;
+	e = find_entry(ctx, key, NULL);
+	if (!e)
+		return 0;
+	e->matched = 1;
+	if (count)
+		*count = e->count;
+	return 1;
+}
+
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func)
 {
 	struct ch_sidecar_entry *e = func ? find_entry(ctx, func, NULL) : NULL;
@@ -418,7 +467,8 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 		n++;
 		if (fn)
 			fn(e->file, e->line, e->field ? ch_printf(ctx, "%s.%s", e->type, e->field)
-						      : ch_printf(ctx, "%s()", e->type), arg);
+					     : strchr(e->type, '[') ? e->type
+					     : ch_printf(ctx, "%s()", e->type), arg);
 	}
 	return n;
 }

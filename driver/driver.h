@@ -125,6 +125,10 @@ void scopes_free(struct scopes *s);
 /* Innermost named scope containing line, or NULL. */
 const struct scope *scope_at(const struct scopes *s, unsigned line);
 
+/* ---- annotate.c ---- */
+/* "cachehot annotate ARGS" (argv[0] is "annotate"); returns the exit status. */
+int cmd_annotate(int argc, char **argv);
+
 /* ---- patch.c ---- */
 struct patch_file { char *abspath; unsigned *lines; size_t n, cap; };
 struct patch { struct patch_file *v; size_t n, cap; };

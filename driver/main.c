@@ -79,7 +79,8 @@ static void usage(FILE *f)
 	      "  check     run the engines over sources/objects and report findings\n"
 	      "  layout    show/check layouts from DWARF/BTF (runs cachehot-layout)\n"
 	      "  bloat     census of out-of-line copies of inline functions (runs cachehot-bloat)\n"
-	      "  annotate  suggest annotations; --net-cachelines DIR: the kernel's tables as a sidecar\n"
+	      "  annotate  suggest annotations from the code (access facts -> sidecar);\n"
+	      "            --net-cachelines DIR: the kernel's tables as a sidecar\n"
 	      "  asserts   CACHELINE_ASSERT_GROUP_* block of a struct's cacheline groups\n"
 	      "  version   print the version\n"
 	      "'cachehot COMMAND --help' describes a command; see cachehot(1).\n", f);
@@ -1151,10 +1152,8 @@ int main(int argc, char **argv)
 		return cmd_asserts(argc - 1, argv + 1);
 	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--net-cachelines", 16))
 		return cmd_annotate_net_cachelines(argc - 1, argv + 1);   /* driver/netcl.c */
-	if (!strcmp(cmd, "annotate")) {
-		fprintf(stderr, "cachehot: annotate: not yet implemented (see cachehot(1))\n");
-		return EXIT_TROUBLE;
-	}
+	if (!strcmp(cmd, "annotate"))
+		return cmd_annotate(argc - 1, argv + 1);   /* driver/annotate.c */
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
 		printf("cachehot %s\n", CH_VERSION);
 		return 0;

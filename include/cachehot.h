@@ -17,6 +17,10 @@
  *                               (zero-size padding members excepted).
  *   __cacheline_read_mostly     read on fast paths, rarely written. Must not
  *                               share a line with any hot field.
+ *   __cacheline_per_thread      on an array variable or member (or on a struct
+ *                               type: every array of it): its elements are each
+ *                               written by their own thread/CPU; neighbours must
+ *                               not share a line ([cachehot-array-sharing]).
  *   __cachehot_addressable      on an inline function: its address is meant to
  *                               be taken (ops table, callback); silences
  *                               [cachehot-inline-addr].
@@ -40,6 +44,9 @@
 #  define __cacheline_exclusive          __attribute__((cacheline_exclusive))
 #  define __cacheline_read_mostly        __attribute__((cacheline_read_mostly))
 # endif
+# if __has_attribute(cacheline_per_thread)
+#  define __cacheline_per_thread         __attribute__((cacheline_per_thread))
+# endif
 # if __has_attribute(cachehot_addressable)
 #  define __cachehot_addressable         __attribute__((cachehot_addressable))
 # endif
@@ -50,6 +57,9 @@
 # define __cacheline_hot_group(name)
 # define __cacheline_exclusive
 # define __cacheline_read_mostly
+#endif
+#ifndef __cacheline_per_thread
+# define __cacheline_per_thread
 #endif
 #ifndef __cachehot_addressable
 # define __cachehot_addressable

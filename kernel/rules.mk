@@ -8,6 +8,14 @@ kernel-prepare:
 kernel-check: deps $(PLUGIN_SO)
 	kernel/check.sh
 
+# Builds 6.1 mm/ and kernel/sched/ with the plugin's access mode (one facts
+# file per unit in build/kernel-access-facts/), runs cachehot annotate over
+# them and compares the result with kernel/annotate-truth-6.1.txt
+# (docs/annotate.md). 8-11 min at -j2.
+.PHONY: annotate-kernel
+annotate-kernel: deps $(PLUGIN_SO) bin/cachehot
+	kernel/annotate-run.sh
+
 # The whole kernel (make kernel-sweep VERSION=6.12; default 6.1): every
 # compile with the plugin, then make C=2 with cachehot-sparse, both -k;
 # prints objects compiled, ICEs, signals and plugin-caused failures

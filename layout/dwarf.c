@@ -605,7 +605,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 	Dwarf_Die child;
 	Dwarf_Attribute a;
 	unsigned maxal = 1;
-	int explicit_align, packed = 0;
+	int explicit_align, packed = 0, has_bases = 0;
 	size_t i;
 	struct lt_typeinfo *ti;
 	char **decls = NULL;
@@ -648,7 +648,17 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			unsigned malign;
 			const char *mname;
 
-			if (dwarf_tag(&child) != DW_TAG_member)
+			if (dwarf_tag(&child) == DW_TAG_inheritance) {
+				/* a C++ base: GCC lays a non-virtual one out as an
+				 * unnamed field, as the plugin sees it; a virtual
+				 * one sits at a run-time offset (an expression): not
+				 * a field of this layout in any engine */
+				Dwarf_Word bl;
+				if (member_location(&child, &bl) != 1 ||
+				    dwarf_hasattr(&child, DW_AT_virtuality))
+					continue;
+				has_bases = 1;
+			} else if (dwarf_tag(&child) != DW_TAG_member)
 				continue;
 			if (dwarf_attr(&child, DW_AT_external, &a) ||
 			    dwarf_attr(&child, DW_AT_declaration, &a))
@@ -771,6 +781,22 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			else if (m->user_align && m->align > maxal)
 				maxal = m->align;
 		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+
+	/* C++: DWARF lists the bases before the vtable pointer, GCC's fields
+	 * put them after it: offset order, as the plugin sees them (stable;
+	 * only then, so that a randomized struct's order is kept) */
+	if (has_bases) {
+		size_t a, b;
+		for (a = 1; a < t->nmembers; a++)
+			for (b = a; b > 0 && t->members[b - 1].offset > t->members[b].offset; b--) {
+				struct ch_member tm = t->members[b];
+				char *td = decls[b];
+				t->members[b] = t->members[b - 1];
+				t->members[b - 1] = tm;
+				decls[b] = decls[b - 1];
+				decls[b - 1] = td;
+			}
 	}
 
 	/* packed: a member off its natural alignment, or a size that is not a

@@ -37,4 +37,21 @@ class rich_location;
 void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal = false);
 void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not_fatal = false);
 
+/* plugin/cachehot.c, for the other parts: the core type of a laid-out
+ * struct (NULL if it has no fixed layout), the unit's configuration, and
+ * the printer of findings. */
+union tree_node;
+struct ch_type *cachehot_convert(union tree_node *type);
+void cachehot_config(struct ch_config *cfg);
+void cachehot_emit(const struct ch_finding *f, void *arg);
+/* plugin/per-thread.c ([cachehot-array-sharing]) */
+void cachehot_per_thread_attributes(void);
+void cachehot_per_thread_type(union tree_node *type);
+void cachehot_per_thread_var(union tree_node *decl);
+void cachehot_per_thread_members(union tree_node *type, const char *sname);
+bool cachehot_per_thread_any(union tree_node *type, const char *sname);
+/* plugin/access.c: the access mode (access=PATH): registers its GIMPLE
+ * pass and the unit's output; called from plugin_init only when asked. */
+void cachehot_access_init(const char *plugin_name, const char *path);
+
 #endif

@@ -12,6 +12,8 @@
  *   unmatched=S        note | ignore: sidecar entries that matched no struct
  *   inline-addr=0|1    the [cachehot-inline-addr] check (default 1)
  *   inline-notes=0|1   its ops-table/callback findings as notes (default 1)
+ *   access=PATH        record field access facts for cachehot annotate
+ *                      (plugin/access.c; PATH a file, or a directory: one file a unit)
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -64,6 +66,7 @@ static struct plugin_info cachehot_info = {
 	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
 	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
 	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
+	"  access=FILE|DIR          record field access facts for cachehot annotate\n"
 	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
 	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
 	"  help                     print this list on stderr\n"
@@ -163,6 +166,7 @@ static void register_attributes(void *, void *)
 	register_attribute(&attr_hot);
 	register_attribute(&attr_exclusive);
 	register_attribute(&attr_read_mostly);
+	cachehot_per_thread_attributes();
 	cachehot_inline_attributes();
 }
 
@@ -360,6 +364,21 @@ static void convert_field(struct ch_type *t, tree field)
 	}
 }
 
+/* 1 if field is the subobject of a virtual base of C++ class type (its
+ * place depends on the most derived class; DWARF gives it as an expression) */
+static int is_virtual_base_field(tree type, tree field)
+{
+	tree binfo = TYPE_BINFO(type), base;
+	unsigned i;
+	if (!binfo || DECL_NAME(field) || !DECL_ARTIFICIAL(field))
+		return 0;
+	for (i = 0; BINFO_BASE_ITERATE(binfo, i, base); i++)
+		if (BINFO_VIRTUAL_P(base) &&
+		    TYPE_MAIN_VARIANT(BINFO_TYPE(base)) == TYPE_MAIN_VARIANT(TREE_TYPE(field)))
+			return 1;
+	return 0;
+}
+
 /* The core model of a complete struct/union type (cached per main variant). */
 static struct ch_type *convert_type(tree type)
 {
@@ -379,9 +398,11 @@ static struct ch_type *convert_type(tree type)
 		t->loc = to_loc(DECL_SOURCE_LOCATION(stub));
 	for (field = TYPE_FIELDS(type); field; field = DECL_CHAIN(field))
 		/* an unnamed bit-field is padding bits: no member (DWARF and BTF
-		 * do not list it, so every engine names the same fields) */
+		 * do not list it, so every engine names the same fields); nor is
+		 * a C++ virtual base, whose offset is decided at run time */
 		if (TREE_CODE(field) == FIELD_DECL &&
-		    !(DECL_BIT_FIELD_TYPE(field) && !DECL_NAME(field)))
+		    !(DECL_BIT_FIELD_TYPE(field) && !DECL_NAME(field)) &&
+		    !is_virtual_base_field(type, field))
 			convert_field(t, field);
 	if (!t->loc.line && t->nmembers)
 		t->loc = t->members[0].loc;
@@ -682,6 +703,21 @@ static void emit_finding(const struct ch_finding *f, void *)
 	cachehot_diag(&rich, f->severity, f->message);
 }
 
+void cachehot_emit(const struct ch_finding *f, void *arg)
+{
+	emit_finding(f, arg);
+}
+
+void cachehot_config(struct ch_config *cfg)
+{
+	current_config(cfg);
+}
+
+struct ch_type *cachehot_convert(tree type)
+{
+	return laid_out(TYPE_MAIN_VARIANT(type)) ? convert_type(type) : NULL;
+}
+
 /* A stale sidecar entry: at the configured severity, but never more than a
  * warning and never an error under -Werror (docs/annotations.rst). */
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
@@ -715,6 +751,8 @@ static void judge(tree type, const char *typedef_name, tree variant)
 		ch_sidecar_mark_members(cachehot_ctx, t);
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
 	}
+	cachehot_per_thread_members(TYPE_MAIN_VARIANT(type), t->name);
+	cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
 }
 
 /* 1 if type has a kernel cacheline group marker among its direct fields
@@ -739,10 +777,14 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, NULL, 0) || (laid_out(TYPE_MAIN_VARIANT(type)) && has_group_markers(type))) {
+	if (relevant(type, NULL, 0) ||
+	    (laid_out(TYPE_MAIN_VARIANT(type)) &&
+	     (has_group_markers(type) ||
+	      cachehot_per_thread_any(TYPE_MAIN_VARIANT(type), type_tag(TYPE_MAIN_VARIANT(type)))))) {
 		judge(type, NULL, NULL);
 		return;
 	}
+	cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
 	/* relevant() remembers every laid-out type; what it does not know is
 	 * a type without a fixed layout */
 	if (!any_attribute_seen || relevance->get(TYPE_MAIN_VARIANT(type)))
@@ -770,9 +812,15 @@ static void finish_type(void *gcc_data, void *)
 static void finish_decl(void *gcc_data, void *)
 {
 	tree decl = (tree)gcc_data, type, main;
-	if (!decl || TREE_CODE(decl) != TYPE_DECL || !DECL_NAME(decl))
+	if (!decl)
 		return;
 	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
+		return;
+	if (TREE_CODE(decl) == VAR_DECL) {
+		cachehot_per_thread_var(decl);
+		return;
+	}
+	if (TREE_CODE(decl) != TYPE_DECL || !DECL_NAME(decl))
 		return;
 	type = TREE_TYPE(decl);
 	if (!type || !is_aggregate(type))
@@ -822,6 +870,7 @@ __attribute__((visibility("default")))
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
 	int i;
+	const char *access_path = NULL;
 
 	plugin_name_used = info->base_name;
 	if (!plugin_default_version_check(version, &gcc_version)) {
@@ -892,10 +941,16 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
 				      plugin_name_used, k);
+		} else if (!strcmp(k, "access")) {
+			if (!v || !*v)
+				error("cachehot: %<-fplugin-arg-%s-access%> needs a file or directory name",
+				      plugin_name_used);
+			else
+				access_path = v;
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr, inline-notes, werror, disable, help)", plugin_name_used, k);
+			      "inline-addr, inline-notes, access, werror, disable, help)", plugin_name_used, k);
 		}
 	}
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
@@ -910,5 +965,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
 	if (cachehot_opts.inline_addr)
 		cachehot_inline_init(info->base_name);
+	if (access_path)
+		cachehot_access_init(info->base_name, access_path);
 	return 0;
 }

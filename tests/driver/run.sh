@@ -35,7 +35,7 @@ expect_eq usage-missing-file "2|cachehot: no such file: 'nosuch.c'" "$rc|$(head 
 expect_eq usage-bad-engine "2|cachehot: unknown engine 'magic' (plugin, sparse, cocci, layout, all)" "$rc|$(head -1 "$T/err")"
 "$CH" frobnicate >/dev/null 2>&1; expect_eq usage-unknown-command 2 $?
 "$CH" annotate hot.c >/dev/null 2>"$T/err"; rc=$?
-expect_eq annotate-not-yet "2|cachehot: annotate: not yet implemented (see cachehot(1))" "$rc|$(cat "$T/err")"
+expect_eq annotate-not-access-facts "2|cachehot: annotate: hot.c:1: '[' or '{' expected near '/'" "$rc|$(cat "$T/err")"
 
 # ---- default format, exit statuses ------------------------------------------
 out=$("$CH" check $INC hot.c); rc=$?

@@ -102,4 +102,14 @@ EOC
 out=$($CC -fplugin="$PLUGIN" -Iinclude -g -c "$T/conn_fixed.c" -o "$T/conn_fixed.o" -fdiagnostics-plain-output 2>&1)
 expect_eq fix/group-fix-applied-clean "0|256" \
 	"$(grep -c 'cachehot-false-sharing' <<<"$out")|$(pahole -C conn "$T/conn_fixed.o" | sed -n 's/.*size: \([0-9]*\),.*/\1/p')"
+
+# ---- 3. the five-minute start (docs/cachehot.rst) compiles as written ----------
+qs=examples/quickstart.c
+$CC -std=c11 -Wall -Werror -pedantic -Iinclude -c "$qs" -o /dev/null 2>"$T/qs.txt"; rc=$?
+expect_eq fix/quickstart-pedantic "0|" "$rc|$(head -2 "$T/qs.txt")"
+code=$(sed -n '/^#include <cachehot.h>/,$p' "$qs" | expand | sed '/^$/d')
+doc=$(sed -n '/^Userspace C/,/^Check it/p' docs/cachehot.rst | sed -n 's/^    //p' | sed '/^$/d')
+expect_eq fix/quickstart-docs-equal-example "$code" "$doc"
+out=$(bin/cachehot check -I include "$qs" 2>&1); rc=$?
+expect_eq fix/quickstart-finding "1|1" "$rc|$(grep -c "8:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct stats' with hot field 'hits' (offset 0, size 8); one fix for all of 'struct stats': declare 'limit' _Alignas(64); this costs 112 bytes per object (16 -> 128 bytes; an array of n grows by 112\*n bytes) \[cachehot-false-sharing\]" <<<"$out")"
 exit 0

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* access-internal.h -- what core/access.c and core/infer.c share (private). */
+#ifndef CACHEHOT_ACCESS_INTERNAL_H
+#define CACHEHOT_ACCESS_INTERNAL_H
+#include <jansson.h>
+#include "cachehot-core.h"
+
+struct ch_access_facts {
+	json_t *root;       /* the schema of core/access.c */
+	char err[512];
+	size_t nunits;      /* files merged in */
+};
+
+void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+#endif

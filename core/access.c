@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * access.c -- access facts of struct fields (the plugin's access mode) and
+ * their merge across translation units (cachehot annotate). The inference
+ * rules that turn merged facts into a sidecar live in core/infer.c.
+ *
+ * One unit's file (schema version 1, jansson, written atomically):
+ * { "cachehot_access": 1, "unit": "/abs/mm/page_counter.c",
+ *   "functions": { "page_counter_charge": { "file": "...", "line": 60,
+ *        "static": false, "exported": true, "init": false, "exit": false,
+ *        "cold": false, "inline": false, "callers": [ "try_charge_memcg" ] } },
+ *   "structs": { "page_counter": { "usage.counter": { "offset": 0,
+ *        "composite": false,           (or the member's struct tag)
+ *        "functions": { "page_counter_charge": { "load": 0, "store": 0,
+ *             "rmw": 1, "marked_load": 0, "marked_store": 0 } } } } } }
+ * A path names the direct member first (anonymous members skipped, as C
+ * names them), then nested members; "offset" is the direct member's byte
+ * offset; "composite" is the tag of the direct member's struct/union type
+ * when it has one (its own fields are recorded under that tag too). Counts are accesses in
+ * the function's GIMPLE after early inlining (docs/annotate.md).
+ *
+ * The merged view keeps the same shape; a static function's key becomes
+ * "name@FILE:LINE" of its definition: a static inline helper from a header
+ * is one function in every unit, two .c files' static helpers stay apart.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <stdarg.h>
+#include <jansson.h>
+#include "access-internal.h"
+
+static const char *const kind_key[CH_ACC__COUNT] = {
+	"load", "store", "rmw", "marked_load", "marked_store"
+};
+
+const char *ch_access_kind_name(enum ch_access_kind k)
+{
+	return k < CH_ACC__COUNT ? kind_key[k] : "?";
+}
+
+void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(a->err, sizeof(a->err), fmt, ap);
+	va_end(ap);
+}
+
+const char *ch_access_error(const ch_access_facts *a)
+{
+	return a->err;
+}
+
+ch_access_facts *ch_access_new(const char *unit)
+{
+	ch_access_facts *a = (ch_access_facts *)calloc(1, sizeof(*a));
+	if (!a)
+		abort();
+	a->root = json_object();
+	json_object_set_new(a->root, "cachehot_access", json_integer(1));
+	if (unit)
+		json_object_set_new(a->root, "unit", json_string(unit));
+	json_object_set_new(a->root, "functions", json_object());
+	json_object_set_new(a->root, "structs", json_object());
+	return a;
+}
+
+void ch_access_free(ch_access_facts *a)
+{
+	if (!a)
+		return;
+	json_decref(a->root);
+	free(a);
+}
+
+/* obj[key] as an object, created when missing */
+static json_t *child(json_t *obj, const char *key)
+{
+	json_t *c = json_object_get(obj, key);
+	if (!json_is_object(c)) {
+		c = json_object();
+		json_object_set_new(obj, key, c);
+	}
+	return c;
+}
+
+static void add_count(json_t *obj, const char *key, json_int_t n)
+{
+	json_t *v = json_object_get(obj, key);
+	if (json_is_integer(v))
+		json_integer_set(v, json_integer_value(v) + n);
+	else
+		json_object_set_new(obj, key, json_integer(n));
+}
+
+static json_t *fn_counts(json_t *field, const char *function)
+{
+	json_t *fns = child(field, "functions"), *c = json_object_get(fns, function);
+	int k;
+	if (!json_is_object(c)) {
+		c = json_object();
+		for (k = 0; k < CH_ACC__COUNT; k++)
+			json_object_set_new(c, kind_key[k], json_integer(0));
+		json_object_set_new(fns, function, c);
+	}
+	return c;
+}
+
+void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
+		     uint64_t offset, const char *composite, const char *function,
+		     enum ch_access_kind kind)
+{
+	json_t *st, *field;
+	if (!struct_name || !path || !*path || !function || kind >= CH_ACC__COUNT)
+		return;
+	st = child(json_object_get(a->root, "structs"), struct_name);
+	field = json_object_get(st, path);
+	if (!json_is_object(field)) {
+		field = json_object();
+		json_object_set_new(field, "offset", json_integer((json_int_t)offset));
+		json_object_set_new(field, "composite", composite ? json_string(composite)
+								  : json_false());
+		json_object_set_new(st, path, field);
+	}
+	add_count(fn_counts(field, function), kind_key[kind], 1);
+}
+
+static json_t *fn_entry(ch_access_facts *a, const char *function)
+{
+	json_t *f = child(json_object_get(a->root, "functions"), function);
+	if (!json_object_get(f, "callers"))   /* a set in memory, an array in files */
+		json_object_set_new(f, "callers", json_object());
+	return f;
+}
+
+void ch_access_function(ch_access_facts *a, const char *function,
+			const struct ch_access_fn_info *info)
+{
+	json_t *f = fn_entry(a, function);
+	json_object_set_new(f, "file", info->file ? json_string(info->file) : json_null());
+	json_object_set_new(f, "line", json_integer(info->line));
+	json_object_set_new(f, "static", json_boolean(info->is_static));
+	if (!json_is_true(json_object_get(f, "exported")))   /* ch_access_export() may come first */
+		json_object_set_new(f, "exported", json_boolean(info->exported));
+	json_object_set_new(f, "init", json_boolean(info->init));
+	json_object_set_new(f, "exit", json_boolean(info->exit));
+	json_object_set_new(f, "cold", json_boolean(info->cold));
+	json_object_set_new(f, "inline", json_boolean(info->is_inline));
+}
+
+void ch_access_call(ch_access_facts *a, const char *caller, const char *callee)
+{
+	if (caller && callee)
+		json_object_set_new(json_object_get(fn_entry(a, callee), "callers"), caller, json_true());
+}
+
+void ch_access_export(ch_access_facts *a, const char *function)
+{
+	if (function && *function)
+		json_object_set_new(fn_entry(a, function), "exported", json_true());
+}
+
+static int cmp_cstr(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Drop call edges to functions this unit does not define (no "file"), so
+ * that the file lists only functions with a body here; callers become a
+ * sorted array. */
+static void prune_functions(ch_access_facts *a)
+{
+	json_t *fns = json_object_get(a->root, "functions"), *v, *c, *x;
+	const char *k, *ck;
+	void *tmp;
+	json_object_foreach_safe(fns, tmp, k, v) {
+		if (!json_object_get(v, "file")) {
+			json_object_del(fns, k);
+			continue;
+		}
+		c = json_object_get(v, "callers");
+		if (json_is_object(c)) {
+			const char **names = (const char **)calloc(json_object_size(c) + 1, sizeof(*names));
+			size_t n = 0, i;
+			json_t *arr = json_array();
+			json_object_foreach(c, ck, x)
+				names[n++] = ck;
+			qsort(names, n, sizeof(*names), cmp_cstr);
+			for (i = 0; i < n; i++)
+				json_array_append_new(arr, json_string(names[i]));
+			free(names);
+			json_object_set_new(v, "callers", arr);   /* frees the set */
+		}
+	}
+}
+
+int ch_access_write(ch_access_facts *a, const char *path)
+{
+	int direct;
+	char *target = ch_output_target(path, &direct), *tmp;
+	int rc = -1;
+	prune_functions(a);
+	if (!target) {
+		ch_access_set_error(a, "%s: cannot write access facts: %s", path, strerror(errno));
+		return -1;
+	}
+	if (direct) {   /* /dev/stdout, a FIFO: in place */
+		rc = json_dump_file(a->root, target, JSON_INDENT(1) | JSON_SORT_KEYS) ? -1 : 0;
+		if (rc)
+			ch_access_set_error(a, "%s: cannot write access facts", path);
+		free(target);
+		return rc;
+	}
+	tmp = (char *)malloc(strlen(target) + 32);
+	sprintf(tmp, "%s.tmp.%ld", target, (long)getpid());
+	if (json_dump_file(a->root, tmp, JSON_COMPACT | JSON_SORT_KEYS)) {
+		ch_access_set_error(a, "%s: cannot write access facts: %s", target, strerror(errno));
+		unlink(tmp);
+	} else if (rename(tmp, target)) {
+		ch_access_set_error(a, "%s: cannot rename into place: %s", target, strerror(errno));
+		unlink(tmp);
+	} else {
+		rc = 0;
+	}
+	free(tmp);
+	free(target);
+	return rc;
+}
+
+/* ---- merging ---------------------------------------------------------- */
+
+static int get_bool(json_t *o, const char *k)
+{
+	return json_is_true(json_object_get(o, k));
+}
+
+/* The merged key of a unit's function: "name@FILE:LINE" when static. */
+static const char *merged_key(json_t *unit_fns, const char *name, const char *unit,
+			      char *buf, size_t n)
+{
+	json_t *f = json_object_get(unit_fns, name);
+	if (json_is_object(f) && get_bool(f, "static")) {
+		const char *file = json_string_value(json_object_get(f, "file"));
+		snprintf(buf, n, "%s@%s:%lld", name, file ? file : unit,
+			 (long long)json_integer_value(json_object_get(f, "line")));
+		return buf;
+	}
+	return name;
+}
+
+static int bad(ch_access_facts *a, const char *path, const char *why)
+{
+	ch_access_set_error(a, "%s: not a cachehot access file: %s", path, why);
+	return -1;
+}
+
+int ch_access_merge_file(ch_access_facts *a, const char *path)
+{
+	json_error_t jerr;
+	json_t *u = json_load_file(path, 0, &jerr), *fns, *sts, *v, *mf, *ms;
+	const char *unit, *k;
+	char kb[4096], cb[4096];
+	int rc = -1;
+
+	if (!u) {
+		if (jerr.line > 0)
+			ch_access_set_error(a, "%s:%d: %s", path, jerr.line, jerr.text);
+		else
+			ch_access_set_error(a, "%s: %s", path, jerr.text);
+		return -1;
+	}
+	fns = json_object_get(u, "functions");
+	sts = json_object_get(u, "structs");
+	unit = json_string_value(json_object_get(u, "unit"));
+	if (!json_is_object(u) || json_integer_value(json_object_get(u, "cachehot_access")) != 1) {
+		rc = bad(a, path, "no \"cachehot_access\": 1");
+		goto out;
+	}
+	if (!json_is_object(fns) || !json_is_object(sts) || !unit) {
+		rc = bad(a, path, "no \"unit\", \"functions\" or \"structs\"");
+		goto out;
+	}
+	mf = json_object_get(a->root, "functions");
+	ms = json_object_get(a->root, "structs");
+	json_object_foreach(fns, k, v) {
+		const char *key = merged_key(fns, k, unit, kb, sizeof(kb));
+		json_t *m = fn_entry(a, key), *callers = json_object_get(v, "callers"), *c;
+		size_t i;
+		static const char *const flags[] = { "static", "exported", "init", "exit", "cold",
+						      "inline" };
+		unsigned j;
+		if (!json_is_object(v)) {
+			rc = bad(a, path, "a function entry is not an object");
+			goto out;
+		}
+		json_object_set_new(m, "name", json_string(k));
+		if (!json_object_get(m, "file")) {
+			json_t *file = json_object_get(v, "file");
+			json_object_set(m, "file", file ? file : json_null());
+			json_object_set(m, "line", json_object_get(v, "line") ? json_object_get(v, "line")
+									: json_integer(0));
+		}
+		for (j = 0; j < sizeof(flags) / sizeof(flags[0]); j++)
+			if (get_bool(v, flags[j]) || !json_object_get(m, flags[j]))
+				json_object_set_new(m, flags[j], json_boolean(get_bool(v, flags[j])));
+		json_array_foreach(callers, i, c)
+			if (json_is_string(c))
+				json_object_set_new(json_object_get(m, "callers"),
+					merged_key(fns, json_string_value(c), unit, cb, sizeof(cb)), json_true());
+	}
+	json_object_foreach(sts, k, v) {
+		const char *p;
+		json_t *f, *mst = child(ms, k);
+		if (!json_is_object(v)) {
+			rc = bad(a, path, "a struct entry is not an object");
+			goto out;
+		}
+		json_object_foreach(v, p, f) {
+			json_t *mfield = json_object_get(mst, p), *ffns = json_object_get(f, "functions"), *cnt;
+			const char *fn;
+			if (!json_is_object(ffns)) {
+				rc = bad(a, path, "a field entry has no \"functions\" object");
+				goto out;
+			}
+			if (!json_is_object(mfield)) {
+				mfield = json_object();
+				json_object_set_new(mfield, "offset", json_integer(
+					json_integer_value(json_object_get(f, "offset"))));
+				json_t *comp = json_object_get(f, "composite");
+				json_object_set_new(mfield, "composite", json_is_string(comp)
+						    ? json_string(json_string_value(comp)) : json_false());
+				json_object_set_new(mst, p, mfield);
+			}
+			json_object_foreach(ffns, fn, cnt) {
+				json_t *mc = fn_counts(mfield, merged_key(fns, fn, unit, kb, sizeof(kb)));
+				int kk;
+				for (kk = 0; kk < CH_ACC__COUNT; kk++)
+					add_count(mc, kind_key[kk],
+						  json_integer_value(json_object_get(cnt, kind_key[kk])));
+			}
+		}
+	}
+	a->nunits++;
+	(void)mf;
+	rc = 0;
+out:
+	json_decref(u);
+	return rc;
+}

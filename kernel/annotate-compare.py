@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+# kernel/annotate-compare.py TRUTH INFERRED -- compare a cachehot annotate
+# sidecar with the kernel's own placements (kernel/annotate-truth-6.1.txt):
+# agreements, misses, disagreements, and the extra suggestions in the truth's
+# structs; precision and recall over those structs. Markdown on stdout.
+import sys
+def load(path, truth):
+    d = {}
+    for line in open(path):
+        line = line.rstrip("\n")
+        if not line.strip() or line.startswith("#"):
+            continue
+        if truth:
+            entry, rest = line.split(" ", 1)
+            cls, why = (rest.split("\t", 1) + [""])[:2]
+        else:
+            body, _, why = line.partition("#")
+            entry, cls = body.split()
+            why = why.strip()
+        d[entry] = (cls.split(":")[0].replace("exclusive", "hot"), cls, why)
+    return d
+truth, inf = load(sys.argv[1], True), load(sys.argv[2], False)
+structs = sorted({e.split(".")[0] for e in truth})
+agree = [e for e in truth if e in inf and inf[e][0] == truth[e][0]]
+wrong = [e for e in truth if e in inf and inf[e][0] != truth[e][0]]
+miss = [e for e in truth if e not in inf]
+extra = sorted(e for e in inf if e.split(".")[0] in structs and e not in truth)
+print("| struct.field | kernel | inferred | |")
+print("|---|---|---|---|")
+for e in sorted(truth, key=lambda x: (x.split(".")[0], list(truth).index(x))):
+    got = inf[e][1] if e in inf else "-"
+    v = "agree" if e in agree else ("**disagree**" if e in wrong else "miss")
+    print("| %s | %s | %s | %s |" % (e, truth[e][1], got, v))
+print()
+print("Extra suggestions in these structs:")
+print()
+for e in extra:
+    print("- `%s %s`: %s" % (e, inf[e][1], inf[e][2]))
+n_sugg = len(agree) + len(wrong) + len(extra)
+print()
+print("agree %d, disagree %d, miss %d, extra %d (of %d kernel entries, %d suggestions in %d structs)"
+      % (len(agree), len(wrong), len(miss), len(extra), len(truth), n_sugg, len(structs)))
+print("recall %.2f (agree / kernel entries); precision before verdicts %.2f (agree / suggestions)"
+      % (len(agree) / len(truth), len(agree) / n_sugg if n_sugg else 0))

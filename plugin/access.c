@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * access.c -- the plugin's access mode (-fplugin-arg-cachehot-access=PATH):
+ * per struct field and per function, how the code touches the field, for
+ * `cachehot annotate` (docs/annotate.md). Off unless the argument is given:
+ * then, and only then, a GIMPLE pass runs after early inlining ("einline").
+ *
+ * After early inlining the kernel's always-inline atomics sit in their
+ * callers: atomic_long_add_return(n, &c->usage) is an asm whose "+m"
+ * operand is MEM[(atomic64_t *)_1].counter with _1 = &c->usage. A reference
+ * is read from its outermost COMPONENT_REF down to its base; a MEM_REF base
+ * on an SSA pointer defined by &X (through copies and casts) continues in X.
+ * Every named struct/union along the chain gets the access, with the path
+ * from its direct member down: page_counter "usage.counter", atomic64_t
+ * "counter"; mem_cgroup "memory.usage.counter" for &memcg->memory.usage.
+ * A local variable is a VAR_DECL, never a COMPONENT_REF: not a field access.
+ *
+ * Kinds: a load or store of a volatile reference (READ_ONCE, WRITE_ONCE) is
+ * marked; an asm whose template locks or exchanges (lock, xchg, cmpxchg,
+ * xadd; arm64 ldxr/stxr/ldadd/cas/swp families) is an atomic RMW on each
+ * memory operand, once per asm; other asm memory operands are stores
+ * (outputs) or loads (inputs); __atomic_* and __sync_* builtins are RMWs
+ * on their first argument (__atomic_load* a marked load, __atomic_store* a
+ * marked store); the address of a field passed to a function whose name
+ * contains "lock" (_raw_spin_lock, mutex_unlock, ...) is an RMW on it.
+ *
+ * PATH: an existing directory gets one file per translation unit, named
+ * after the main source file's real path ('/' -> ','), so that parallel
+ * compiles never write the same file; anything else is this unit's file.
+ * Both are written with a temporary file and a rename.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "cgraph.h"
+#include "basic-block.h"
+#include "tree-ssa-alias.h"
+#include "gimple-expr.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "diagnostic-core.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "cachehot-plugin.h"
+
+#include <sys/stat.h>
+
+static ch_access_facts *facts_;
+static const char *access_path;
+
+/* Created on first use: main_input_filename is not known at plugin_init. */
+static ch_access_facts *get_facts(void)
+{
+	if (!facts_) {
+		char *src = main_input_filename ? realpath(main_input_filename, NULL) : NULL;
+		facts_ = ch_access_new(src ? src : main_input_filename);
+		free(src);
+	}
+	return facts_;
+}
+#define facts get_facts()
+static bool exports_scanned;
+
+static const char *tag_of(tree type)
+{
+	tree n;
+	if (!type || (TREE_CODE(type) != RECORD_TYPE && TREE_CODE(type) != UNION_TYPE))
+		return NULL;
+	n = TYPE_NAME(TYPE_MAIN_VARIANT(type));
+	if (n && TREE_CODE(n) == TYPE_DECL)
+		n = DECL_NAME(n);
+	return n && TREE_CODE(n) == IDENTIFIER_NODE ? IDENTIFIER_POINTER(n) : NULL;
+}
+
+/* The tag of a member's struct type when it has one of its own (not a
+ * typedef'd anonymous struct such as atomic_t), else NULL: that struct's
+ * fields are also recorded under the tag. */
+static const char *composite_tag(tree field)
+{
+	tree t = TREE_TYPE(field);
+	while (t && TREE_CODE(t) == ARRAY_TYPE)
+		t = TREE_TYPE(t);
+	t = t ? TYPE_MAIN_VARIANT(t) : NULL_TREE;
+	if (t && (TREE_CODE(t) == RECORD_TYPE || TREE_CODE(t) == UNION_TYPE) &&
+	    TYPE_NAME(t) && TREE_CODE(TYPE_NAME(t)) == IDENTIFIER_NODE)
+		return IDENTIFIER_POINTER(TYPE_NAME(t));
+	return NULL;
+}
+
+static uint64_t byte_pos(tree field)
+{
+	tree p = bit_position(field);
+	return p && TREE_CODE(p) == INTEGER_CST && tree_fits_uhwi_p(p) ? tree_to_uhwi(p) / 8 : 0;
+}
+
+#define MAX_CHAIN 32
+
+/* The object an SSA pointer points to when it was made by &X (through
+ * copies and casts), else NULL. */
+static tree pointee(tree ptr, int depth)
+{
+	while (ptr && depth++ < 8) {
+		gimple *def;
+		if (TREE_CODE(ptr) == ADDR_EXPR)
+			return TREE_OPERAND(ptr, 0);
+		if (TREE_CODE(ptr) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(ptr))
+			return NULL_TREE;
+		def = SSA_NAME_DEF_STMT(ptr);
+		if (!def || !is_gimple_assign(def))
+			return NULL_TREE;
+		if (gimple_assign_single_p(def) || gimple_assign_cast_p(def))
+			ptr = gimple_assign_rhs1(def);
+		else
+			return NULL_TREE;
+	}
+	return NULL_TREE;
+}
+
+/* Fields of ref from the outermost container to the leaf; returns count. */
+static int chain(tree ref, tree *out)
+{
+	tree rev[MAX_CHAIN];
+	int n = 0, i, hops = 0;
+	tree t = ref;
+	while (t && n < MAX_CHAIN) {
+		if (TREE_CODE(t) == COMPONENT_REF) {
+			if (TREE_CODE(TREE_OPERAND(t, 1)) == FIELD_DECL)
+				rev[n++] = TREE_OPERAND(t, 1);
+			t = TREE_OPERAND(t, 0);
+		} else if (TREE_CODE(t) == ARRAY_REF || TREE_CODE(t) == ARRAY_RANGE_REF ||
+			   TREE_CODE(t) == BIT_FIELD_REF || TREE_CODE(t) == REALPART_EXPR ||
+			   TREE_CODE(t) == IMAGPART_EXPR || TREE_CODE(t) == VIEW_CONVERT_EXPR) {
+			t = TREE_OPERAND(t, 0);
+		} else if (TREE_CODE(t) == MEM_REF && integer_zerop(TREE_OPERAND(t, 1)) && hops++ < 8) {
+			t = pointee(TREE_OPERAND(t, 0), 0);
+		} else {
+			break;
+		}
+	}
+	for (i = 0; i < n; i++)
+		out[i] = rev[n - 1 - i];
+	return n;
+}
+
+static void record_ref(tree ref, const char *fn, enum ch_access_kind kind)
+{
+	tree f[MAX_CHAIN];
+	int n, i, j;
+	char path[1024];
+	if (!ref)
+		return;
+	n = chain(ref, f);
+	for (i = 0; i < n; i++) {
+		const char *st = tag_of(DECL_CONTEXT(f[i]));
+		uint64_t off = 0;
+		int first = -1;
+		const char *composite = NULL;
+		size_t len = 0;
+		if (!st)
+			continue;   /* anonymous: its members are named in a named container */
+		path[0] = 0;
+		for (j = i; j < n; j++) {
+			const char *nm;
+			if (first < 0)
+				off += byte_pos(f[j]);
+			if (!DECL_NAME(f[j]))
+				continue;
+			nm = IDENTIFIER_POINTER(DECL_NAME(f[j]));
+			if (first < 0) {
+				first = j;
+				composite = composite_tag(f[j]);
+			}
+			if (len + strlen(nm) + 2 >= sizeof(path))
+				break;
+			len += snprintf(path + len, sizeof(path) - len, "%s%s", len ? "." : "", nm);
+		}
+		if (first >= 0)
+			ch_access_field(facts, st, path, off, composite, fn, kind);
+	}
+}
+
+static bool is_mem(tree t)
+{
+	return t && (handled_component_p(t) || TREE_CODE(t) == MEM_REF);
+}
+
+static enum ch_access_kind plain(tree ref, bool store)
+{
+	if (TREE_THIS_VOLATILE(ref) || (TREE_TYPE(ref) && TYPE_VOLATILE(TREE_TYPE(ref))))
+		return store ? CH_ACC_MSTORE : CH_ACC_MLOAD;
+	return store ? CH_ACC_STORE : CH_ACC_LOAD;
+}
+
+/* Does an asm template lock or exchange? x86: lock prefix, xchg, cmpxchg,
+ * xadd; arm64: exclusive load/store pairs and LSE atomics. Mnemonics are
+ * matched as words starting at an instruction boundary. */
+static bool asm_is_atomic(const char *s)
+{
+	static const char *const ops[] = { "lock", "xchg", "cmpxchg", "xadd", "ldxr", "ldaxr",
+		"stxr", "stlxr", "ldadd", "stadd", "ldclr", "stclr", "ldset", "stset",
+		"ldeor", "steor", "swp", "cas", "casp", NULL };
+	const char *p = s;
+	while (*p) {
+		while (*p && (ISSPACE(*p) || *p == ';' || *p == '\n'))
+			p++;
+		const char *w = p;
+		while (ISALNUM(*p) || *p == '_')
+			p++;
+		if (p > w) {
+			size_t n = (size_t)(p - w);
+			for (int i = 0; ops[i]; i++) {
+				size_t l = strlen(ops[i]);
+				/* a size or ordering suffix may follow: xchgq, ldaddal, casal */
+				if (n >= l && n <= l + 2 && !strncasecmp(w, ops[i], l))
+					return true;
+			}
+		}
+		/* skip to the next statement */
+		while (*p && *p != '\n' && *p != ';')
+			p++;
+	}
+	return false;
+}
+
+static void do_asm(gasm *stmt, const char *fn)
+{
+	bool atomic = asm_is_atomic(gimple_asm_string(stmt));
+	unsigned i, j, no = gimple_asm_noutputs(stmt), ni = gimple_asm_ninputs(stmt);
+	for (i = 0; i < no; i++) {
+		tree op = TREE_VALUE(gimple_asm_output_op(stmt, i));
+		if (is_mem(op))
+			record_ref(op, fn, atomic ? CH_ACC_RMW : CH_ACC_STORE);
+	}
+	for (i = 0; i < ni; i++) {
+		tree op = TREE_VALUE(gimple_asm_input_op(stmt, i));
+		bool dup = false;
+		if (!is_mem(op))
+			continue;
+		for (j = 0; j < no && !dup; j++)   /* "+m": the same operand twice */
+			dup = operand_equal_p(op, TREE_VALUE(gimple_asm_output_op(stmt, j)), 0);
+		if (!dup)
+			record_ref(op, fn, atomic ? CH_ACC_RMW : CH_ACC_LOAD);
+	}
+}
+
+static void do_call(gcall *stmt, const char *fn)
+{
+	tree decl = gimple_call_fndecl(stmt), lhs = gimple_call_lhs(stmt);
+	unsigned i;
+	if (gimple_call_internal_p(stmt))
+		decl = NULL_TREE;   /* no CALL_EXPR_FN (FIELD-NOTES) */
+	if (decl && fndecl_built_in_p(decl, BUILT_IN_NORMAL) && DECL_NAME(decl)) {
+		const char *b = IDENTIFIER_POINTER(DECL_NAME(decl));
+		if ((!strncmp(b, "__atomic_", 9) || !strncmp(b, "__sync_", 7)) &&
+		    gimple_call_num_args(stmt) > 0 && !strstr(b, "fence") &&
+		    !strstr(b, "synchronize") && !strstr(b, "lock_free")) {
+			tree obj = pointee(gimple_call_arg(stmt, 0), 0);
+			enum ch_access_kind k = !strncmp(b, "__atomic_load", 13) ? CH_ACC_MLOAD
+						: !strncmp(b, "__atomic_store", 14) ? CH_ACC_MSTORE
+						: CH_ACC_RMW;
+			if (obj)
+				record_ref(obj, fn, k);
+			return;
+		}
+	}
+	if (decl && !fndecl_built_in_p(decl) && DECL_NAME(decl)) {
+		const char *callee = IDENTIFIER_POINTER(DECL_NAME(decl));
+		ch_access_call(facts, fn, callee);
+		/* spin_lock(&zone->lock) is an out-of-line _raw_spin_lock(): the
+		 * lock word it takes or releases is an RMW on the field */
+		if (strstr(callee, "lock"))
+			for (i = 0; i < gimple_call_num_args(stmt); i++) {
+				tree obj = pointee(gimple_call_arg(stmt, i), 0);
+				if (obj && is_mem(obj))
+					record_ref(obj, fn, CH_ACC_RMW);
+			}
+	}
+	for (i = 0; i < gimple_call_num_args(stmt); i++) {
+		tree a = gimple_call_arg(stmt, i);
+		if (is_mem(a))   /* an aggregate passed by value */
+			record_ref(a, fn, plain(a, false));
+	}
+	if (lhs && is_mem(lhs))
+		record_ref(lhs, fn, plain(lhs, true));
+}
+
+/* EXPORT_SYMBOL(): a __ksymtab_NAME symbol, from top-level asm (x86_64
+ * with PREL32 relocations) or a variable (other configurations). */
+static void scan_exports(void)
+{
+	asm_node *a;
+	varpool_node *v;
+	for (a = symtab->first_asm_symbol(); a; a = a->next) {
+		const char *s = TREE_STRING_POINTER(a->asm_str), *p = s;
+		while ((p = strstr(p, "__ksymtab_"))) {
+			char name[256];
+			size_t n = 0;
+			p += 10;
+			while ((ISALNUM(p[n]) || p[n] == '_') && n < sizeof(name) - 1)
+				n++;
+			memcpy(name, p, n);
+			name[n] = 0;
+			if (n && strncmp(name, "strings", 7))
+				ch_access_export(facts, name);
+			p += n;
+		}
+	}
+	FOR_EACH_VARIABLE(v) {
+		const char *n = v->decl && DECL_NAME(v->decl) ? IDENTIFIER_POINTER(DECL_NAME(v->decl)) : "";
+		if (!strncmp(n, "__ksymtab_", 10) && strncmp(n, "__ksymtab_strings", 17))
+			ch_access_export(facts, n + 10);
+	}
+}
+
+static const pass_data access_pass_data = {
+	GIMPLE_PASS, "cachehot_access", OPTGROUP_NONE, TV_NONE,
+	PROP_gimple_any | PROP_cfg, 0, 0, 0, 0
+};
+
+struct access_pass : gimple_opt_pass {
+	access_pass(gcc::context *ctx) : gimple_opt_pass(access_pass_data, ctx) {}
+	opt_pass *clone() final override { return new access_pass(m_ctxt); }
+	unsigned int execute(function *fun) final override;
+};
+
+unsigned int access_pass::execute(function *fun)
+{
+	tree decl = fun->decl;
+	const char *fn, *sec;
+	struct ch_access_fn_info info;
+	expanded_location x;
+	basic_block bb;
+
+	if (!decl || !DECL_NAME(decl))
+		return 0;
+	/* inlined into every caller by einline, before this pass: its accesses
+	 * are already counted there */
+	if (lookup_attribute("always_inline", DECL_ATTRIBUTES(decl)))
+		return 0;
+	fn = IDENTIFIER_POINTER(DECL_NAME(decl));
+	memset(&info, 0, sizeof(info));
+	x = expand_location(DECL_SOURCE_LOCATION(decl));
+	info.file = x.file;
+	info.line = x.line > 0 ? (unsigned)x.line : 0;
+	info.is_static = !TREE_PUBLIC(decl);
+	sec = DECL_SECTION_NAME(decl);
+	info.init = sec && !strncmp(sec, ".init.", 6);
+	info.exit = sec && !strncmp(sec, ".exit.", 6);
+	info.cold = lookup_attribute("cold", DECL_ATTRIBUTES(decl)) != NULL_TREE;
+	info.is_inline = DECL_DECLARED_INLINE_P(decl);
+	ch_access_function(facts, fn, &info);
+	if (!exports_scanned) {
+		exports_scanned = true;
+		scan_exports();
+	}
+	FOR_EACH_BB_FN(bb, fun) {
+		gimple_stmt_iterator gsi;
+		for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gimple *s = gsi_stmt(gsi);
+			if (gasm *as = dyn_cast<gasm *>(s)) {
+				do_asm(as, fn);
+			} else if (gcall *c = dyn_cast<gcall *>(s)) {
+				do_call(c, fn);
+			} else if (is_gimple_assign(s)) {
+				tree lhs = gimple_assign_lhs(s);
+				if (is_mem(lhs))
+					record_ref(lhs, fn, plain(lhs, true));
+				if (gimple_assign_single_p(s) && is_mem(gimple_assign_rhs1(s)))
+					record_ref(gimple_assign_rhs1(s), fn,
+						   plain(gimple_assign_rhs1(s), false));
+			}
+		}
+	}
+	return 0;
+}
+
+/* The unit's file name in directory mode: real path of the main source. */
+static char *unit_file(const char *dir)
+{
+	char *src = main_input_filename ? realpath(main_input_filename, NULL) : NULL;
+	const char *s = src ? src : (main_input_filename ? main_input_filename : "stdin");
+	size_t n = strlen(dir) + strlen(s) + 32;
+	char *out = (char *)xmalloc(n), *p;
+	while (*s == '/')
+		s++;
+	snprintf(out, n, "%s/%s.access.json", dir, s);
+	for (p = out + strlen(dir) + 1; *p; p++)
+		if (*p == '/')
+			*p = ',';
+	free(src);
+	return out;
+}
+
+static void finish_unit(void *, void *)
+{
+	struct stat st;
+	char *path;
+	if (seen_error())
+		return;
+	if (stat(access_path, &st) == 0 && S_ISDIR(st.st_mode))
+		path = unit_file(access_path);
+	else
+		path = xstrdup(access_path);
+	if (ch_access_write(facts, path))
+		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_access_error(facts));
+	free(path);
+}
+
+void cachehot_access_init(const char *plugin_name, const char *path)
+{
+	static struct register_pass_info info;
+	access_path = path;
+	info.pass = new access_pass(g);
+	info.reference_pass_name = "einline";
+	info.ref_pass_instance_number = 1;
+	info.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+	register_callback(plugin_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * per-thread.c -- [cachehot-array-sharing] in the GCC plugin: arrays of
+ * per-thread elements (core/array.c judges them).
+ *
+ * Marked by the attribute cacheline_per_thread (__cacheline_per_thread of
+ * <cachehot.h>) on a variable, a struct member or a struct type, or by the
+ * sidecar ("NAME[] per_thread", "NAME[N] per_thread",
+ * "STRUCT.FIELD[] per_thread"; NAME a variable or a struct tag). Judged:
+ *   - a variable of static storage that is an array of structs (count and
+ *     alignment from the declaration), or a pointer to a struct (a heap
+ *     array: count from the sidecar, start aligned as its type);
+ *   - a member that is such an array or pointer (offset within the struct;
+ *     the struct assumed to start on a line when it is aligned to one);
+ *   - a marked struct type: "arrays of 'struct x'" (count unknown), once,
+ *     at its definition; variables and members of a marked type are then
+ *     not reported again.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "diagnostic-core.h"
+#include "hash-set.h"
+#include "cachehot-plugin.h"
+
+static hash_set<tree> *pt_done;
+
+static tree handle_per_thread(tree *node, tree name, tree, int, bool *no_add_attrs)
+{
+	tree n = *node;
+	if (TREE_CODE(n) == VAR_DECL || TREE_CODE(n) == FIELD_DECL ||
+	    TREE_CODE(n) == RECORD_TYPE || TREE_CODE(n) == UNION_TYPE)
+		return NULL_TREE;
+	if (TREE_CODE(n) == TYPE_DECL && TREE_TYPE(n) &&
+	    (TREE_CODE(TREE_TYPE(n)) == RECORD_TYPE || TREE_CODE(TREE_TYPE(n)) == UNION_TYPE))
+		return NULL_TREE;
+	error_at(DECL_P(n) ? DECL_SOURCE_LOCATION(n) : input_location, "%s",
+		 ch_msg_attr_per_thread(cachehot_ctx, IDENTIFIER_POINTER(name)));
+	*no_add_attrs = true;
+	return NULL_TREE;
+}
+
+static struct attribute_spec attr_per_thread = {
+	"cacheline_per_thread", 0, 0, false, false, false, false, handle_per_thread, NULL
+};
+
+void cachehot_per_thread_attributes(void)
+{
+	register_attribute(&attr_per_thread);
+}
+
+static const char *tag_of(tree type)
+{
+	tree n = TYPE_NAME(type);
+	if (n && TREE_CODE(n) == TYPE_DECL)
+		n = DECL_NAME(n);
+	return n && TREE_CODE(n) == IDENTIFIER_NODE ? IDENTIFIER_POINTER(n) : NULL;
+}
+
+/* A struct type marked per-thread (attribute on the type or its typedef, or
+ * a sidecar entry naming its tag). */
+static bool type_marked(tree type)
+{
+	const char *tag;
+	if (!type || (TREE_CODE(type) != RECORD_TYPE && TREE_CODE(type) != UNION_TYPE))
+		return false;
+	if (lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(type)) ||
+	    lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(TYPE_MAIN_VARIANT(type))))
+		return true;
+	tag = tag_of(TYPE_MAIN_VARIANT(type));
+	return tag && ch_sidecar_per_thread(cachehot_ctx, tag, NULL);
+}
+
+/* Element type and count of an array (flattened), or of a pointer (count 0). */
+static tree element_of(tree type, uint64_t *n, bool *heap)
+{
+	*n = 1;
+	*heap = false;
+	if (type && TREE_CODE(type) == POINTER_TYPE) {
+		*heap = true;
+		*n = 0;
+		return TREE_TYPE(type);
+	}
+	if (!type || TREE_CODE(type) != ARRAY_TYPE)
+		return NULL_TREE;
+	while (TREE_CODE(type) == ARRAY_TYPE) {
+		tree dom = TYPE_DOMAIN(type), max = dom ? TYPE_MAX_VALUE(dom) : NULL_TREE;
+		if (max && TREE_CODE(max) == INTEGER_CST && tree_fits_uhwi_p(max))
+			*n *= tree_to_uhwi(max) + 1;
+		else
+			*n = 0;
+		type = TREE_TYPE(type);
+	}
+	return type;
+}
+
+static void check(tree elem, uint64_t n, uint64_t base_off, int base_known, const char *what,
+		  location_t loc)
+{
+	struct ch_config cfg;
+	struct ch_type *et;
+	struct ch_loc l;
+	expanded_location x = expand_location(loc);
+	if (!elem || !COMPLETE_TYPE_P(elem) || !TYPE_SIZE_UNIT(elem) ||
+	    !tree_fits_uhwi_p(TYPE_SIZE_UNIT(elem)))
+		return;
+	et = cachehot_convert(elem);
+	if (!et)
+		return;
+	cachehot_config(&cfg);
+	memset(&l, 0, sizeof(l));
+	l.file = ch_strdup(cachehot_ctx, x.file);
+	l.line = x.line > 0 ? (unsigned)x.line : 0;
+	l.col = x.column > 0 ? (unsigned)x.column : 0;
+	l.fe_loc = (uint64_t)loc;
+	ch_check_array(cachehot_ctx, et, tree_to_uhwi(TYPE_SIZE_UNIT(elem)), n, base_off,
+		       base_known, what, l, &cfg, cachehot_emit, NULL);
+}
+
+/* A marked struct type: judged once for arrays of it (count unknown). */
+void cachehot_per_thread_type(tree type)
+{
+	unsigned L;
+	struct ch_config cfg;
+	type = TYPE_MAIN_VARIANT(type);
+	if (!pt_done)
+		pt_done = new hash_set<tree>;
+	if (pt_done->contains(type) || !type_marked(type) || !TYPE_STUB_DECL(type))
+		return;
+	pt_done->add(type);
+	cachehot_config(&cfg);
+	L = ch_config_line_size(&cfg);
+	check(type, 0, 0, TYPE_ALIGN_UNIT(type) >= L,
+	      ch_printf(cachehot_ctx, "arrays of '%s %s'",
+			TREE_CODE(type) == UNION_TYPE ? "union" : "struct",
+			tag_of(type) ? tag_of(type) : "<anonymous>"),
+	      DECL_SOURCE_LOCATION(TYPE_STUB_DECL(type)));
+}
+
+/* A variable of static storage. */
+void cachehot_per_thread_var(tree decl)
+{
+	uint64_t n = 0, cnt = 0;
+	bool heap, marked;
+	tree elem;
+	const char *name;
+	struct ch_config cfg;
+	unsigned L;
+	if (!DECL_NAME(decl) || !TREE_STATIC(decl) || DECL_EXTERNAL(decl))
+		return;
+	elem = element_of(TREE_TYPE(decl), &n, &heap);
+	if (!elem || (TREE_CODE(elem) != RECORD_TYPE && TREE_CODE(elem) != UNION_TYPE))
+		return;
+	name = IDENTIFIER_POINTER(DECL_NAME(decl));
+	marked = lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)) ||
+		 (ch_sidecar_count(cachehot_ctx) && ch_sidecar_per_thread(cachehot_ctx, name, &cnt));
+	if (!marked) {
+		if (type_marked(elem))
+			cachehot_per_thread_type(elem);   /* reported at the type */
+		return;
+	}
+	cachehot_config(&cfg);
+	L = ch_config_line_size(&cfg);
+	if (heap)
+		check(elem, cnt, 0, TYPE_ALIGN_UNIT(elem) >= L,
+		      ch_printf(cachehot_ctx, "heap array '%s'", name), DECL_SOURCE_LOCATION(decl));
+	else
+		check(elem, n, 0, DECL_ALIGN_UNIT(decl) >= L,
+		      ch_printf(cachehot_ctx, "array '%s'", name), DECL_SOURCE_LOCATION(decl));
+}
+
+/* The members of a struct just judged (or marked only through them). */
+void cachehot_per_thread_members(tree type, const char *sname)
+{
+	struct ch_config cfg;
+	unsigned L;
+	cachehot_config(&cfg);
+	L = ch_config_line_size(&cfg);
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
+		uint64_t n, cnt = 0, off;
+		bool heap, marked;
+		tree elem, pos;
+		const char *fname;
+		if (TREE_CODE(f) != FIELD_DECL || !DECL_NAME(f))
+			continue;
+		elem = element_of(TREE_TYPE(f), &n, &heap);
+		if (!elem || (TREE_CODE(elem) != RECORD_TYPE && TREE_CODE(elem) != UNION_TYPE))
+			continue;
+		fname = IDENTIFIER_POINTER(DECL_NAME(f));
+		marked = lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)) ||
+			 (sname && ch_sidecar_count(cachehot_ctx) &&
+			  ch_sidecar_per_thread(cachehot_ctx,
+						ch_printf(cachehot_ctx, "%s.%s", sname, fname), &cnt));
+		if (!marked) {
+			if (type_marked(elem))
+				cachehot_per_thread_type(elem);
+			continue;
+		}
+		pos = bit_position(f);
+		off = pos && tree_fits_uhwi_p(pos) ? tree_to_uhwi(pos) / 8 : 0;
+		if (heap)
+			check(elem, cnt, 0, TYPE_ALIGN_UNIT(elem) >= L,
+			      ch_printf(cachehot_ctx, "heap array '%s.%s'", sname ? sname : "?", fname),
+			      DECL_SOURCE_LOCATION(f));
+		else
+			check(elem, n, off, TYPE_ALIGN_UNIT(type) >= L,
+			      ch_printf(cachehot_ctx, "array '%s.%s'", sname ? sname : "?", fname),
+			      DECL_SOURCE_LOCATION(f));
+	}
+}
+
+/* 1 if a member of type carries a per-thread mark (the struct needs a look
+ * even with nothing else annotated). */
+bool cachehot_per_thread_any(tree type, const char *sname)
+{
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
+		if (TREE_CODE(f) != FIELD_DECL || !DECL_NAME(f))
+			continue;
+		if (lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)))
+			return true;
+		if (sname && ch_sidecar_count(cachehot_ctx)) {
+			char key[512];
+			if ((size_t)snprintf(key, sizeof(key), "%s.%s", sname,
+					     IDENTIFIER_POINTER(DECL_NAME(f))) < sizeof(key) &&
+			    ch_sidecar_per_thread(cachehot_ctx, key, NULL))
+				return true;
+		}
+	}
+	return false;
+}
