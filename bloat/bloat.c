@@ -668,9 +668,12 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 				if (!die_inline_declared_here(&die))
 					continue;
 				declared = 1;
-			} else if (!dwarf_hasattr(&die, DW_AT_low_pc) &&
-				   !dwarf_hasattr(&die, DW_AT_ranges)) {
+			} else if (dwarf_hasattr(&die, DW_AT_declaration)) {
 				continue;   /* a declaration */
+			} else if (!dwarf_hasattr(&die, DW_AT_low_pc) &&
+				   !dwarf_hasattr(&die, DW_AT_ranges) &&
+				   dwarf_hasattr_integrate(&die, DW_AT_external)) {
+				continue;   /* a prototype of a global */
 			} else if (die_declared_inline(&die)) {
 				declared = 1;
 			} else if (dwarf_hasattr_integrate(&die, DW_AT_external)) {

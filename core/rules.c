@@ -890,7 +890,8 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 				   ch_check_id(CH_CHECK_FALSE_SHARING)));
 	flat_free(&f);
 out:
-	qsort(fl.v, fl.n, sizeof(*fl.v), finding_cmp);
+	if (fl.n)   /* qsort(NULL, 0, ...) is undefined (UBSan, make fuzz) */
+		qsort(fl.v, fl.n, sizeof(*fl.v), finding_cmp);
 	for (i = 0; i < fl.n; i++) {
 		size_t k;
 		for (k = 0; k < i && fl.v[i].fix && fl.v[k].fix != fl.v[i].fix; k++)

@@ -132,7 +132,9 @@ void scan_scopes(const char *text, struct scopes *out)
 				else if (p[0] == '/' && p[1] == '*') {
 					p += 2;
 					while (*p && !(p[0] == '*' && p[1] == '/')) { if (*p == '\n') line++; p++; }
-					if (*p) p++;
+					if (!*p)
+						break;   /* unterminated: never step past the NUL (make fuzz) */
+					p++;
 				}
 				p++;
 			}

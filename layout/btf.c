@@ -36,7 +36,9 @@ struct brd {
 	size_t n, cap;
 	__u32 building[256];       /* structs under construction (nesting) */
 	unsigned nbuilding;
-	int bad;                   /* a struct contains itself by value */
+	int bad;                   /* 1: a struct contains itself by value;
+				    * 2: type bad_id does not resolve */
+	__u32 bad_id;
 };
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -169,6 +171,13 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 
 		if (mname && !*mname)
 			mname = NULL;
+		if (rid < 0) {
+			/* libbpf resolves at most 32 modifiers/typedefs: a longer
+			 * chain would give a member of size 0 */
+			b->bad = 2;
+			b->bad_id = bm[i].type;
+			break;
+		}
 		while (et && btf_is_array(et)) {
 			const struct btf_array *arr = btf_array(et);
 			nelems *= arr->nelems;
@@ -265,6 +274,13 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			end = m->offset + m->size;
 		prev_end = m->offset + m->size;
 	}
+	if (b->bad) {
+		/* stopped before every member was added: the caller refuses
+		 * the input, nothing below may look at the members */
+		free(decls);
+		b->nbuilding--;
+		return t;
+	}
 	/* (a zero-size struct with one zero-length array is a padding type
 	 * whose alignment only its uses reveal: raised above when they do)
 	 * tail padding beyond what the members' alignment explains */
@@ -288,6 +304,149 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 	free(decls);
 	b->nbuilding--;
 	return t;
+}
+
+/* Edge k (0-based) of type id along what libbpf (btf_dump,
+ * btf__resolve_*) follows without stopping: modifiers, typedefs, pointers,
+ * array elements, function prototypes (return type, then parameters), and
+ * the members of anonymous structs/unions (printed inline). A named
+ * struct/union ends a path (printed "struct NAME"): struct s { struct s
+ * *next; } is fine. Returns 1 and *to, or 0 when there is no edge k. */
+static int follow(const struct btf *btf, __u32 id, unsigned k, __u32 *to)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	if (!t)
+		return 0;
+	if (btf_is_mod(t) || btf_is_typedef(t) || btf_is_ptr(t) || btf_is_decl_tag(t)) {
+		*to = t->type;
+		return k == 0;
+	}
+	if (btf_is_array(t)) {
+		*to = btf_array(t)->type;
+		return k == 0;
+	}
+	if (btf_is_func_proto(t)) {
+		if (k > btf_vlen(t))
+			return 0;
+		*to = k ? btf_params(t)[k - 1].type : t->type;
+		return 1;
+	}
+	if ((btf_is_struct(t) || btf_is_union(t)) && !t->name_off && k < btf_vlen(t)) {
+		*to = btf_members(t)[k].type;
+		return 1;
+	}
+	return 0;
+}
+
+/* A cycle along follow() edges makes libbpf recurse without end (pointer
+ * cycles crashed --show/--reorganize inside libbpf; a 200000-long typedef
+ * chain took minutes with a walk per type). One iterative depth-first
+ * search: linear in types and edges. Returns 0, or -1 with err filled. */
+static int btf_check_cycles(const struct btf *btf, const char *path, char *err, size_t errsz)
+{
+	__u32 n = btf__type_cnt(btf), id;
+	unsigned char *state = calloc(n, 1);        /* 0 new, 1 on stack, 2 done */
+	struct frame { __u32 id; unsigned next; } *stack = malloc(n * sizeof(*stack));
+	int rc = 0;
+	if (!state || !stack)
+		abort();
+	for (id = 1; id < n && !rc; id++) {
+		size_t sp = 0;
+		if (state[id])
+			continue;
+		state[id] = 1;
+		stack[sp++] = (struct frame){ id, 0 };
+		while (sp && !rc) {
+			struct frame *f = &stack[sp - 1];
+			__u32 to;
+			if (!follow(btf, f->id, f->next, &to)) {
+				state[f->id] = 2;
+				sp--;
+				continue;
+			}
+			f->next++;
+			if (!to || to >= n || state[to] == 2)
+				continue;
+			if (state[to] == 1) {
+				snprintf(err, errsz, "%s: malformed BTF: type %u refers to itself "
+					 "through pointers, modifiers or anonymous members", path, to);
+				rc = -1;
+				break;
+			}
+			state[to] = 1;
+			stack[sp++] = (struct frame){ to, 0 };
+		}
+	}
+	free(state);
+	free(stack);
+	return rc;
+}
+
+/* Every struct/union member must have a layout: through typedefs,
+ * modifiers and arrays it must end at an int, enum, float, pointer, struct
+ * or union. libbpf's btf__align_of() returns 0 for anything else (void, a
+ * function, a forward declaration), and btf_dump divides by it: SIGFPE
+ * under --show (make fuzz). Chains are resolved once each (memo): linear.
+ * Runs after btf_check_cycles(), so every chain ends. */
+static int btf_check_member_types(const struct btf *btf, const char *path, char *err,
+				  size_t errsz)
+{
+	__u32 n = btf__type_cnt(btf), id, k;
+	signed char *ok = calloc(n, 1);           /* 0 unknown, 1 has a layout, -1 not */
+	__u32 *chain = malloc(n * sizeof(*chain));
+	int rc = 0;
+	if (!ok || !chain)
+		abort();
+	for (id = 1; id < n && !rc; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_member *m;
+		if (!btf_is_struct(t) && !btf_is_union(t))
+			continue;
+		m = btf_members(t);
+		for (k = 0; k < btf_vlen(t) && !rc; k++) {
+			__u32 cur = m[k].type, len = 0, i;
+			signed char v;
+			for (;;) {
+				const struct btf_type *c = cur ? btf__type_by_id(btf, cur) : NULL;
+				if (cur && ok[cur]) {
+					v = ok[cur];
+					break;
+				}
+				if (!c) {
+					v = -1;
+					break;
+				}
+				if (btf_is_int(c) || btf_is_any_enum(c) || btf_is_float(c) ||
+				    btf_is_ptr(c) || btf_is_struct(c) || btf_is_union(c)) {
+					v = 1;
+					break;
+				}
+				chain[len++] = cur;
+				if (btf_is_mod(c) || btf_is_typedef(c))
+					cur = c->type;
+				else if (btf_is_array(c))
+					cur = btf_array(c)->type;
+				else {
+					v = -1;
+					break;
+				}
+				if (len >= n) {   /* cannot happen after the cycle check */
+					v = -1;
+					break;
+				}
+			}
+			for (i = 0; i < len; i++)
+				ok[chain[i]] = v;
+			if (v < 0) {
+				snprintf(err, errsz, "%s: malformed BTF: member %u of type %u has no "
+					 "layout (void, a function or a forward declaration)", path, k, id);
+				rc = -1;
+			}
+		}
+	}
+	free(ok);
+	free(chain);
+	return rc;
 }
 
 /* libbpf 1.1 (Debian 12) checks the sizes of a BTF blob but not that type
@@ -370,27 +529,31 @@ static int btf_check_refs(const struct btf *btf, const char *path, char *err, si
 			break;
 		}
 	}
-	/* chains of modifiers and arrays must end (a cycle is only legal
-	 * through a pointer or a struct member) */
+	/* sizes libbpf divides by or aligns with (btf__align_of() is the
+	 * size of an int: 0 raised SIGFPE in btf_dump under --show) */
 	for (id = 1; id < n; id++) {
-		__u32 cur = id, steps = 0;
-		for (;;) {
-			const struct btf_type *t = btf__type_by_id(btf, cur);
-			if (!t || !cur)
-				break;
-			if (btf_is_mod(t) || btf_is_typedef(t) || btf_is_decl_tag(t))
-				cur = t->type;
-			else if (btf_is_array(t))
-				cur = btf_array(t)->type;
-			else
-				break;
-			if (++steps > n) {
-				snprintf(err, errsz, "%s: malformed BTF: type %u is its own "
-					 "element or modifier", path, id);
-				return -1;
-			}
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		int ok = 1;
+		if (btf_is_int(t)) {
+			__u32 info = *(const __u32 *)(t + 1);
+			ok = (t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8 ||
+			      t->size == 16) &&
+			     BTF_INT_OFFSET(info) + BTF_INT_BITS(info) <= t->size * 8;
+		}
+		else if (btf_is_enum(t) || btf_is_enum64(t))
+			ok = t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8;
+		else if (btf_is_float(t))
+			ok = t->size == 2 || t->size == 4 || t->size == 8 || t->size == 12 ||
+			     t->size == 16;
+		if (!ok) {
+			snprintf(err, errsz, "%s: malformed BTF: type %u has an impossible size (%u bytes)",
+				 path, id, (unsigned)t->size);
+			return -1;
 		}
 	}
+	if (btf_check_cycles(btf, path, err, errsz) ||
+	    btf_check_member_types(btf, path, err, errsz))
+		return -1;
 #undef REF_OK
 #undef BAD
 	return 0;
@@ -467,6 +630,12 @@ int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
 		btf_dump__free(b.dump);
 	free(b.buf);
 	btf__free(b.btf);
+	if (b.bad == 2) {
+		snprintf(err, errsz, "%s: malformed BTF: member type %u does not resolve to a "
+			 "type of known size (more than 32 typedefs or modifiers: libbpf's limit)",
+			 path, (unsigned)b.bad_id);
+		return -1;
+	}
 	if (b.bad) {
 		snprintf(err, errsz, "%s: malformed BTF: a struct contains itself", path);
 		return -1;

@@ -39,6 +39,8 @@ void lt_set_free(struct lt_set *s)
 	free(s->structs);
 	free(s->hidx);
 	free(s->ti);
+	free(s->mkey);
+	free(s->mdecl);
 	free(s);
 }
 
@@ -268,15 +270,50 @@ int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz)
 	return -1;
 }
 
+/* Index every member that has a declaration (see struct lt_set). */
+static void index_member_decls(struct lt_set *s)
+{
+	size_t i, k, total = 0, cap = 64;
+	for (i = 0; i < s->ticap; i++)
+		if (s->ti[i].t)
+			total += s->ti[i].n;
+	while (cap < 2 * total + 2)
+		cap *= 2;
+	free(s->mkey);
+	free(s->mdecl);
+	s->mkey = xcalloc(cap, sizeof(*s->mkey));
+	s->mdecl = xcalloc(cap, sizeof(*s->mdecl));
+	s->mcap = cap;
+	for (i = 0; i < s->ticap; i++) {
+		const struct ch_type *t = s->ti[i].t;
+		for (k = 0; t && k < s->ti[i].n && k < t->nmembers; k++) {
+			const struct ch_member *m = &t->members[k];
+			size_t h = hash_ptr(m) & (cap - 1);
+			if (!s->ti[i].decl[k])
+				continue;
+			while (s->mkey[h] && s->mkey[h] != m)
+				h = (h + 1) & (cap - 1);
+			s->mkey[h] = m;
+			s->mdecl[h] = s->ti[i].decl[k];
+		}
+	}
+	s->m_at_tin = s->tin;
+	s->m_at_decls = total;
+}
+
 const char *lt_member_decl(struct lt_set *s, const struct ch_member *m, const char *display)
 {
-	size_t i;
 	const char *decl = NULL;
-	for (i = 0; i < s->ticap && !decl; i++) {
-		const struct ch_type *t = s->ti[i].t;
-		if (t && m >= t->members && m < t->members + t->nmembers &&
-		    (size_t)(m - t->members) < s->ti[i].n)
-			decl = s->ti[i].decl[m - t->members];
+	if (s->tin) {
+		size_t h;
+		/* readers fill decls while reading; printing comes after */
+		if (!s->mcap || s->m_at_tin != s->tin)
+			index_member_decls(s);
+		for (h = hash_ptr(m) & (s->mcap - 1); s->mkey[h]; h = (h + 1) & (s->mcap - 1))
+			if (s->mkey[h] == m) {
+				decl = s->mdecl[h];
+				break;
+			}
 	}
 	if (!decl) {
 		const char *tn = m->type_name ? m->type_name : "?";

@@ -60,6 +60,11 @@ struct lt_set {
 	/* ch_type* -> typeinfo, open addressing */
 	struct lt_typeinfo *ti;
 	size_t ticap, tin;
+	/* ch_member* -> decl, open addressing, rebuilt when ti grew (so that
+	 * lt_member_decl is O(1), not a scan of every type per member) */
+	const struct ch_member **mkey;
+	const char **mdecl;
+	size_t mcap, m_at_tin, m_at_decls;
 	unsigned nfiles;           /* inputs read so far (keys are per file) */
 	/* From the macro table of objects built with -g3, as the plugin takes
 	 * them from the preprocessor: SMP_CACHE_BYTES (else L1_CACHE_BYTES)

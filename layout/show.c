@@ -99,6 +99,17 @@ int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o, FIL
 			fprintf(out, "\n\t/* XXX %llu byte%s hole */\n\n",
 				(unsigned long long)(l->offset - prev_end),
 				l->offset - prev_end == 1 ? "" : "s");
+		/* every boundary up to this field, but one line for the
+		 * boundaries inside a long hole: output stays linear in fields
+		 * (an aligned(1 << 28) member printed 249 MB) */
+		if (first > cur_line + 3) {
+			fprintf(out, "\t/* --- cacheline %llu boundary (%llu bytes) --- */\n",
+				(unsigned long long)(cur_line + 1),
+				(unsigned long long)((cur_line + 1) * L));
+			fprintf(out, "\t/* --- %llu more cacheline boundaries in the hole --- */\n",
+				(unsigned long long)(first - cur_line - 2));
+			cur_line = first - 1;
+		}
 		while (first > cur_line) {
 			cur_line++;
 			fprintf(out, "\t/* --- cacheline %llu boundary (%llu bytes) --- */\n",

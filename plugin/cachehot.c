@@ -428,8 +428,12 @@ static bool relevant(tree type, const char *outer, int depth)
 	const char *name;
 
 	type = TYPE_MAIN_VARIANT(type);
-	if (!is_aggregate(type) || depth > 32)
+	if (!is_aggregate(type))
 		return false;
+	/* deeper than any real struct: judged, so that the core's walk
+	 * limit says it was not walked whole, instead of silence */
+	if (depth > 32)
+		return true;
 	if ((memo = relevance->get(type)))   /* before laid_out(): it walks the fields */
 		return *memo == 1;
 	if (!laid_out(type))

@@ -750,8 +750,12 @@ static int relevant(struct symbol *s, const struct ident *sid, int depth)
 	int side = sid && in_sidecar(sid);
 	const char *name = side ? ident_text(sid) : NULL;
 
-	if (!is_aggregate(s) || !s->symbol_list || depth > 32)
+	if (!is_aggregate(s) || !s->symbol_list)
 		return 0;
+	/* deeper than any real struct: judged, so that the core's walk limit
+	 * says it was not walked whole (the plugin's rule) */
+	if (depth > 32)
+		return 1;
 	if ((memo = memo_slot(s, 0)) && *memo)
 		return *memo == 1;
 	FOR_EACH_PTR(s->symbol_list, mem) {

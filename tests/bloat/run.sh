@@ -234,3 +234,16 @@ expect_eq patched-function-size "numa_stat_sum 102 -> 102" \
 mkdir -p "$T/sl/d" && cp "$T/obj/seed.o" "$T/sl/d/" && ln -s .. "$T/sl/d/loop" && ln -s d "$T/sl/d2"
 out=$(cd "$T" && timeout 20 "$BLOAT" sl | tail -1)
 expect_eq symlinked-folders-once "$(cd "$T" && "$BLOAT" sl/d | tail -1)" "$out"
+
+# an identical-code-folded copy whose subprogram has no low_pc (issue 15:
+# cpu_core_flags, 10 bytes in 6.1's kernel/sched/build_utility.o, missed);
+# its own folder: the census above counts the fixture objects
+mkdir -p "$T/icf"
+(cd "$T/src" && gcc $CFLAGS_FIX -c icf_table.c -o "$T/icf/icf_table.o")
+expect_eq icf-copy-without-low-pc "$(printf '%s\n' \
+	"icf_table.o	cpu_cluster_flags	cpu_cluster_flags	6	src/topology.h:9	declared	local" \
+	"icf_table.o	cpu_core_flags	cpu_core_flags	6	src/topology.h:14	source	local")" \
+	"$(cd "$T/icf" && "$BLOAT" --format=lines icf_table.o | norm)"
+expect_eq icf-sizes-nm "$(cd "$T/icf" && nm -S icf_table.o | while read -r a sz ty nm; do
+		[ "$ty" = t ] && echo "$nm $((16#$sz))"; done | sort)" \
+	"$(cd "$T/icf" && "$BLOAT" --format=lines icf_table.o | awk -F'\t' '{ print $2, $4 }' | sort)"
