@@ -279,14 +279,18 @@ if command -v cmake >/dev/null; then
 	ccdb_case ccdb-cmake "$T/proj/cm/build/compile_commands.json"
 else fail ccdb-cmake "cmake is not installed"; fi
 # the kernel's scripts/clang-tools/gen_compile_commands.py from a .cmd file
-GEN=$TOP/build/linux-6.12/scripts/clang-tools/gen_compile_commands.py
-if [ -f "$GEN" ]; then
+GEN=
+for v in 6.12 6.1; do
+	f=$TOP/build/linux-$v/scripts/clang-tools/gen_compile_commands.py
+	if [ -f "$f" ]; then GEN=$f; break; fi
+done
+if [ -n "$GEN" ]; then
 	mkdir -p "$T/proj/kout/src"
 	printf 'savedcmd_src/hot.o := gcc -Wp,-MMD,src/.hot.o.d -nostdinc -I%s/include -O2 -c -o src/hot.o ../src/hot.c\n' "$TOP" >"$T/proj/kout/src/.hot.o.cmd"
 	(cd "$T/proj/kout" && python3 "$GEN" -d . -o "$T/proj/kout/compile_commands.json" >/dev/null 2>&1)
 	expect_eq ccdb-kernel-shape "true" "$(jq -r '.[0] | has("command")' "$T/proj/kout/compile_commands.json")"
 	ccdb_case ccdb-kernel-script "$T/proj/kout/compile_commands.json"
-else fail ccdb-kernel-script "no $GEN"; fi
+else echo "  --   ccdb-kernel-script: skipped, no unpacked kernel tree (kernel/prepare.sh)"; fi
 # relative "directory" (from the database's folder), relative "file", no -o, no -c
 cat >"$T/proj/rel.json" <<EOF
 [ { "directory": ".", "file": "src/hot.c", "arguments": ["cc", "-I$TOP/include", "./src/hot.c"] } ]
