@@ -69,4 +69,6 @@ void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *leave
 /* 'struct foo', 'foo_t', anonymous struct (rules.c). */
 const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t);
 void *ch_xrealloc(void *p, size_t n);
+/* 1 if the n bytes at s are a C identifier (sidecar.c). */
+int ch_is_ident(const char *s, size_t n);
 #endif

@@ -74,17 +74,6 @@ static struct ch_netcl_row *add_row(ch_netcl *t)
 	return &t->rows[t->n++];
 }
 
-static int is_ident(const char *s, size_t n)
-{
-	size_t i;
-	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
-		return 0;
-	for (i = 1; i < n; i++)
-		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
-			return 0;
-	return 1;
-}
-
 /* Split "xps_maps[2]" or "icsk_ack.pending" into its name (a member path,
  * IDENT(.IDENT)*) and its array suffix; -1 if it is not that shape. */
 static int split_name(ch_ctx *ctx, const char *s, const char **name, const char **suffix)
@@ -93,7 +82,7 @@ static int split_name(ch_ctx *ctx, const char *s, const char **name, const char 
 	const char *p = s + k;
 	for (i = 0; i <= k; i++)
 		if (i == k || s[i] == '.') {
-			if (!is_ident(s + start, i - start))
+			if (!ch_is_ident(s + start, i - start))
 				return -1;
 			start = i + 1;
 		}
@@ -131,7 +120,7 @@ static const char *container_of_type(ch_ctx *ctx, const char *ctype)
 	for (i = 0; scalars[i]; i++) {
 		l = strlen(scalars[i]);
 		if (k > 7 + l + 1 && !strncmp(ctype + k - l, scalars[i], l) &&
-		    ctype[k - l - 1] == '_' && is_ident(ctype + 7, k - l - 1 - 7))
+		    ctype[k - l - 1] == '_' && ch_is_ident(ctype + 7, k - l - 1 - 7))
 			return ch_printf(ctx, "%.*s", (int)(k - l - 1 - 7), ctype + 7);
 	}
 	return NULL;
@@ -205,7 +194,7 @@ int ch_netcl_parse_rst_string(ch_netcl *t, const char *file, const char *text)
 			/* "..struct ..NAME" or "..enum" starts a table */
 			if (v[0].len == 8 && !strncmp(v[0].s, "..struct", 8)) {
 				if (n < 2 || v[1].len < 3 || strncmp(v[1].s, "..", 2) ||
-				    !is_ident(v[1].s + 2, v[1].len - 2)) {
+				    !ch_is_ident(v[1].s + 2, v[1].len - 2)) {
 					ch_set_error(ctx, "%s:%u: expected '..struct ..NAME'", file, lineno);
 					return -1;
 				}
@@ -361,7 +350,7 @@ static int load_line(ch_netcl *t, const char *file, unsigned lineno, char *s)
 		((char *)v[i].s)[v[i].len] = 0;
 	memset(&r, 0, sizeof(r));
 	dot = strchr((char *)v[0].s, '.');
-	if (!dot || !is_ident(v[0].s, (size_t)(dot - v[0].s))) {
+	if (!dot || !ch_is_ident(v[0].s, (size_t)(dot - v[0].s))) {
 		ch_set_error(ctx, "%s:%u: expected 'STRUCT.FIELD tx=ACCESS rx=ACCESS', not '%s'",
 			     file, lineno, v[0].s);
 		return -1;

@@ -17,7 +17,8 @@
 #include <string.h>
 #include "internal.h"
 
-static int is_ident(const char *s, size_t n)
+/* 1 if s[0..n) is a C identifier (shared by the sidecar and net_cachelines readers). */
+int ch_is_ident(const char *s, size_t n)
 {
 	size_t i;
 	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
@@ -163,7 +164,7 @@ static int parse_group_line(ch_ctx *ctx, struct ch_sidecar_entry *e, char *type,
 			    const char *cls, const char *file, unsigned lineno)
 {
 	const struct ch_sidecar_entry *o;
-	if (!is_ident(dot + 2, strlen(dot + 2))) {
+	if (!ch_is_ident(dot + 2, strlen(dot + 2))) {
 		ch_set_error(ctx, "%s:%u: bad group name '%s' (a C identifier is expected after '@')",
 			     file, lineno, dot + 2);
 		return -1;
@@ -249,8 +250,8 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 			}
 		}
 		dt = strchr(tok[0], '.');
-		if (dt ? !is_ident(tok[0], (size_t)(dt - tok[0])) || !is_ident(dt + 1, strlen(dt + 1))
-		       : !is_ident(tok[0], strlen(tok[0]))) {
+		if (dt ? !ch_is_ident(tok[0], (size_t)(dt - tok[0])) || !ch_is_ident(dt + 1, strlen(dt + 1))
+		       : !ch_is_ident(tok[0], strlen(tok[0]))) {
 			ch_set_error(ctx, "%s:%u: '%s' is not NAME or STRUCT.FIELD", file, lineno, tok[0]);
 			return -1;
 		}
@@ -264,7 +265,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	{
 		size_t l = strlen(tok[0]);
 		if (l > 2 && !strcmp(tok[0] + l - 2, "()")) {
-			if (!is_ident(tok[0], l - 2)) {
+			if (!ch_is_ident(tok[0], l - 2)) {
 				ch_set_error(ctx, "%s:%u: '%s' is not a function name", file, lineno, tok[0]);
 				return -1;
 			}
@@ -280,9 +281,9 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		}
 	}
 	dot = strchr(tok[0], '.');
-	if (dot && dot[1] == '@' && is_ident(tok[0], (size_t)(dot - tok[0])))
+	if (dot && dot[1] == '@' && ch_is_ident(tok[0], (size_t)(dot - tok[0])))
 		return parse_group_line(ctx, &e, tok[0], dot, tok[1], file, lineno);
-	if (!dot || !is_ident(tok[0], (size_t)(dot - tok[0])) || !is_ident(dot + 1, strlen(dot + 1))) {
+	if (!dot || !ch_is_ident(tok[0], (size_t)(dot - tok[0])) || !ch_is_ident(dot + 1, strlen(dot + 1))) {
 		ch_set_error(ctx, "%s:%u: '%s' is not STRUCT.FIELD", file, lineno, tok[0]);
 		return -1;
 	}
@@ -290,7 +291,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	colon = strchr(tok[1], ':');
 	if (colon) {
 		*colon = 0;
-		if (!is_ident(colon + 1, strlen(colon + 1))) {
+		if (!ch_is_ident(colon + 1, strlen(colon + 1))) {
 			ch_set_error(ctx, "%s:%u: bad group name '%s' (a C identifier is expected)",
 				     file, lineno, colon + 1);
 			return -1;
