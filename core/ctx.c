@@ -1,9 +1,57 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* ctx.c -- the core context: ownership of strings, types and the type map. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+
+char *ch_read_stream(FILE *f, size_t *len)
+{
+	char *buf = NULL;
+	size_t n = 0, cap = 0, got;
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			buf = (char *)ch_xrealloc(buf, cap + 1);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		free(buf);
+		if (!errno)
+			errno = EIO;
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+char *ch_read_text_file(ch_ctx *ctx, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+	if (!f) {
+		ch_set_error(ctx, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = ch_read_stream(f, &n);
+	if (!buf) {
+		ch_set_error(ctx, "%s: %s", path, strerror(errno));
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	if (strlen(buf) != n) {
+		ch_set_error(ctx, "%s: binary file (NUL byte)", path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
 
 void *ch_xrealloc(void *p, size_t n)
 {

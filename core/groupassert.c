@@ -63,7 +63,7 @@ int ch_asserts_names_type(const ch_asserts *a, const char *type_name)
 static void load_src(ch_asserts *a, const char *file)
 {
 	FILE *f;
-	size_t n = 0, cap = 0, r, i;
+	size_t n = 0, i;
 	if (a->src_name && !strcmp(a->src_name, file))
 		return;
 	free(a->src);
@@ -75,16 +75,10 @@ static void load_src(ch_asserts *a, const char *file)
 	f = fopen(file, "rb");
 	if (!f)
 		return;
-	do {
-		if (cap - n < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			a->src = (char *)ch_xrealloc(a->src, cap + 1);
-		}
-		r = fread(a->src + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
+	a->src = ch_read_stream(f, &n);
 	fclose(f);
-	a->src[n] = 0;
+	if (!a->src)
+		return;
 	a->src_lines = (size_t *)ch_xrealloc(NULL, (n + 2) * sizeof(size_t));
 	a->src_lines[a->src_nlines++] = 0;
 	for (i = 0; i < n; i++)
@@ -273,29 +267,10 @@ int ch_asserts_scan(ch_asserts *a, const char *name, const char *text)
 
 int ch_asserts_read(ch_asserts *a, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
+	char *buf = ch_read_text_file(a->ctx, path);
 	int rc;
-	if (!f) {
-		ch_set_error(a->ctx, "%s: %s", path, strerror(errno));
+	if (!buf)
 		return -1;
-	}
-	do {
-		if (cap - n < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			buf = (char *)ch_xrealloc(buf, cap + 1);
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	fclose(f);
-	buf[n] = 0;
-	if (strlen(buf) != n) {
-		free(buf);
-		ch_set_error(a->ctx, "%s: binary file (NUL byte)", path);
-		return -1;
-	}
 	rc = ch_asserts_scan(a, path, buf);
 	free(buf);
 	return rc;

@@ -68,7 +68,16 @@ void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *leave
 		     size_t nleaves, const struct ch_config *cfg, struct ch_finding_list *fl);
 /* 'struct foo', 'foo_t', anonymous struct (rules.c). */
 const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t);
+/* How a member is named in a fix: 'name', or which anonymous aggregate (rules.c). */
+const char *ch_member_ref(ch_ctx *ctx, const struct ch_member *m);
 void *ch_xrealloc(void *p, size_t n);
+/* Read f to its end (pipes too: no size is asked for) into a malloc'd buffer
+ * the caller frees, NUL-terminated; *len = bytes read (the text itself may
+ * hold NUL bytes). NULL on a read error, with errno set (ctx.c). */
+char *ch_read_stream(FILE *f, size_t *len);
+/* The whole text file at path, malloc'd (caller frees); NULL with
+ * ch_ctx_error() "PATH: reason" when it cannot be read or holds a NUL byte. */
+char *ch_read_text_file(ch_ctx *ctx, const char *path);
 /* 1 if the n bytes at s are a C identifier (sidecar.c). */
 int ch_is_ident(const char *s, size_t n);
 #endif

@@ -282,42 +282,9 @@ int ch_netcl_parse_rst_string(ch_netcl *t, const char *file, const char *text)
 	return 0;
 }
 
-static char *slurp(ch_ctx *ctx, const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, r;
-	if (!f) {
-		ch_set_error(ctx, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	do {
-		if (cap - n < 65536) {
-			cap = cap ? 2 * cap : 65536;
-			buf = (char *)ch_xrealloc(buf, cap + 1);
-		}
-		r = fread(buf + n, 1, cap - n, f);
-		n += r;
-	} while (r > 0);
-	if (ferror(f)) {
-		ch_set_error(ctx, "%s: %s", path, strerror(errno));
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = 0;
-	if (strlen(buf) != n) {
-		ch_set_error(ctx, "%s: binary file (NUL byte)", path);
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 int ch_netcl_parse_rst(ch_netcl *t, const char *path)
 {
-	char *text = slurp(t->ctx, path);
+	char *text = ch_read_text_file(t->ctx, path);
 	int rc;
 	if (!text)
 		return -1;
@@ -420,7 +387,7 @@ int ch_netcl_load_string(ch_netcl *t, const char *name, const char *text)
 
 int ch_netcl_load(ch_netcl *t, const char *path)
 {
-	char *text = slurp(t->ctx, path);
+	char *text = ch_read_text_file(t->ctx, path);
 	int rc;
 	if (!text)
 		return -1;

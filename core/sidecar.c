@@ -363,32 +363,21 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 int ch_sidecar_load(ch_ctx *ctx, const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0, cap = 0, got;
+	char *buf;
+	size_t n;
 	int rc;
 	if (!f) {
 		ch_set_error(ctx, "%s: cannot open annotations file: %s", path, strerror(errno));
 		return -1;
 	}
-	/* read to the end (pipes and /dev/stdin have no size to ask for) */
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 8192;
-			buf = (char *)ch_xrealloc(buf, cap + 1);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	if (ferror(f)) {
+	buf = ch_read_stream(f, &n);
+	if (!buf) {
 		ch_set_error(ctx, "%s: cannot read annotations file: %s", path,
-			     errno == EISDIR ? "it is a directory" : strerror(errno ? errno : EIO));
-		free(buf);
+			     errno == EISDIR ? "it is a directory" : strerror(errno));
 		fclose(f);
 		return -1;
 	}
 	fclose(f);
-	buf = (char *)ch_xrealloc(buf, n + 1);
-	buf[n] = 0;
 	if (memchr(buf, 0, n)) {
 		ch_set_error(ctx, "%s: not a text file", path);
 		free(buf);
