@@ -164,16 +164,6 @@ static int member_is_hot(const struct ch_fix_leaf *v, size_t n, size_t member)
 	return 0;
 }
 
-static const char *mref(ch_ctx *ctx, const struct ch_member *m)
-{
-	if (m->name)
-		return ch_printf(ctx, "'%s'", m->name);
-	if (m->type)
-		return ch_printf(ctx, "the anonymous %s at line %u",
-				 m->type->is_union ? "union" : "struct", m->loc.line);
-	return "the unnamed bit-field";
-}
-
 static void sim_copy(struct sim *d, const struct sim *s)
 {
 	memcpy(d->order, s->order, s->n * sizeof(size_t));
@@ -366,13 +356,13 @@ const struct ch_fix *ch_struct_fix(ch_ctx *ctx, const struct ch_type *t,
 			if (kernel == 1) {
 				ed->text = ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", padno++);
 				pads = pads ? ch_printf(ctx, "%s, %s before %s", pads,
-						       ed->text, mref(ctx, m))
+						       ed->text, ch_member_ref(ctx, m))
 					    : ch_printf(ctx, "insert %s before %s", ed->text,
-							mref(ctx, m));
+							ch_member_ref(ctx, m));
 			} else {
 				ed->text = ch_printf(ctx, "%s(%u)", CH_ALIGNAS(kernel), L);
-				pads = pads ? ch_printf(ctx, "%s, %s", pads, mref(ctx, m))
-					    : mref(ctx, m);
+				pads = pads ? ch_printf(ctx, "%s, %s", pads, ch_member_ref(ctx, m))
+					    : ch_member_ref(ctx, m);
 			}
 		}
 		if (pads && kernel == 1)
@@ -392,12 +382,12 @@ const struct ch_fix *ch_struct_fix(ch_ctx *ctx, const struct ch_type *t,
 				ed->after = after;
 				moves = ch_printf(ctx, "%smove %s after %s",
 						  moves ? ch_printf(ctx, "%s, ", moves) : "",
-						  mref(ctx, m), mref(ctx, after));
+						  ch_member_ref(ctx, m), ch_member_ref(ctx, after));
 			} else {
 				ed->after = m;   /* to the start: a move all the same */
 				moves = ch_printf(ctx, "%smove %s to the start",
 						  moves ? ch_printf(ctx, "%s, ", moves) : "",
-						  mref(ctx, m));
+						  ch_member_ref(ctx, m));
 			}
 		}
 		fx->text = ch_printf(ctx, "%s%s%s; this %s%s", pads ? pads : "",

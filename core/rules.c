@@ -480,7 +480,7 @@ static unsigned count_pads(const struct ch_type *t)
 static int common_inst(const struct flat *f, int a, int b);
 
 /* How a member is named in a fix: its name, or which anonymous aggregate. */
-static const char *member_ref(ch_ctx *ctx, const struct ch_member *m)
+const char *ch_member_ref(ch_ctx *ctx, const struct ch_member *m)
 {
 	if (m->name)
 		return ch_printf(ctx, "'%s'", m->name);
@@ -515,11 +515,11 @@ static const char *break_before(ch_ctx *ctx, struct pad_names *pn, const struct 
 {
 	if (kernel == 1)
 		return ch_printf(ctx, "insert %s before %s", pad_for(ctx, pn, t, m),
-				 member_ref(ctx, m));
+				 ch_member_ref(ctx, m));
 	if (m->bit_size)   /* C11 6.7.5: no alignment specifier on a bit-field */
 		return ch_printf(ctx, "make %s a plain member (not a bit-field) declared "
-				 "%s(%u)", member_ref(ctx, m), CH_ALIGNAS(kernel), L);
-	return ch_printf(ctx, "declare %s %s(%u)", member_ref(ctx, m), CH_ALIGNAS(kernel), L);
+				 "%s(%u)", ch_member_ref(ctx, m), CH_ALIGNAS(kernel), L);
+	return ch_printf(ctx, "declare %s %s(%u)", ch_member_ref(ctx, m), CH_ALIGNAS(kernel), L);
 }
 
 /* Align a whole type to the line: the kernel's attribute, or C11. */
@@ -541,7 +541,7 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 		const struct inst *ci = &f->insts[c];
 		if (!ci->type && m->type)   /* different elements of one array */
 			return ch_printf(ctx, "give each element of %s its own cache line (%s)",
-					 member_ref(ctx, m),
+					 ch_member_ref(ctx, m),
 					 align_type(ctx, ch_printf(ctx, "'struct %s'",
 						 m->type->name ? m->type->name : "<anonymous>"),
 						    L, kernel));
@@ -551,7 +551,7 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 			return break_before(ctx, pn, t, second->l.member, L, kernel);
 		}
 		return ch_printf(ctx, "align %s to the cache line (%s) "
-				 "so that the layout of its own type holds here", member_ref(ctx, m),
+				 "so that the layout of its own type holds here", ch_member_ref(ctx, m),
 				 kernel == 1 ? "____cacheline_aligned_in_smp"
 					: ch_printf(ctx, "%s(%u)", CH_ALIGNAS(kernel), L));
 	}
