@@ -50,6 +50,23 @@ static long parse_num(const char **p)
  * a diagnostic GCC (or a tool: "cachehot-sparse: note: ...") prints without a
  * source location. It is placed at the "(FILE:LINE)" its message names (a
  * sidecar entry); without one it is not a finding (0). */
+/* Set f->file (as shown) and f->abspath from the len bytes at name, a path
+ * as the compiler printed it: relative to dir when dir is given. */
+static void set_finding_path(struct finding *f, const char *name, size_t len, const char *dir)
+{
+	char *raw = xstrndup(name, len);
+	if (dir && raw[0] != '/') {
+		char *full = xasprintf("%s/%s", dir, raw);
+		free(raw);
+		raw = full;
+	}
+	f->file = display_path(raw);
+	f->abspath = canon_path(raw);
+	if (!f->abspath)
+		f->abspath = xstrdup(raw);
+	free(raw);
+}
+
 static int parse_unlocated(const char *line, const char *engine, const char *dir,
 			   struct finding *f)
 {
@@ -94,17 +111,7 @@ static int parse_unlocated(const char *line, const char *engine, const char *dir
 		ln = parse_num(&q);
 		if (ln <= 0 || q != close)
 			continue;
-		char *raw = xstrndup(open + 2, (size_t)(colon - open - 2));
-		if (dir && raw[0] != '/') {
-			char *full = xasprintf("%s/%s", dir, raw);
-			free(raw);
-			raw = full;
-		}
-		f->file = display_path(raw);
-		f->abspath = canon_path(raw);
-		if (!f->abspath)
-			f->abspath = xstrdup(raw);
-		free(raw);
+		set_finding_path(f, open + 2, (size_t)(colon - open - 2), dir);
 		while (tag > msg && tag[-1] == ' ')
 			tag--;
 		f->message = xstrndup(msg, (size_t)(tag - msg));
@@ -192,19 +199,7 @@ int parse_diag_line(const char *line, const char *engine, const char *default_ch
 	} else {
 		return 0;
 	}
-	{
-		char *raw = xstrndup(line, flen);
-		if (dir && raw[0] != '/') {
-			char *full = xasprintf("%s/%s", dir, raw);
-			free(raw);
-			raw = full;
-		}
-		f->file = display_path(raw);
-		f->abspath = canon_path(raw);
-		if (!f->abspath)
-			f->abspath = xstrdup(raw);
-		free(raw);
-	}
+	set_finding_path(f, line, flen, dir);
 	f->line = (unsigned)ln;
 	f->col = (unsigned)col;
 	f->sev = sev;
