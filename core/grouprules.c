@@ -183,117 +183,170 @@ static void kernel_span(ch_ctx *ctx, const struct ch_type *t, const struct ch_gr
 		g->name, ch_check_id(CH_CHECK_GROUP_SPAN));
 }
 
-static int in_hot_group(const struct ch_leaf *l, const char *name)
+/* A hot group is judged per instance: the members of one group that sit in
+ * one object. In 'struct pglist_data', node_zones[0] and node_zones[1] each
+ * hold their own instance of a group declared in 'struct zone'. The instance
+ * of a leaf is its path up to the last '.' (anonymous aggregates add no
+ * component, so their members read as the enclosing struct's). */
+struct hot_leaf {
+	const struct ch_leaf *l;
+	const char *inst;      /* path prefix, "" for direct members */
+	size_t inst_len;
+};
+
+static int hot_leaf_cmp(const void *pa, const void *pb)
 {
-	return l->cls == CH_CLASS_HOT && l->group && l->size && !strcmp(l->group, name);
+	const struct hot_leaf *a = (const struct hot_leaf *)pa, *b = (const struct hot_leaf *)pb;
+	int c = strcmp(a->l->group, b->l->group);
+	size_t n = a->inst_len < b->inst_len ? a->inst_len : b->inst_len;
+	if (c)
+		return c;
+	if ((c = memcmp(a->inst, b->inst, n)))
+		return c;
+	if (a->inst_len != b->inst_len)
+		return a->inst_len < b->inst_len ? -1 : 1;
+	if (a->l->offset != b->l->offset)
+		return a->l->offset < b->l->offset ? -1 : 1;
+	return a->l < b->l ? -1 : a->l > b->l;
 }
 
-static int u64_cmp(const void *pa, const void *pb)
+struct line_bytes {
+	uint64_t line, bytes;
+};
+
+static int line_bytes_cmp(const void *pa, const void *pb)
 {
-	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-	return a < b ? -1 : a > b;
+	const struct line_bytes *a = (const struct line_bytes *)pa, *b = (const struct line_bytes *)pb;
+	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* Distinct lines the leaves of hot group name touch at L; *bytes their sum;
- * *anchor the line holding most of their bytes (the first on a tie). */
-static uint64_t hot_lines(const struct ch_leaf *lv, size_t n, const char *name, unsigned L,
-			  uint64_t *bytes, uint64_t *anchor)
+/* Distinct lines the k leaves of one instance touch at L; *bytes their sum;
+ * *anchor the line holding most of their bytes (the first on a tie); a
+ * leaf's bytes count on the line it starts on. scratch holds >= k entries. */
+static uint64_t hot_lines(const struct hot_leaf *h, size_t k, unsigned L, uint64_t *bytes,
+			  uint64_t *anchor, struct line_bytes *scratch)
 {
-	size_t i, k, nl = 0, cap = 0;
-	uint64_t *ln = NULL, count = 0, best = 0;
+	size_t i, j;
+	uint64_t count = 0, best = 0;
 	*bytes = 0;
 	*anchor = 0;
-	for (i = 0; i < n; i++) {
-		uint64_t a, b;
-		if (!in_hot_group(&lv[i], name))
-			continue;
-		*bytes += lv[i].size;
-		for (a = lv[i].offset / L, b = (lv[i].offset + lv[i].size - 1) / L; a <= b; a++) {
-			if (nl == cap) {
-				cap = cap ? 2 * cap : 16;
-				ln = (uint64_t *)ch_xrealloc(ln, cap * sizeof(*ln));
+	for (i = 0; i < k; i++) {
+		*bytes += h[i].l->size;
+		scratch[i].line = h[i].l->offset / L;
+		scratch[i].bytes = h[i].l->size;
+	}
+	qsort(scratch, k, sizeof(*scratch), line_bytes_cmp);
+	/* lines touched: each leaf covers [first, last]; the leaves are sorted
+	 * by offset, so a running maximum counts each line once */
+	{
+		uint64_t last = 0;
+		int any = 0;
+		for (i = 0; i < k; i++) {
+			uint64_t a = h[i].l->offset / L, b = (h[i].l->offset + h[i].l->size - 1) / L;
+			if (any && a <= last)
+				a = last + 1;
+			if (a <= b) {
+				count += b - a + 1;
+				last = b;
+				any = 1;
 			}
-			ln[nl++] = a;
 		}
 	}
-	qsort(ln, nl, sizeof(*ln), u64_cmp);
-	for (k = 0; k < nl; k++)
-		if (!k || ln[k] != ln[k - 1]) {
-			uint64_t on = 0;
-			count++;
-			for (i = 0; i < n; i++)
-				if (in_hot_group(&lv[i], name) && lv[i].offset / L == ln[k])
-					on += lv[i].size;
-			if (on > best) {
-				best = on;
-				*anchor = ln[k];
-			}
+	for (i = 0; i < k; i = j) {
+		uint64_t on = 0;
+		for (j = i; j < k && scratch[j].line == scratch[i].line; j++)
+			on += scratch[j].bytes;
+		if (on > best) {
+			best = on;
+			*anchor = scratch[i].line;
 		}
-	free(ln);
+	}
 	return count;
 }
 
-static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct ch_leaf *lv, size_t n,
-		     size_t first, unsigned L, unsigned base_L, const struct ch_config *cfg,
-		     struct ch_finding_list *fl)
+static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf *h, size_t k,
+		     unsigned L, unsigned base_L, const struct ch_config *cfg,
+		     struct ch_finding_list *fl, struct line_bytes *scratch)
 {
-	const char *name = lv[first].group, *moves = NULL;
-	uint64_t bytes, anchor, bb, ba, lines = hot_lines(lv, n, name, L, &bytes, &anchor);
+	const char *name = h[0].l->group, *moves = NULL, *where = "";
+	uint64_t bytes, anchor, bb, ba, lines = hot_lines(h, k, L, &bytes, &anchor, scratch);
 	uint64_t need = ch_lines_min(bytes, L);
 	const struct ch_leaf *at = NULL, *on = NULL;
 	size_t i;
 	struct ch_finding *x;
 	if (lines <= need)
 		return;
-	if (base_L && hot_lines(lv, n, name, base_L, &bb, &ba) > ch_lines_min(bb, base_L))
+	if (base_L && hot_lines(h, k, base_L, &bb, &ba, scratch) > ch_lines_min(bb, base_L))
 		return;
-	for (i = 0; i < n; i++) {
-		if (!in_hot_group(&lv[i], name))
-			continue;
-		if (lv[i].offset / L == anchor && (lv[i].offset + lv[i].size - 1) / L == anchor) {
+	for (i = 0; i < k; i++) {
+		const struct ch_leaf *l = h[i].l;
+		if (l->offset / L == anchor && (l->offset + l->size - 1) / L == anchor) {
 			if (!on)
-				on = &lv[i];
+				on = l;
 			continue;
 		}
 		if (!at)
-			at = &lv[i];
+			at = l;
 		moves = ch_printf(ctx, "%s%s'%s' (offset %llu, size %llu)", moves ? moves : "",
-				  moves ? ", " : "", lv[i].path, (unsigned long long)lv[i].offset,
-				  (unsigned long long)lv[i].size);
+				  moves ? ", " : "", l->path, (unsigned long long)l->offset,
+				  (unsigned long long)l->size);
 	}
 	if (!at)
 		return;
+	if (h[0].inst_len)
+		where = ch_printf(ctx, " in '%.*s'", (int)h[0].inst_len, h[0].inst);
 	x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L, at->offset / L);
 	x->field_a = at->path;
 	x->offset_a = at->offset;
 	x->size_a = at->size;
 	x->loc = at->member->loc;
 	x->message = ch_printf(ctx,
-		"hot group '%s' of %s (%llu bytes) spans %llu cache lines %s where its bytes need "
+		"hot group '%s' of %s%s (%llu bytes) spans %llu cache lines %s where its bytes need "
 		"%llu; move %s onto line %llu next to '%s' (offset %llu) [%s]",
-		name, ch_type_phrase(ctx, t), (unsigned long long)bytes, (unsigned long long)lines,
-		lines_words(ctx, L, base_L != 0), (unsigned long long)need, moves,
-		(unsigned long long)anchor, on ? on->path : "?",
+		name, ch_type_phrase(ctx, t), where, (unsigned long long)bytes,
+		(unsigned long long)lines, lines_words(ctx, L, base_L != 0),
+		(unsigned long long)need, moves, (unsigned long long)anchor, on ? on->path : "?",
 		(unsigned long long)(on ? on->offset : 0), ch_check_id(CH_CHECK_GROUP_SPAN));
 }
 
+/* O(n log n) in leaves: the hot-group leaves sorted by (group, instance,
+ * offset), each run judged once. */
 static void spans(ch_ctx *ctx, const struct ch_type *t, const struct ch_groups *gs,
 		  const struct ch_leaf *lv, size_t n, unsigned L, unsigned base_L,
 		  const struct ch_config *cfg, struct ch_finding_list *fl)
 {
-	size_t i, j;
+	struct hot_leaf *h;
+	struct line_bytes *scratch;
+	size_t i, j, k = 0;
 	for (i = 0; i < gs->n; i++)
 		kernel_span(ctx, t, &gs->v[i], L, base_L, cfg, fl);
-	for (i = 0; i < n; i++) {
-		int dup = 0;
-		if (lv[i].cls != CH_CLASS_HOT || !lv[i].group || !lv[i].size)
+	for (i = 0; i < n; i++)
+		if (lv[i].cls == CH_CLASS_HOT && lv[i].group && lv[i].size)
+			k++;
+	if (!k)
+		return;
+	h = (struct hot_leaf *)ch_xrealloc(NULL, k * sizeof(*h));
+	scratch = (struct line_bytes *)ch_xrealloc(NULL, k * sizeof(*scratch));
+	for (i = 0, k = 0; i < n; i++) {
+		const char *dot;
+		if (!(lv[i].cls == CH_CLASS_HOT && lv[i].group && lv[i].size))
 			continue;
-		for (j = 0; j < i && !dup; j++)
-			dup = lv[j].cls == CH_CLASS_HOT && lv[j].group && lv[j].size &&
-			      !strcmp(lv[j].group, lv[i].group);
-		if (!dup)
-			hot_span(ctx, t, lv, n, i, L, base_L, cfg, fl);
+		dot = strrchr(lv[i].path, '.');
+		h[k].l = &lv[i];
+		h[k].inst = lv[i].path;
+		h[k].inst_len = dot ? (size_t)(dot - lv[i].path) : 0;
+		k++;
 	}
+	qsort(h, k, sizeof(*h), hot_leaf_cmp);
+	for (i = 0; i < k; i = j) {
+		for (j = i + 1; j < k && !strcmp(h[j].l->group, h[i].l->group) &&
+			     h[j].inst_len == h[i].inst_len &&
+			     !memcmp(h[j].inst, h[i].inst, h[i].inst_len); j++)
+			;
+		hot_span(ctx, t, h + i, j - i, L, base_L, cfg, fl, scratch);
+	}
+	free(h);
+	free(scratch);
 }
 
 void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *lv, size_t n,
