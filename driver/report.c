@@ -53,6 +53,22 @@ static const struct rule_doc {
 	  "A hand-kept cacheline group assert no longer holds on the real layout, has slack, "
 	  "names a member or group that is gone, or a group member has none. "
 	  "`cachehot asserts STRUCT OBJ` prints the current block. See docs/kernel-groups.md." },
+	{ "cachehot-array-sharing", "ArraySharing",
+	  "Neighbouring elements of a per-thread array share a cache line",
+	  "An array whose elements are each written by their own thread or CPU "
+	  "(__cacheline_per_thread, sidecar 'NAME[] per_thread') has an element size that "
+	  "is not a multiple of the cache line, or does not start on a line: a hot field of "
+	  "element i shares a line with element i+1, so two threads write one line. Align "
+	  "the element type to the line (_Alignas on its first member; "
+	  "____cacheline_aligned_in_smp in the kernel). See cachehot-annotations(7)." },
+	{ "cachehot-counter-batch", "CounterBatch",
+	  "A statistics counter is updated once per element of a loop",
+	  "A shared statistics counter (__mod_lruvec_state, mod_node_page_state, the "
+	  "*_state/*_event(s) family or a counter-updaters entry) is updated inside a loop, "
+	  "one atomic or per-CPU update per element, where the target and the item do not "
+	  "change over the loop (or take a few values). Accumulate in a local (or a keyed "
+	  "set of locals) and apply once after the loop, before any early exit and before "
+	  "a lock is dropped. See docs/checks.rst." },
 	{ "cachehot", "Annotations",
 	  "An annotation cannot be applied: a sidecar entry or attribute names nothing",
 	  "A sidecar entry names no member of its struct (the member was renamed or removed, "
