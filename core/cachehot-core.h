@@ -516,6 +516,15 @@ const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char 
 				     unsigned line, const char *type_name);
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line);
+/* The entry names typedef_name, a typedef of the tagged struct (or union)
+ * 'tag' ("typedef struct conn_queue CQ;"): sidecar entries name the tag, so
+ * the entry would match nothing. A warning at the typedef (at most a
+ * warning, never an error under -Werror, as ch_msg_sidecar_no_member);
+ * the fix names the entry spelt with the tag. entry is "TYPEDEF.FIELD" or
+ * "TYPEDEF.@GROUP". */
+const char *ch_msg_sidecar_typedef(ch_ctx *ctx, const char *entry, const char *file,
+				   unsigned line, const char *typedef_name, const char *tag,
+				   int is_union);
 /* The driver's verdict over a whole compile database: the entry matched no
  * struct in any of its units (the tree no longer has it, or it names a
  * typedef instead of the tag). units: how many units were checked. */

@@ -191,6 +191,17 @@ const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char 
 			 entry, file, line, type_name);
 }
 
+const char *ch_msg_sidecar_typedef(ch_ctx *ctx, const char *entry, const char *file,
+				   unsigned line, const char *typedef_name, const char *tag,
+				   int is_union)
+{
+	const char *rest = strchr(entry, '.');
+	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) names typedef '%s' of '%s %s': "
+			 "a sidecar names the struct tag; write '%s%s' [cachehot]",
+			 entry, file, line, typedef_name, is_union ? "union" : "struct", tag,
+			 tag, rest ? rest : "");
+}
+
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line)
 {

@@ -588,6 +588,33 @@ static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc)
 	loc->col = col > 0 ? (unsigned)col : 0;
 }
 
+/* "typedef struct TAG NAME;" where a sidecar uses NAME as a struct name:
+ * kept (once per name) for main.c to report the entries. */
+static void note_typedef_of_tag(struct rd *rd, Dwarf_Die *td, Dwarf_Die *agg, const char *path)
+{
+	struct lt_set *s = rd->s;
+	const char *name = dwarf_diename(td), *tag = dwarf_diename(agg);
+	struct lt_typedef *t;
+	size_t i;
+	if (!name || !tag || !strcmp(name, tag) || !ch_sidecar_count(s->ctx) ||
+	    !ch_sidecar_names_type(s->ctx, name))
+		return;
+	for (i = 0; i < s->ntds; i++)
+		if (!strcmp(s->tds[i].name, name))
+			return;
+	t = realloc(s->tds, (s->ntds + 1) * sizeof(*s->tds));
+	if (!t)
+		abort();
+	s->tds = t;
+	t = &s->tds[s->ntds++];
+	memset(t, 0, sizeof(*t));
+	t->name = ch_strdup(s->ctx, name);
+	t->tag = ch_strdup(s->ctx, tag);
+	t->is_union = dwarf_tag(agg) == DW_TAG_union_type;
+	t->input = ch_strdup(s->ctx, path);
+	set_loc(rd, td, &t->loc);
+}
+
 static const void *key_of(struct rd *rd, Dwarf_Die *die)
 {
 	uint64_t k = ((uint64_t)rd->fileno << 44) | (uint64_t)dwarf_dieoffset(die);
@@ -1108,9 +1135,12 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 			} else if (tag == DW_TAG_typedef) {
 				Dwarf_Die tt;
 				Dwarf_Word al;
-				if (!die_type(&die, &tt) || !is_agg_tag(dwarf_tag(&tt)) ||
-				    dwarf_diename(&tt))
+				if (!die_type(&die, &tt) || !is_agg_tag(dwarf_tag(&tt)))
 					continue;
+				if (dwarf_diename(&tt)) {
+					note_typedef_of_tag(&rd, &die, &tt, path);
+					continue;
+				}
 				name = dwarf_diename(&die);
 				agg = tt;
 				if (!name)

@@ -37,6 +37,7 @@ void lt_set_free(struct lt_set *s)
 	for (i = 0; i < s->ticap; i++)
 		free(s->ti[i].decl);
 	free(s->structs);
+	free(s->tds);
 	free(s->hidx);
 	free(s->ti);
 	free(s->mkey);

@@ -50,8 +50,20 @@ struct lt_struct {
 				    * the inputs has a different size */
 };
 
+/* A typedef of a tagged struct whose name a sidecar uses as a struct name
+ * ("typedef struct conn_queue CQ;" and an entry "CQ.lock"): reported, since
+ * entries name the tag. Strings owned by the set's ctx. */
+struct lt_typedef {
+	const char *name, *tag;
+	int is_union;
+	struct ch_loc loc;
+	const char *input;
+};
+
 struct lt_set {
 	ch_ctx *ctx;
+	struct lt_typedef *tds;    /* only typedef names the sidecar uses */
+	size_t ntds;
 	struct lt_struct *structs;
 	size_t n, cap;
 	/* name -> index+1, open addressing */

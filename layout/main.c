@@ -156,6 +156,17 @@ static void side_missing(const char *file, unsigned line, const char *entry, voi
 	a->warnings++;
 }
 
+struct td_arg { const struct lt_typedef *td; ch_ctx *ctx; int warnings; };
+static void side_typedef(const char *file, unsigned line, const char *entry, void *arg)
+{
+	struct td_arg *a = arg;
+	lt_print_loc(stdout, &a->td->loc, NULL, a->td->input);
+	fprintf(stdout, "warning: %s\n",
+		ch_msg_sidecar_typedef(a->ctx, entry, file, line, a->td->name, a->td->tag,
+				       a->td->is_union));
+	a->warnings++;
+}
+
 static void side_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
 	(void)arg;
@@ -441,6 +452,13 @@ int main(int argc, char **argv)
 			}
 			if (ch_sidecar_count(s->ctx))
 				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &sa);
+		}
+		/* entries naming a typedef of a tagged struct (after the
+		 * structs: a struct really called so takes them) */
+		for (i = 0; i < s->ntds && !nonly; i++) {
+			struct td_arg ta = { &s->tds[i], s->ctx, 0 };
+			ch_sidecar_missing_fields(s->ctx, s->tds[i].name, side_typedef, &ta);
+			sa.warnings += ta.warnings;
 		}
 		if (tab)
 			ea.warnings += lt_netcl_run(s, tab, &o, only, nonly, NULL, stdout);

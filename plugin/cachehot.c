@@ -452,8 +452,8 @@ static bool relevant(tree type, const char *outer, int depth)
 			r = true;
 		/* a struct the sidecar names is judged even when no entry
 		 * matches a member: a misspelt entry then "names no member" */
-		if (!r && name && name == type_tag(type) && ch_sidecar_count(cachehot_ctx) &&
-		    ch_sidecar_names_type(cachehot_ctx, name))
+		if (!r && name && (name == type_tag(type) || (!depth && !type_tag(type))) &&
+		    ch_sidecar_count(cachehot_ctx) && ch_sidecar_names_type(cachehot_ctx, name))
 			r = true;
 		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
 			const char *g;
@@ -753,7 +753,7 @@ static void judge(tree type, const char *typedef_name, tree variant)
 	ch_check_type(cachehot_ctx, t, &cfg, emit_finding, NULL);
 	if (cachehot_opts.manifest && cfg.smp)
 		ch_manifest_add(cachehot_ctx, t, &cfg, "plugin");
-	if (t->name && !t->name_is_typedef) {
+	if (t->name) {   /* a tag, or the typedef name of an anonymous struct */
 		ch_sidecar_mark_members(cachehot_ctx, t);
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
 	}
@@ -814,6 +814,17 @@ static void finish_type(void *gcc_data, void *)
 	}
 }
 
+/* An entry naming a typedef of a tagged struct ("CQ.lock" for "typedef
+ * struct conn_queue CQ;"): at most a warning, as a stale entry. */
+struct typedef_arg { location_t loc; const char *name, *tag; bool is_union; };
+static void report_typedef_entry(const char *file, unsigned line, const char *entry, void *arg)
+{
+	struct typedef_arg *a = (struct typedef_arg *)arg;
+	cachehot_diag(a->loc, cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING,
+		      ch_msg_sidecar_typedef(cachehot_ctx, entry, file, line, a->name, a->tag,
+					     a->is_union), true);
+}
+
 /* typedef struct { ... } name_t [__aligned(N)]; */
 static void finish_decl(void *gcc_data, void *)
 {
@@ -832,6 +843,14 @@ static void finish_decl(void *gcc_data, void *)
 	if (!type || !is_aggregate(type))
 		return;
 	main = TYPE_MAIN_VARIANT(type);
+	if (type_tag(main) && ch_sidecar_count(cachehot_ctx) &&
+	    strcmp(type_tag(main), IDENTIFIER_POINTER(DECL_NAME(decl))) &&
+	    ch_sidecar_names_type(cachehot_ctx, IDENTIFIER_POINTER(DECL_NAME(decl)))) {
+		struct typedef_arg a = { DECL_SOURCE_LOCATION(decl),
+					 IDENTIFIER_POINTER(DECL_NAME(decl)), type_tag(main),
+					 TREE_CODE(main) == UNION_TYPE };
+		ch_sidecar_missing_fields(cachehot_ctx, a.name, report_typedef_entry, &a);
+	}
 	if (!laid_out(main) || type_tag(main) || judged->contains(main))
 		return;
 	/* a sidecar names the typedef (and members of its anonymous members) */

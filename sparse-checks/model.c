@@ -771,8 +771,8 @@ static int relevant(struct symbol *s, const struct ident *sid, int depth)
 			r = 1;
 		/* a struct the sidecar names is judged even when no entry
 		 * matches a member (the plugin's rule) */
-		if (!r && side && is_tagged(s) && s->ident == sid)
-			r = 1;
+		if (!r && side && s->ident == sid && (is_tagged(s) || !depth))
+			r = 1;   /* (or the typedef name of an anonymous struct) */
 		if (!r && side && mem->ident &&
 		    ch_sidecar_class(ch_sparse_ctx, name, show_ident(mem->ident), &g) != CH_CLASS_NONE)
 			r = 1;
@@ -809,6 +809,35 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 	f.loc = t->loc;
 	f.message = ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name);
 	ch_print_finding(&f, NULL);
+}
+
+/* An entry naming a typedef of a tagged struct ("CQ.lock" for "typedef
+ * struct conn_queue CQ;"): a warning at the typedef, as the plugin says. */
+struct typedef_arg { struct ch_loc loc; const char *name, *tag; int is_union; };
+static void report_typedef_entry(const char *file, unsigned line, const char *entry, void *arg)
+{
+	const struct typedef_arg *a = arg;
+	struct ch_finding f;
+	memset(&f, 0, sizeof(f));
+	f.severity = CH_SEV_WARNING;
+	f.loc = a->loc;
+	f.message = ch_msg_sidecar_typedef(ch_sparse_ctx, entry, file, line, a->name, a->tag,
+					   a->is_union);
+	ch_print_finding(&f, NULL);
+}
+
+static void typedef_of_tag(struct symbol *td)
+{
+	struct symbol *b = td->ctype.base_type;
+	struct typedef_arg a;
+	if (!td->ident || !b || !is_aggregate(b) || !is_tagged(b) || b->ident == td->ident ||
+	    !ch_sidecar_count(ch_sparse_ctx) || !in_sidecar(td->ident))
+		return;
+	a.loc = ch_sparse_loc(td->pos);
+	a.name = ident_text(td->ident);
+	a.tag = ident_text(b->ident);
+	a.is_union = b->type == SYM_UNION;
+	ch_sidecar_missing_fields(ch_sparse_ctx, a.name, report_typedef_entry, &a);
 }
 
 /* 1 if struct t has a kernel cacheline group marker among its direct
@@ -880,8 +909,10 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 	/* typedefs first: they carry the alignment of anonymous structs */
 	for (l = 0; l < 2; l++)
 	FOR_EACH_PTR(lists[l], sym) {
-		if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE)
+		if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE) {
 			note_typedef(sym);
+			typedef_of_tag(sym);
+		}
 	} END_FOR_EACH_PTR(sym);
 	/* the relevant struct definitions of this scope (and of the blocks
 	 * of its functions) */
@@ -945,7 +976,7 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 		ch_check_type(ch_sparse_ctx, ct, &cfg, ch_print_finding, NULL);
 		if (ch_opts.manifest && cfg.smp)
 			ch_manifest_add(ch_sparse_ctx, ct, &cfg, "sparse");
-		if (tagged && ct->name) {
+		if (ct->name && (tagged || ct->name_is_typedef)) {
 			ch_sidecar_mark_members(ch_sparse_ctx, ct);
 			ch_sidecar_missing_fields(ch_sparse_ctx, ct->name, report_missing_field, ct);
 		}

@@ -178,6 +178,13 @@ expect_eq sarif-rule-per-check-id "9|" "$(jq '.runs[0].tool.driver.rules | lengt
 # ---- the real engines agree: one finding, three engines ------------------------------
 out=$("$CH" check $INC --engine=plugin,sparse,layout --format=json hot.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"')
 expect_eq real-engines-merge "7:23:plugin,sparse,layout" "$out"
+# a sidecar entry naming a typedef instead of the tag: a warning from every
+# engine, one finding, exit 1 (it was a note, or nothing from layout: exit 0)
+cp "$TOP/tests/fixtures/sidecar_typedef.c" td.c
+printf 'WQ.head read_mostly\n' >td.ann
+out=$("$CH" check --annotations=td.ann --engine=plugin,sparse,layout --format=json td.c | jq -r '.findings[] | "\(.line):\(.column):\(.severity):\(.engines|join(",")):\(.message)"'); rc=$?
+"$CH" check --annotations=td.ann --engine=plugin,sparse,layout td.c >/dev/null; rc=$?
+expect_eq sidecar-typedef-name-fails "1|9:27:warning:plugin,sparse,layout:sidecar entry 'WQ.head' ($T/td.ann:1) names typedef 'WQ' of 'struct work_queue': a sidecar names the struct tag; write 'work_queue.head'" "$rc|$out"
 out=$("$CH" check $INC --engine=all --format=json hot.c loop.c | jq -r '.findings[] | "\(.file):\(.line):\(.engines|join(","))"' | tr '\n' ' ')
 expect_eq engine-all "hot.c:7:plugin,sparse,layout loop.c:10:cocci " "$out"
 # sidecar annotations instead of attributes, for every engine
