@@ -67,6 +67,7 @@ enum ch_check {
 	CH_CHECK_NET_CACHELINES,    /* cachehot-net-cachelines (core/cachehot-netcl.h) */
 	CH_CHECK_GROUP_ASSERT,      /* cachehot-group-assert */
 	CH_CHECK_ARRAY_SHARING,     /* cachehot-array-sharing */
+	CH_CHECK_GLOBAL_SHARING,    /* cachehot-global-sharing (core/globals.c) */
 	CH_CHECK__COUNT
 };
 
@@ -154,6 +155,48 @@ int ch_check_array(struct ch_ctx *ctx, struct ch_type *et, uint64_t elem_size,
 		   uint64_t nelems, uint64_t base_off, int base_known, const char *what,
 		   struct ch_loc loc, const struct ch_config *cfg,
 		   void (*emit)(const struct ch_finding *f, void *arg), void *arg);
+
+/* ---- adjacent global variables (core/globals.c) --------------------------- */
+/* [cachehot-global-sharing]: a global variable annotated hot or exclusive
+ * (the class attributes on a variable, sidecar "VARIABLE CLASS[:GROUP]")
+ * that shares a cache line with other data. Placement is only known in the
+ * binary: cachehot-layout reads it from the ELF symbol table (st_value,
+ * st_size, the section's address and alignment). Source: issue 14 (a hot
+ * global counter beside read-mostly configuration or a queue's indices);
+ * the kernel's __cacheline_aligned_in_smp / __read_mostly placement
+ * (include/linux/cache.h). */
+struct ch_global {
+	const char *name;         /* symbol name */
+	const char *section;      /* its section: ".bss", ".data..cacheline_aligned" */
+	uint64_t addr;            /* bytes: st_value of a linked file (the address);
+				   * in a relocatable object, the offset in the section */
+	uint64_t section_addr;    /* bytes: the section's sh_addr (0 in an object) */
+	uint64_t section_align;   /* bytes: the section's sh_addralign */
+	uint64_t size;            /* bytes (st_size); 0-size symbols are no data */
+	enum ch_class cls;        /* from the attribute (manifest) or the sidecar */
+	const char *group;        /* hot group, or NULL */
+	struct ch_loc loc;        /* the definition, when known (DWARF, manifest) */
+};
+/* Judge n data symbols, v sorted by addr then size (not modified): one
+ * finding per hot/exclusive symbol that shares a line with any other symbol
+ * of v, except hot ones of its own hot group; it names every neighbour
+ * with its line index (counted from the first line of the hot symbol's
+ * section), position and size, and the fix in cfg->kernel's vocabulary.
+ * relocatable: v are the symbols of ONE section of an ET_REL object (the
+ * link places each section: no other section may be compared), and lines
+ * are exact only when the section is aligned to a line (the message says
+ * so); else v may span sections (a linked file: neighbours across a
+ * section boundary share lines too). O(n + k), k the neighbours named.
+ * Returns the number of findings of severity >= warning. */
+int ch_check_globals(struct ch_ctx *ctx, const struct ch_global *v, size_t n, int relocatable,
+		     const struct ch_config *cfg,
+		     void (*emit)(const struct ch_finding *f, void *arg), void *arg);
+/* A hot global that is a common symbol (-fcommon) in a relocatable object:
+ * its place is chosen by the link; a note. */
+const char *ch_msg_global_common(struct ch_ctx *ctx, const char *name, const char *input);
+/* A sidecar "VARIABLE CLASS" entry naming no data symbol of the inputs. */
+const char *ch_msg_sidecar_no_symbol(struct ch_ctx *ctx, const char *name, const char *file,
+				     unsigned line);
 
 /* ---- one fix per struct (core/fix.c) -------------------------------------- */
 /* The alignment specifier of a userspace vocabulary (ch_config.kernel). */
@@ -303,6 +346,21 @@ int ch_sidecar_addressable(ch_ctx *ctx, const char *func);
  * a struct tag. 1 if name ("stats", "pool.workers", "worker") is so marked;
  * *count gets N (elements; 0 when not given). */
 int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count);
+/* Sidecar lines "VARIABLE CLASS[:GROUP]" (a bare identifier: no '.', '()'
+ * or '[]') annotate a global variable ([cachehot-global-sharing], judged by
+ * cachehot-layout on the ELF symbol table). The class of the variable name
+ * (marks its entry matched), CH_CLASS_NONE when the sidecar has none; *group
+ * (may be NULL) gets its hot group or NULL. Compile engines never list these
+ * entries as unmatched (ch_sidecar_unmatched): where a variable ends up is
+ * only known in the linked binary. */
+enum ch_class ch_sidecar_global_class(ch_ctx *ctx, const char *name, const char **group);
+/* Call fn for every global-variable entry in file order (name without any
+ * decoration; matched: 1 once ch_sidecar_global_class looked it up).
+ * Returns how many there are. */
+size_t ch_sidecar_globals(ch_ctx *ctx,
+			  void (*fn)(const char *name, enum ch_class cls, const char *group,
+				     const char *file, unsigned line, int matched, void *arg),
+			  void *arg);
 /* Sidecar lines "STRUCT.@GROUP CLASS" set the class of a kernel cacheline
  * group (CLASS: hot|written, read_mostly, none), overriding the one its name
  * gives. Returns 1 and *out if such a line names type_name.@group (marks it
@@ -614,6 +672,12 @@ void ch_atomic_cleanup(void);
 /* Add t with its leaves and findings to the manifest kept in ctx. */
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		     const char *tool);
+/* Record global variable name (the symbol name) annotated cls/group (an
+ * attribute or a sidecar line) defined or declared at loc, under the
+ * manifest's "globals": compilers cannot judge where it is placed,
+ * cachehot-layout --manifest does ([cachehot-global-sharing]). */
+void ch_manifest_add_global(ch_ctx *ctx, const char *name, enum ch_class cls,
+			    const char *group, struct ch_loc loc, const char *tool);
 /* Merge the ctx's manifest into path under an flock, written atomically
  * (temporary file + rename). Structs already present are replaced.
  * Returns 0, or -1 with ch_ctx_error(). */

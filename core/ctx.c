@@ -257,6 +257,7 @@ const char *ch_check_id(enum ch_check c)
 	case CH_CHECK_NET_CACHELINES: return "cachehot-net-cachelines";
 	case CH_CHECK_GROUP_ASSERT: return "cachehot-group-assert";
 	case CH_CHECK_ARRAY_SHARING: return "cachehot-array-sharing";
+	case CH_CHECK_GLOBAL_SHARING: return "cachehot-global-sharing";
 	default: return "cachehot-unknown";
 	}
 }

@@ -14,6 +14,8 @@ struct ch_sidecar_entry {
 	int matched;
 	size_t next_of_type;    /* index + 1 of the next entry of this STRUCT, 0: none */
 	uint64_t count;         /* NAME[N] per_thread: N elements; 0 unknown */
+	int global;             /* "NAME CLASS[:GROUP]": a global variable; type
+				 * is "NAME=" (a key no other entry has) */
 };
 
 /* One STRUCT named by field entries: its entries form a chain through
@@ -71,6 +73,23 @@ const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t);
 /* How a member is named in a fix: 'name', or which anonymous aggregate (rules.c). */
 const char *ch_member_ref(ch_ctx *ctx, const struct ch_member *m);
 void *ch_xrealloc(void *p, size_t n);
+/* [cachehot-global-sharing] (globals.c -> messages.c): one neighbour of a
+ * hot global and the line (index from the section's first line) they share. */
+struct ch_global_nb {
+	const struct ch_global *g;
+	uint64_t line;
+};
+/* The whole message for hot global h sharing lines [first, last] (indexes
+ * from the first line of h's section) with nb[0..n) (n >= 1; more than
+ * shown are counted in 'more'); next: the first neighbour after h on its
+ * last line, or NULL; pad: bytes the userspace fix costs at this placement. */
+/* A hot global alone in its section of a relocatable object (built with
+ * -fdata-sections), aligned to less than a line: a note. */
+const char *ch_msg_global_alone(ch_ctx *ctx, const struct ch_global *h);
+const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int relocatable,
+				  uint64_t first, uint64_t last, const struct ch_global_nb *nb,
+				  size_t n, size_t more, const struct ch_global *next, uint64_t pad,
+				  const struct ch_config *cfg);
 /* Read f to its end (pipes too: no size is asked for) into a malloc'd buffer
  * the caller frees, NUL-terminated; *len = bytes read (the text itself may
  * hold NUL bytes). NULL on a read error, with errno set (ctx.c). */

@@ -28,6 +28,8 @@
  * by file, line, then their canonical JSON text -- whatever order the
  * compiles ran in, and written with sorted keys: the same build gives a
  * byte-identical manifest under any -j.
+ * "globals" (only when a variable is annotated): NAME -> { "class", "group",
+ * "file", "line", "col", "tool" }, see ch_manifest_add_global().
  * Written with jansson; merged under flock; written to an unnamed file and
  * renamed into place (ch_atomic_open), so no partial file is ever seen.
  */
@@ -230,6 +232,70 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
 	merge_record(structs, t->name, s);
 }
 
+/* "globals": { NAME: { "class": "hot", "group": null, "file": ..., "line": N,
+ * "col": N, "tool": "plugin" } }: global variables annotated in the source
+ * (the class attributes on a variable, or the sidecar), for cachehot-layout
+ * to judge where the link put them. Of two records of one name (a static in
+ * two units) the first by file, line and text is kept: order-independent. */
+static json_t *root_of(ch_ctx *ctx)
+{
+	if (!ctx->manifest) {
+		json_t *root = json_object();
+		json_object_set_new(root, "cachehot_manifest", json_integer(1));
+		json_object_set_new(root, "structs", json_object());
+		ctx->manifest = root;
+	}
+	return (json_t *)ctx->manifest;
+}
+
+static int global_before(json_t *a, json_t *b)
+{
+	const char *fa = json_string_value(json_object_get(a, "file"));
+	const char *fb = json_string_value(json_object_get(b, "file"));
+	json_int_t la = json_integer_value(json_object_get(a, "line"));
+	json_int_t lb = json_integer_value(json_object_get(b, "line"));
+	int c = strcmp(fa ? fa : "", fb ? fb : "");
+	char *ta, *tb;
+	if (c || la != lb)
+		return c ? c < 0 : la < lb;
+	ta = record_text(a);
+	tb = record_text(b);
+	c = strcmp(ta ? ta : "", tb ? tb : "");
+	free(ta);
+	free(tb);
+	return c < 0;
+}
+
+static void merge_global(json_t *globals, const char *name, json_t *rec)
+{
+	json_t *prev = json_object_get(globals, name);
+	if (!json_is_object(prev) || global_before(rec, prev))
+		json_object_set(globals, name, rec);
+}
+
+void ch_manifest_add_global(ch_ctx *ctx, const char *name, enum ch_class cls,
+			    const char *group, struct ch_loc loc, const char *tool)
+{
+	json_t *root, *globals, *g;
+	if (!name || cls == CH_CLASS_NONE)
+		return;
+	root = root_of(ctx);
+	globals = json_object_get(root, "globals");
+	if (!globals) {
+		globals = json_object();
+		json_object_set_new(root, "globals", globals);
+	}
+	g = json_object();
+	json_object_set_new(g, "class", json_string(ch_class_name(cls)));
+	json_object_set_new(g, "group", str_or_null(group));
+	json_object_set_new(g, "file", str_or_null(loc.file));
+	json_object_set_new(g, "line", json_integer(loc.line));
+	json_object_set_new(g, "col", json_integer(loc.col));
+	json_object_set_new(g, "tool", json_string(tool ? tool : "cachehot"));
+	merge_global(globals, name, g);
+	json_decref(g);
+}
+
 void ch_manifest_free(ch_ctx *ctx)
 {
 	if (ctx->manifest)
@@ -292,6 +358,19 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 			goto out;
 		}
 		merge_structs(json_object_get(old, "structs"), json_object_get(mine, "structs"));
+		{
+			json_t *mg = json_object_get(mine, "globals"), *og, *rec;
+			const char *name;
+			if (json_is_object(mg)) {
+				og = json_object_get(old, "globals");
+				if (!json_is_object(og)) {
+					og = json_object();
+					json_object_set_new(old, "globals", og);
+				}
+				json_object_foreach(mg, name, rec)
+					merge_global(og, name, rec);
+			}
+		}
 	} else {
 		old = json_incref(mine);
 	}

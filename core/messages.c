@@ -97,8 +97,8 @@ const char *ch_inline_addr_message(ch_ctx *ctx, const struct ch_inline_finding *
 
 const char *ch_msg_attr_not_member(ch_ctx *ctx, const char *attr)
 {
-	return ch_printf(ctx, "'%s' attribute applies only to struct or union members [cachehot]",
-			 attr);
+	return ch_printf(ctx, "'%s' attribute applies only to struct or union members and to "
+			 "variables of static storage [cachehot]", attr);
 }
 
 const char *ch_msg_attr_group_not_string(ch_ctx *ctx, const char *attr)
@@ -281,4 +281,121 @@ const char *ch_msg_attr_per_thread(ch_ctx *ctx, const char *attr)
 	return ch_printf(ctx, "'%s' attribute applies only to variables, struct members and "
 			 "struct types (an array of per-thread elements, or its element type) "
 			 "[%s]", attr, ch_check_id(CH_CHECK_ARRAY_SHARING));
+}
+
+/* ---- [cachehot-global-sharing] ------------------------------------------- */
+
+static const char *class_phrase(ch_ctx *ctx, const struct ch_global *g)
+{
+	switch (g->cls) {
+	case CH_CLASS_HOT:
+		return g->group ? ch_printf(ctx, "hot, group '%s', ", g->group) : "hot, ";
+	case CH_CLASS_EXCLUSIVE: return "exclusive, ";
+	case CH_CLASS_READ_MOSTLY: return "read-mostly, ";
+	default: return "";
+	}
+}
+
+static const char *bytes(ch_ctx *ctx, uint64_t n)
+{
+	return ch_printf(ctx, "%llu byte%s", (unsigned long long)n, n == 1 ? "" : "s");
+}
+
+/* Where a symbol is: "8 bytes at offset 16 of '.bss'" in an object; "8
+ * bytes at 0x4030, offset 24 of '.bss'" in a linked file. in: the section
+ * the sentence is about (not repeated for symbols in it). */
+static const char *place(ch_ctx *ctx, const struct ch_global *g, int relocatable, const char *in)
+{
+	const char *sec = in && g->section && !strcmp(in, g->section) ? ""
+			  : ch_printf(ctx, " of '%s'", g->section ? g->section : "?");
+	if (relocatable)
+		return ch_printf(ctx, "%s at offset %llu%s", bytes(ctx, g->size),
+				 (unsigned long long)(g->addr - g->section_addr), sec);
+	return ch_printf(ctx, "%s at 0x%llx, offset %llu%s", bytes(ctx, g->size),
+			 (unsigned long long)g->addr,
+			 (unsigned long long)(g->addr - g->section_addr), sec);
+}
+
+const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int relocatable,
+				  uint64_t first, uint64_t last, const struct ch_global_nb *nb,
+				  size_t n, size_t more, const struct ch_global *next, uint64_t pad,
+				  const struct ch_config *cfg)
+{
+	unsigned L = ch_config_line_size(cfg);
+	const char *sec = h->section ? h->section : "?";
+	const char *with = "", *fix, *note = "", *span = "";
+	size_t i, nrm = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct ch_global *o = nb[i].g;
+		with = ch_printf(ctx, "%s%s'%s' (%s%s, line %llu)", with,
+				 i == 0 ? "" : i + 1 == n && !more ? " and " : ", ", o->name,
+				 class_phrase(ctx, o), place(ctx, o, relocatable, sec),
+				 (unsigned long long)nb[i].line);
+		nrm += o->cls == CH_CLASS_READ_MOSTLY;
+	}
+	if (more)
+		with = ch_printf(ctx, "%s and %zu more", with, more);
+	if (!relocatable)
+		span = ch_printf(ctx, ", 0x%llx-0x%llx", (unsigned long long)(h->addr / L * L),
+				 (unsigned long long)((h->addr + h->size - 1) / L * L + L - 1));
+	else if (h->section_align < L)
+		note = ch_printf(ctx, " (lines counted as if '%s' started on a line: in this "
+				 "relocatable object it is aligned to %s and the link decides where "
+				 "it starts, so judge the linked file)", sec,
+				 bytes(ctx, h->section_align));
+	if (cfg->kernel == 1) {
+		uint64_t round = (h->size + L - 1) / L * L;
+		fix = ch_printf(ctx, "mark '%s' __cacheline_aligned_in_smp (it moves to "
+				".data..cacheline_aligned, where every variable starts a line of its "
+				"own)%s; this costs %llu bytes (its %s take %llu)", h->name,
+				nrm == n && !more
+				? ch_printf(ctx, ", or mark %s __read_mostly (moved to "
+					    ".data..read_mostly)", n == 1 ? "that reader" : "those readers")
+				: "",
+				(unsigned long long)(round - h->size), bytes(ctx, h->size),
+				(unsigned long long)round);
+	} else {
+		const char *as = CH_ALIGNAS(cfg->kernel);
+		fix = ch_printf(ctx, "declare '%s' %s(%u)%s; at this placement that costs %s of "
+				"padding", h->name, as, L,
+				next ? ch_printf(ctx, ", and '%s', the first variable after it on "
+						 "its line, %s(%u) too", next->name, as, L) : "",
+				bytes(ctx, pad));
+	}
+	return ch_printf(ctx, "%s global '%s' (%s) shares cache %s of '%s' (%u-byte lines%s) with "
+			 "%s: every write to '%s' takes the line from the CPUs using %s; %s%s [%s]",
+			 h->cls == CH_CLASS_EXCLUSIVE ? "exclusive" : "hot", h->name,
+			 place(ctx, h, relocatable, NULL),
+			 first == last ? ch_printf(ctx, "line %llu", (unsigned long long)first)
+				       : ch_printf(ctx, "lines %llu-%llu", (unsigned long long)first,
+						   (unsigned long long)last),
+			 sec, L, span, with, h->name, n == 1 && !more ? "it" : "them", fix, note,
+			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
+}
+
+const char *ch_msg_global_alone(ch_ctx *ctx, const struct ch_global *h)
+{
+	return ch_printf(ctx, "%s global '%s' (%s) is alone in section '%s' of this relocatable "
+			 "object, which is aligned to %s: the link chooses its neighbours, so "
+			 "judge the linked file [%s]",
+			 h->cls == CH_CLASS_EXCLUSIVE ? "exclusive" : "hot", h->name,
+			 bytes(ctx, h->size), h->section ? h->section : "?",
+			 bytes(ctx, h->section_align), ch_check_id(CH_CHECK_GLOBAL_SHARING));
+}
+
+const char *ch_msg_global_common(ch_ctx *ctx, const char *name, const char *input)
+{
+	return ch_printf(ctx, "hot global '%s' is a common symbol in %s (-fcommon): the link "
+			 "decides where it goes, so its neighbours are not known here; build "
+			 "with -fno-common or judge the linked file [%s]", name, input,
+			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
+}
+
+const char *ch_msg_sidecar_no_symbol(ch_ctx *ctx, const char *name, const char *file,
+				     unsigned line)
+{
+	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) names no variable of the input: "
+			 "no data symbol has that name (a stale or misspelt entry, or a variable "
+			 "the compiler removed) [cachehot]", name, file, line);
 }

@@ -3,6 +3,7 @@
  * sidecar.c -- annotations for unmodified trees, one field per line:
  *
  *     STRUCT.FIELD CLASS[:GROUP]     CLASS: hot | exclusive | read_mostly
+ *     VARIABLE CLASS[:GROUP]         a global variable ([cachehot-global-sharing])
  *     FUNCTION() addressable         inline function meant to be addressable
  *     # comment
  *
@@ -283,11 +284,18 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	dot = strchr(tok[0], '.');
 	if (dot && dot[1] == '@' && ch_is_ident(tok[0], (size_t)(dot - tok[0])))
 		return parse_group_line(ctx, &e, tok[0], dot, tok[1], file, lineno);
-	if (!dot || !ch_is_ident(tok[0], (size_t)(dot - tok[0])) || !ch_is_ident(dot + 1, strlen(dot + 1))) {
-		ch_set_error(ctx, "%s:%u: '%s' is not STRUCT.FIELD", file, lineno, tok[0]);
+	if (!dot && ch_is_ident(tok[0], strlen(tok[0]))) {
+		/* VARIABLE CLASS[:GROUP]: a global variable, judged where its
+		 * place is known (cachehot-layout, ELF symbol table) */
+		e.global = 1;
+	} else if (!dot || !ch_is_ident(tok[0], (size_t)(dot - tok[0])) ||
+		   !ch_is_ident(dot + 1, strlen(dot + 1))) {
+		ch_set_error(ctx, dot ? "%s:%u: '%s' is not STRUCT.FIELD"
+				      : "%s:%u: '%s' is not STRUCT.FIELD or a variable name",
+			     file, lineno, tok[0]);
 		return -1;
-	}
-	*dot = 0;
+	} else
+		*dot = 0;
 	colon = strchr(tok[1], ':');
 	if (colon) {
 		*colon = 0;
@@ -307,8 +315,8 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 			     file, lineno, tok[1], colon + 1);
 		return -1;
 	}
-	e.type = ch_strdup(ctx, tok[0]);
-	e.field = ch_strdup(ctx, dot + 1);
+	e.type = e.global ? ch_printf(ctx, "%s=", tok[0]) : ch_strdup(ctx, tok[0]);
+	e.field = e.global ? NULL : ch_strdup(ctx, dot + 1);
 	e.group = colon ? ch_strdup(ctx, colon + 1) : NULL;
 	{
 		/* one class per field, as for attributes: a repeat is ignored,
@@ -317,9 +325,11 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		if (o) {
 			if (o->cls == e.cls && !strcmp(o->group ? o->group : "", e.group ? e.group : ""))
 				return 0;
-			ch_set_error(ctx, "%s:%u: '%s.%s' is already annotated '%s%s%s' at %s:%u: one class per field",
-				     file, lineno, e.type, e.field, ch_class_name(o->cls),
-				     o->group ? ":" : "", o->group ? o->group : "", o->file, o->line);
+			ch_set_error(ctx, "%s:%u: '%s%s%s' is already annotated '%s%s%s' at %s:%u: one class per %s",
+				     file, lineno, e.global ? tok[0] : e.type, e.global ? "" : ".",
+				     e.global ? "" : e.field, ch_class_name(o->cls),
+				     o->group ? ":" : "", o->group ? o->group : "", o->file, o->line,
+				     e.global ? "variable" : "field");
 			return -1;
 		}
 	}
@@ -452,7 +462,9 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 	size_t i, n = 0;
 	for (i = 0; i < ctx->nside; i++) {
 		const struct ch_sidecar_entry *e = &ctx->side[i];
-		if (e->matched)
+		/* a global variable's entry is judged on the linked binary
+		 * (cachehot-layout, ch_sidecar_globals), never per unit */
+		if (e->matched || e->global)
 			continue;
 		n++;
 		if (fn)
@@ -510,4 +522,42 @@ void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t)
 {
 	if (t && t->name && ctx->nside)
 		mark_members(ctx, t->name, t, 0);
+}
+
+enum ch_class ch_sidecar_global_class(ch_ctx *ctx, const char *name, const char **group)
+{
+	struct ch_sidecar_entry *e;
+	char key[512];
+	if (!name || !ctx->nside || (size_t)snprintf(key, sizeof(key), "%s=", name) >= sizeof(key))
+		return CH_CLASS_NONE;
+	e = find_entry(ctx, key, NULL);
+	if (!e)
+		return CH_CLASS_NONE;
+	e->matched = 1;
+	if (group)
+		*group = e->group;
+	return e->cls;
+}
+
+size_t ch_sidecar_globals(ch_ctx *ctx,
+			  void (*fn)(const char *name, enum ch_class cls, const char *group,
+				     const char *file, unsigned line, int matched, void *arg),
+			  void *arg)
+{
+	size_t i, n = 0;
+	for (i = 0; i < ctx->nside; i++) {
+		const struct ch_sidecar_entry *e = &ctx->side[i];
+		char *name;
+		size_t l;
+		if (!e->global)
+			continue;
+		n++;
+		if (!fn)
+			continue;
+		l = strlen(e->type);
+		name = (char *)ch_alloc(ctx, l);
+		memcpy(name, e->type, l - 1);   /* without the key's '=' */
+		fn(name, e->cls, e->group, e->file, e->line, e->matched, arg);
+	}
+	return n;
 }

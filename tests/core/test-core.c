@@ -134,8 +134,12 @@ static void test_sidecar(void)
 	check_str("sidecar: bad class message",
 		  "bad.ann:2: unknown class 'warm' (expected hot, exclusive or read_mostly)",
 		  ch_ctx_error(ctx));
-	check(ch_sidecar_load_string(ctx, "bad.ann", "xy hot\n") == -1, "sidecar: no dot", "");
-	check_str("sidecar: no dot message", "bad.ann:1: 'xy' is not STRUCT.FIELD", ch_ctx_error(ctx));
+	check(ch_sidecar_load_string(ctx, "bad.ann", "x-y hot\n") == -1, "sidecar: not a name", "");
+	check_str("sidecar: not a name message",
+		  "bad.ann:1: 'x-y' is not STRUCT.FIELD or a variable name", ch_ctx_error(ctx));
+	check(ch_sidecar_load_string(ctx, "bad.ann", "x.y-z hot\n") == -1, "sidecar: bad field", "");
+	check_str("sidecar: bad field message", "bad.ann:1: 'x.y-z' is not STRUCT.FIELD",
+		  ch_ctx_error(ctx));
 	check(ch_sidecar_load_string(ctx, "bad.ann", "a.b read_mostly:g\n") == -1,
 	      "sidecar: group on read_mostly", "");
 	check(ch_sidecar_load_string(ctx, "bad.ann", "a.b hot extra\n") == -1,
@@ -163,6 +167,107 @@ static void missing_cb(const char *file, unsigned line, const char *entry, void 
 
 /* The indices (issue 12): 100k entries over 1000 structs, a conflict
  * 100k lines apart, a failed load undone, missing fields in file order. */
+/* [cachehot-global-sharing]: the sidecar's VARIABLE lines and the rule
+ * (core/globals.c) on hand-made symbol tables. */
+static struct ch_finding gfound[8];
+static int ngfound;
+static void gemit(const struct ch_finding *f, void *arg)
+{
+	(void)arg;
+	if (ngfound < 8)
+		gfound[ngfound++] = *f;
+}
+
+static void test_globals(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	const char *g = NULL;
+	int n;
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 0 };
+	/* an object's .bss: q_tail 0..8, q_head 8..16, hits 16..24, aligned 8 */
+	struct ch_global v[4] = {
+		{ "q_tail", ".bss", 0, 0, 8, 8, CH_CLASS_NONE, NULL, { "a.c", 4, 23, 0 }, },
+		{ "q_head", ".bss", 8, 0, 8, 8, CH_CLASS_NONE, NULL, { "a.c", 4, 15, 0 }, },
+		{ "hits", ".bss", 16, 0, 8, 8, CH_CLASS_HOT, NULL, { "a.c", 3, 15, 0 }, },
+		{ "big", ".bss", 64, 0, 8, 8, CH_CLASS_NONE, NULL, { NULL, 0, 0, 0 }, },
+	};
+	check(ch_sidecar_load_string(ctx, "g.ann", "hits hot\nlimit read_mostly\nctr hot:io\n") == 0,
+	      "globals: sidecar VARIABLE lines load", ch_ctx_error(ctx));
+	check(ch_sidecar_global_class(ctx, "hits", &g) == CH_CLASS_HOT && !g,
+	      "globals: sidecar class of a variable", "");
+	check(ch_sidecar_global_class(ctx, "ctr", &g) == CH_CLASS_HOT && g && !strcmp(g, "io"),
+	      "globals: sidecar group of a variable", "");
+	check(ch_sidecar_class(ctx, "hits", NULL, &g) == CH_CLASS_NONE && !ch_sidecar_names_type(ctx, "hits"),
+	      "globals: a variable entry names no struct", "");
+	check(ch_sidecar_unmatched(ctx, NULL, NULL) == 0, "globals: never unmatched per unit", "");
+	check(ch_sidecar_globals(ctx, NULL, NULL) == 3, "globals: three variable entries", "");
+	check(ch_sidecar_load_string(ctx, "c.ann", "hits read_mostly\n") == -1,
+	      "globals: a second class refused", "");
+	check_str("globals: second class message",
+		  "c.ann:1: 'hits' is already annotated 'hot' at g.ann:1: one class per variable",
+		  ch_ctx_error(ctx));
+
+	ngfound = 0;
+	check(ch_check_globals(ctx, v, 4, 1, &cfg, gemit, NULL) == 1 && ngfound == 1,
+	      "globals: one warning in an object", "");
+	check_str("globals: object message",
+		  "hot global 'hits' (8 bytes at offset 16 of '.bss') shares cache line 0 of '.bss' "
+		  "(64-byte lines) with 'q_tail' (8 bytes at offset 0, line 0) and 'q_head' (8 bytes "
+		  "at offset 8, line 0): every write to 'hits' takes the line from the CPUs using "
+		  "them; declare 'hits' _Alignas(64); at this placement that costs 48 bytes of "
+		  "padding (lines counted as if '.bss' started on a line: in this relocatable object "
+		  "it is aligned to 8 bytes and the link decides where it starts, so judge the linked "
+		  "file) [cachehot-global-sharing]", ngfound ? gfound[0].message : "");
+	check(ngfound && gfound[0].line_index == 0 && gfound[0].offset_a == 16 &&
+	      !strcmp(gfound[0].field_b, "q_tail") && gfound[0].loc.line == 3,
+	      "globals: finding fields", "");
+
+	/* linked: hits first on its line, a read-mostly reader after it */
+	v[0] = (struct ch_global){ "hits", ".bss", 0x4040, 0x4040, 64, 8, CH_CLASS_HOT, NULL, { 0 } };
+	v[1] = (struct ch_global){ "limit", ".bss", 0x4048, 0x4040, 64, 8, CH_CLASS_READ_MOSTLY, NULL, { 0 } };
+	v[2] = (struct ch_global){ "far", ".bss", 0x4080, 0x4040, 64, 8, CH_CLASS_NONE, NULL, { 0 } };
+	cfg.kernel = 1;
+	ngfound = 0;
+	ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL);
+	check_str("globals: kernel message",
+		  "hot global 'hits' (8 bytes at 0x4040, offset 0 of '.bss') shares cache line 0 of "
+		  "'.bss' (64-byte lines, 0x4040-0x407f) with 'limit' (read-mostly, 8 bytes at 0x4048, "
+		  "offset 8, line 0): every write to 'hits' takes the line from the CPUs using it; "
+		  "mark 'hits' __cacheline_aligned_in_smp (it moves to .data..cacheline_aligned, "
+		  "where every variable starts a line of its own), or mark that reader __read_mostly "
+		  "(moved to .data..read_mostly); this costs 56 bytes (its 8 bytes take 64) "
+		  "[cachehot-global-sharing]", ngfound ? gfound[0].message : "");
+	cfg.kernel = 0;
+	ngfound = 0;
+	ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL);
+	check(ngfound == 1 && strstr(gfound[0].message, "declare 'hits' _Alignas(64), and 'limit', "
+				     "the first variable after it on its line, _Alignas(64) too; at "
+				     "this placement that costs 56 bytes of padding"),
+	      "globals: userspace fix names the follower", ngfound ? gfound[0].message : "");
+	/* clean: hits alone on its line; same group may share; uniprocessor */
+	v[1].addr = 0x4080;
+	v[2].addr = 0x4088;
+	ngfound = 0;
+	check(ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL) == 0 && ngfound == 0,
+	      "globals: aligned hot variable is clean", "");
+	v[1] = (struct ch_global){ "hits2", ".bss", 0x4048, 0x4040, 64, 8, CH_CLASS_HOT, "io", { 0 } };
+	v[0].group = "io";
+	ngfound = 0;
+	check(ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL) == 0 && ngfound == 0,
+	      "globals: one hot group shares a line", "");
+	v[0].cls = CH_CLASS_EXCLUSIVE;
+	ngfound = 0;
+	n = ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL);
+	check(n == 2 && ngfound == 2 && !strncmp(gfound[0].message, "exclusive global 'hits'", 23) &&
+	      !strncmp(gfound[1].message, "hot global 'hits2'", 18),
+	      "globals: exclusive shares with no group", ngfound ? gfound[0].message : "none");
+	cfg.smp = 0;
+	ngfound = 0;
+	check(ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL) == 0 && ngfound == 0,
+	      "globals: no false sharing on a uniprocessor", "");
+	ch_ctx_free(ctx);
+}
+
 static void test_sidecar_index(void)
 {
 	ch_ctx *ctx = ch_ctx_new();
@@ -355,6 +460,7 @@ int main(void)
 	test_v510();
 	test_union_and_nesting();
 	test_sidecar();
+	test_globals();
 	test_sidecar_index();
 	test_eval();
 	test_options();
