@@ -100,7 +100,11 @@ static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_a
 	unsigned i;
 
 	any_attribute_seen = true;
-	if (TREE_CODE(decl) != FIELD_DECL) {
+	/* a variable of static storage (a global, a static local): where it
+	 * lands is only known in the binary; recorded in the manifest for
+	 * cachehot-layout ([cachehot-global-sharing], finish_decl) */
+	if (TREE_CODE(decl) != FIELD_DECL &&
+	    !(TREE_CODE(decl) == VAR_DECL && (TREE_STATIC(decl) || DECL_EXTERNAL(decl)))) {
 		/* on a struct type: at its tag, as sparse reports it (GCC's
 		 * input_location is wherever parsing stopped: the '}') */
 		error_at(DECL_P(decl) ? DECL_SOURCE_LOCATION(decl)
@@ -825,6 +829,40 @@ static void report_typedef_entry(const char *file, unsigned line, const char *en
 					     a->is_union), true);
 }
 
+/* A global (or static) variable with a class, from its attribute or a
+ * sidecar "VARIABLE CLASS" line: into the manifest's "globals", for
+ * cachehot-layout --manifest. Nothing is printed: the compiler does not
+ * know the variable's neighbours. */
+static void record_global(tree decl)
+{
+	enum ch_class cls = CH_CLASS_NONE;
+	const char *group = NULL, *name;
+	unsigned i;
+	struct ch_loc l;
+	expanded_location x;
+	if (!DECL_NAME(decl) || !(TREE_STATIC(decl) || DECL_EXTERNAL(decl)))
+		return;
+	name = IDENTIFIER_POINTER(DECL_NAME(decl));
+	for (i = 0; i < ARRAY_SIZE(layout_attrs) && cls == CH_CLASS_NONE; i++) {
+		tree a = lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl));
+		if (!a)
+			continue;
+		cls = i == 0 ? CH_CLASS_HOT : i == 1 ? CH_CLASS_EXCLUSIVE : CH_CLASS_READ_MOSTLY;
+		if (TREE_VALUE(a) && TREE_CODE(TREE_VALUE(TREE_VALUE(a))) == STRING_CST)
+			group = TREE_STRING_POINTER(TREE_VALUE(TREE_VALUE(a)));
+	}
+	if (cls == CH_CLASS_NONE)
+		cls = ch_sidecar_global_class(cachehot_ctx, name, &group);
+	if (cls == CH_CLASS_NONE || !cachehot_opts.manifest)
+		return;
+	x = expand_location(DECL_SOURCE_LOCATION(decl));
+	memset(&l, 0, sizeof(l));
+	l.file = x.file;
+	l.line = x.line > 0 ? (unsigned)x.line : 0;
+	l.col = x.column > 0 ? (unsigned)x.column : 0;
+	ch_manifest_add_global(cachehot_ctx, name, cls, group, l, "plugin");
+}
+
 /* typedef struct { ... } name_t [__aligned(N)]; */
 static void finish_decl(void *gcc_data, void *)
 {
@@ -835,6 +873,7 @@ static void finish_decl(void *gcc_data, void *)
 		return;
 	if (TREE_CODE(decl) == VAR_DECL) {
 		cachehot_per_thread_var(decl);
+		record_global(decl);
 		return;
 	}
 	if (TREE_CODE(decl) != TYPE_DECL || !DECL_NAME(decl))

@@ -50,6 +50,7 @@
 #include "expression.h"
 #include "parse.h"
 #include "options.h"
+#include "scope.h"
 
 #include "cachehot-sparse.h"
 
@@ -175,6 +176,17 @@ static struct position line_start(struct position p)
 	return p;
 }
 
+/* A variable of static storage is being declared (a global, or a static or
+ * extern one in a function): not a function, not a typedef, not automatic. */
+static int static_variable(struct decl_state *ctx)
+{
+	struct symbol *bt = ctx->ctype.base_type;
+	if (!ctx->ident || !*ctx->ident || ctx->storage_class == MOD_USERTYPE ||
+	    (bt && bt->type == SYM_FN))
+		return 0;
+	return toplevel(block_scope) || (ctx->storage_class & (MOD_STATIC | MOD_EXTERN));
+}
+
 static void record(struct decl_state *ctx, struct position pos, enum ch_class cls,
 		   const char *group, int user_align)
 {
@@ -221,6 +233,20 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 				}
 				if (found)
 					p.pos = found;
+			}
+			if (static_variable(ctx)) {
+				/* a global or static: judged on the binary by
+				 * cachehot-layout (the manifest carries the class) */
+				if (id && ch_opts.manifest) {
+					struct ch_loc l;
+					memset(&l, 0, sizeof(l));
+					l.file = stream_name(p.stream);
+					l.line = p.line;
+					l.col = p.pos;
+					ch_manifest_add_global(ch_sparse_ctx, show_ident(id), cls, group, l,
+							       "sparse");
+				}
+				return;
 			}
 			sparse_error(p, "%s", ch_msg_attr_not_member(ch_sparse_ctx, class_attr_name(cls)));
 		}
