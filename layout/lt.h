@@ -154,6 +154,14 @@ unsigned lt_manifest_line_size(struct lt_manifest *m);
 /* 1 if the manifest says the struct called name was randomized. */
 int lt_manifest_randomized(struct lt_manifest *m, const char *name);
 
+/* The class of the global variable called name from the manifest's
+ * "globals" (an attribute on the variable, or the sidecar the compile had),
+ * with its group and source location (strings ctx-owned). 1 if recorded. */
+int lt_manifest_global(struct lt_manifest *m, ch_ctx *ctx, const char *name,
+		       enum ch_class *cls, const char **group, struct ch_loc *loc);
+/* How many global variables the manifest (may be NULL) records. */
+size_t lt_manifest_nglobals(struct lt_manifest *m);
+
 /* ---- checking / printing ------------------------------------------------- */
 struct lt_opts {
 	struct ch_config cfg;
@@ -207,5 +215,18 @@ int lt_asserts_run(struct lt_set *s, const struct ch_asserts *a, const struct lt
 /* --asserts STRUCT: the paste-ready CACHELINE_ASSERT_GROUP_* block of st.
  * Returns 0, or 2 (message on stderr) when st has no groups. */
 int lt_asserts_print(struct lt_set *s, struct lt_struct *st, FILE *out);
+
+/* ---- symbols.c: adjacent global variables ------------------------------------ */
+/* [cachehot-global-sharing] on the ELF symbol table of each file: data
+ * symbols of one section, with the classes the sidecar (ctx of s) and the
+ * manifest (may be NULL) give them, judged by ch_check_globals(); findings
+ * printed to out at the variable's definition (manifest, else DWARF, else
+ * the input's path); a sidecar variable entry naming no data symbol of any
+ * input is a note (unless unmatched is 0). *judged gets the number of annotated hot globals
+ * found. Returns the number of warnings, -1 with err filled when a file
+ * cannot be read as ELF (raw BTF files are skipped). */
+int lt_globals_run(struct lt_set *s, char **files, int nfiles, struct lt_manifest *mf,
+		   const struct lt_opts *o, FILE *out, int unmatched, size_t *judged,
+		   char *err, size_t errsz);
 
 #endif

@@ -185,6 +185,9 @@ static int in_list(char **v, size_t n, const char *s)
 
 /* Build a set from files, with sidecars and manifest applied. */
 static int want_decls;
+/* annotated global variables are only judged from the symbol table: an
+ * object without debug information is read for them alone */
+static int globals_only;
 
 static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t nsides,
 			       struct lt_manifest *mf)
@@ -198,8 +201,11 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 			fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(s->ctx));
 			exit(2);
 		}
+	globals_only = ch_sidecar_globals(s->ctx, NULL, NULL) || lt_manifest_nglobals(mf);
 	for (i = 0; i < (size_t)nfiles; i++)
-		if (lt_set_read(s, files[i], err, sizeof(err))) {
+		if (!(globals_only && lt_elf_has_section(files[i], ".debug_info") == 0 &&
+		      lt_elf_has_section(files[i], ".BTF") == 0) &&   /* symbols only */
+		    lt_set_read(s, files[i], err, sizeof(err))) {
 			fprintf(stderr, "cachehot-layout: %s\n", err);
 			exit(2);
 		}
@@ -459,6 +465,17 @@ int main(int argc, char **argv)
 			struct td_arg ta = { &s->tds[i], s->ctx, 0 };
 			ch_sidecar_missing_fields(s->ctx, s->tds[i].name, side_typedef, &ta);
 			sa.warnings += ta.warnings;
+		}
+		if (!nonly) {   /* [cachehot-global-sharing]: layout/symbols.c */
+			size_t hot = 0;
+			int w = lt_globals_run(s, argv + optind, argc - optind, mf, &o, stdout,
+					       unmatched, &hot, err, sizeof(err));
+			if (w < 0) {
+				fprintf(stderr, "cachehot-layout: %s\n", err);
+				rc = 2;
+			} else
+				ea.warnings += w;
+			judged += hot;
 		}
 		if (tab)
 			ea.warnings += lt_netcl_run(s, tab, &o, only, nonly, NULL, stdout);

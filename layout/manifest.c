@@ -363,3 +363,30 @@ unsigned lt_manifest_line_size(struct lt_manifest *m)
 	}
 	return ls;
 }
+
+/* ---- annotated global variables ("globals", core/manifest.c) -------------- */
+int lt_manifest_global(struct lt_manifest *m, ch_ctx *ctx, const char *name,
+		       enum ch_class *cls, const char **group, struct ch_loc *loc)
+{
+	json_t *g = m && name ? json_object_get(json_object_get(m->root, "globals"), name) : NULL;
+	const char *c, *s;
+	if (!json_is_object(g))
+		return 0;
+	c = json_string_value(json_object_get(g, "class"));
+	if (!c || ch_class_parse(c, cls))
+		return 0;
+	s = json_string_value(json_object_get(g, "group"));
+	*group = s ? ch_strdup(ctx, s) : NULL;
+	memset(loc, 0, sizeof(*loc));
+	s = json_string_value(json_object_get(g, "file"));
+	loc->file = s ? ch_strdup(ctx, s) : NULL;
+	loc->line = (unsigned)json_integer_value(json_object_get(g, "line"));
+	loc->col = (unsigned)json_integer_value(json_object_get(g, "col"));
+	return 1;
+}
+
+size_t lt_manifest_nglobals(struct lt_manifest *m)
+{
+	json_t *g = m ? json_object_get(m->root, "globals") : NULL;
+	return json_is_object(g) ? json_object_size(g) : 0;
+}

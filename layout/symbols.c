@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * symbols.c -- [cachehot-global-sharing] in cachehot-layout: where the
+ * annotated global variables ended up, from the ELF symbol table (libelf).
+ *
+ * Every STT_OBJECT symbol of an allocated, non-TLS section (st_value,
+ * st_size, st_shndx; the section's sh_addr and sh_addralign) is a piece of
+ * data; the variables annotated hot/exclusive/read-mostly (the manifest's
+ * "globals" from the plugin, or the sidecar's "VARIABLE CLASS" lines) get
+ * their class, and core/globals.c judges each section holding a hot one.
+ * In a linked executable, shared object or vmlinux, st_value is the
+ * address: exact. In a relocatable object it is the offset in the section:
+ * exact relative to the other symbols of that section, and the line
+ * boundaries are exact when the section is aligned to a line (the message
+ * says when they are not); sections of one object are placed by the link
+ * and are never compared with each other.
+ *
+ * The definition's location comes from the manifest, else from the DWARF
+ * of the file (DW_TAG_variable at unit level or in a function, read through
+ * libdwfl, which applies the relocations of an object), else the finding is
+ * reported at the input's path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <gelf.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include "lt.h"
+
+struct sym {
+	struct ch_global g;
+	size_t shndx;
+	int common;               /* SHN_COMMON (-fcommon) in an object */
+};
+
+struct symvec {
+	struct sym *v;
+	size_t n, cap;
+};
+
+static void push(struct symvec *sv, const struct sym *s)
+{
+	if (sv->n == sv->cap) {
+		sv->cap = sv->cap ? 2 * sv->cap : 256;
+		sv->v = realloc(sv->v, sv->cap * sizeof(*sv->v));
+		if (!sv->v)
+			abort();
+	}
+	sv->v[sv->n++] = *s;
+}
+
+/* Commons first; then, in an object, by section (each placed by the link
+ * on its own); then by address. */
+static int sort_rel;
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	if (x->common != y->common)
+		return x->common ? -1 : 1;
+	if (sort_rel && x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->g.addr != y->g.addr)
+		return x->g.addr < y->g.addr ? -1 : 1;
+	if (x->g.size != y->g.size)
+		return x->g.size < y->g.size ? -1 : 1;
+	return strcmp(x->g.name, y->g.name);
+}
+
+/* The source name of a symbol: a function's static variable "calls" is
+ * the local symbol "calls.0" (GCC numbers them). */
+static const char *source_name(ch_ctx *ctx, const char *name, int local)
+{
+	const char *dot = strrchr(name, '.');
+	const char *p;
+	if (!local || !dot || dot == name || !dot[1])
+		return name;
+	for (p = dot + 1; *p; p++)
+		if (*p < '0' || *p > '9')
+			return name;
+	return ch_printf(ctx, "%.*s", (int)(dot - name), name);
+}
+
+/* Class of a variable: the attribute as compiled (manifest), else the
+ * sidecar given to this run (docs/annotations.rst: the attribute wins). */
+static enum ch_class class_of(struct lt_set *s, struct lt_manifest *mf, const char *name,
+			      const char **group, struct ch_loc *loc)
+{
+	enum ch_class c = CH_CLASS_NONE;
+	const char *sg = NULL;
+	enum ch_class sc = ch_sidecar_global_class(s->ctx, name, &sg);  /* marks it matched */
+	memset(loc, 0, sizeof(*loc));
+	*group = NULL;
+	if (mf && lt_manifest_global(mf, s->ctx, name, &c, group, loc) && c != CH_CLASS_NONE)
+		return c;
+	*group = sg;
+	return sc;
+}
+
+/* ---- source locations from DWARF ------------------------------------------ */
+
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
+	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_cb = {
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* The definition of variable die, if its name is one of want[] without a
+ * location yet: fill that location (file relative to the unit's directory,
+ * as the compiler prints it). */
+static void var_loc(ch_ctx *ctx, Dwarf_Die *die, const char *comp_dir, struct sym **want,
+		    size_t nwant)
+{
+	const char *name = dwarf_diename(die), *file;
+	Dwarf_Attribute a;
+	size_t i, cl = comp_dir ? strlen(comp_dir) : 0;
+	int line = 0, col = 0;
+	if (!name || dwarf_attr(die, DW_AT_declaration, &a))
+		return;
+	for (i = 0; i < nwant; i++) {
+		struct sym *w = want[i];
+		if (w->g.loc.file || strcmp(w->g.name, name))
+			continue;
+		file = dwarf_decl_file(die);
+		if (!file)
+			return;
+		if (cl && !strncmp(file, comp_dir, cl) && file[cl] == '/')
+			file += cl + 1;
+		dwarf_decl_line(die, &line);
+		dwarf_decl_column(die, &col);
+		w->g.loc.file = ch_strdup(ctx, file);
+		w->g.loc.line = line > 0 ? (unsigned)line : 0;
+		w->g.loc.col = col > 0 ? (unsigned)col : 0;
+	}
+}
+
+/* Fill the locations of want[] (variables with no location) from the
+ * file's DWARF, when it has some: one pass over the units' top-level DIEs
+ * and the variables of their functions. */
+static void dwarf_locs(ch_ctx *ctx, const char *path, struct sym **want, size_t nwant)
+{
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, sub, die, inner;
+	uint8_t ut;
+	if (!nwant || lt_elf_has_section(path, ".debug_info") <= 0 || !(dwfl = dwfl_begin(&offline_cb)))
+		return;
+	mod = dwfl_report_offline(dwfl, path, path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias))) {
+		dwfl_end(dwfl);
+		return;
+	}
+	while (dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &sub) == 0) {
+		Dwarf_Attribute a;
+		const char *comp_dir;
+		if (ut != DW_UT_compile && ut != DW_UT_partial)
+			continue;
+		comp_dir = dwarf_attr(&cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+		if (dwarf_child(&cudie, &die) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&die);
+			if (tag == DW_TAG_variable)
+				var_loc(ctx, &die, comp_dir, want, nwant);
+			else if (tag == DW_TAG_subprogram && dwarf_child(&die, &inner) == 0)
+				do
+					if (dwarf_tag(&inner) == DW_TAG_variable)
+						var_loc(ctx, &inner, comp_dir, want, nwant);
+				while (dwarf_siblingof(&inner, &inner) == 0);
+		} while (dwarf_siblingof(&die, &die) == 0);
+	}
+	dwfl_end(dwfl);
+}
+
+/* ---- one file ---------------------------------------------------------------- */
+
+struct run {
+	struct lt_set *s;
+	struct lt_manifest *mf;
+	const struct lt_opts *o;
+	FILE *out;
+	const char *input;
+	int warnings;
+	size_t judged;
+};
+
+static void emit(const struct ch_finding *f, void *arg)
+{
+	struct run *r = arg;
+	lt_print_finding(r->out, f, r->input);
+	if (f->severity >= CH_SEV_WARNING)
+		r->warnings++;
+}
+
+/* Read the data symbols of path into sv; *rel: 1 for ET_REL. Returns 0, 1
+ * when the file has no symbol table, -1 when it is no readable ELF file. */
+static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size_t shstrndx,
+			struct symvec *sv, int *rel, int *any_hot)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL, *xscn = NULL;
+	GElf_Shdr sh, symsh;
+	GElf_Ehdr eh;
+	Elf_Data *data, *xdata = NULL;
+	size_t i, nsyms, shnum;
+
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &shnum))
+		return -1;
+	*rel = eh.e_type == ET_REL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			symscn = scn;
+		else if (sh.sh_type == SHT_SYMTAB_SHNDX)
+			xscn = scn;
+	}
+	if (!symscn) {   /* a stripped binary: the dynamic symbols at least */
+		for (scn = NULL; (scn = elf_nextscn(elf, scn));)
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+				symscn = scn;
+		xscn = NULL;
+	}
+	if (!symscn || !gelf_getshdr(symscn, &symsh) || !symsh.sh_entsize)
+		return 1;
+	data = elf_getdata(symscn, NULL);
+	if (!data)
+		return -1;
+	if (xscn)
+		xdata = elf_getdata(xscn, NULL);
+	nsyms = symsh.sh_size / symsh.sh_entsize;
+	if (nsyms > data->d_size / symsh.sh_entsize)   /* a lying header */
+		nsyms = data->d_size / symsh.sh_entsize;
+	for (i = 1; i < nsyms; i++) {
+		GElf_Sym st;
+		Elf32_Word xndx = 0;
+		struct sym y;
+		const char *name;
+		Elf_Scn *ds;
+		GElf_Shdr dsh;
+		int type;
+		if (!gelf_getsymshndx(data, xdata, (int)i, &st, &xndx))
+			continue;
+		type = GELF_ST_TYPE(st.st_info);
+		if (type != STT_OBJECT && !(type == STT_NOTYPE && st.st_shndx == SHN_COMMON))
+			continue;
+		name = elf_strptr(elf, symsh.sh_link, st.st_name);
+		if (!name || !*name)
+			continue;
+		memset(&y, 0, sizeof(y));
+		y.g.name = ch_strdup(s->ctx, name);
+		y.g.size = st.st_size;
+		if (st.st_shndx == SHN_COMMON) {
+			y.common = 1;
+		} else {
+			y.shndx = st.st_shndx == SHN_XINDEX ? xndx : st.st_shndx;
+			if (y.shndx == SHN_UNDEF || (st.st_shndx >= SHN_LORESERVE &&
+						    st.st_shndx != SHN_XINDEX) || y.shndx >= shnum)
+				continue;
+			ds = elf_getscn(elf, y.shndx);
+			if (!ds || !gelf_getshdr(ds, &dsh) || !(dsh.sh_flags & SHF_ALLOC) ||
+			    (dsh.sh_flags & SHF_TLS))   /* thread-local: one copy per thread */
+				continue;
+			/* an offset in the section; the address once linked */
+			y.g.addr = st.st_value;
+			y.g.section_addr = *rel ? 0 : dsh.sh_addr;
+			y.g.section_align = dsh.sh_addralign;
+			y.g.section = elf_strptr(elf, shstrndx, dsh.sh_name);
+			y.g.section = ch_strdup(s->ctx, y.g.section ? y.g.section : "?");
+			if (y.g.addr < y.g.section_addr)
+				continue;
+		}
+		y.g.cls = class_of(s, mf, source_name(s->ctx, name, GELF_ST_BIND(st.st_info) == STB_LOCAL),
+				   &y.g.group, &y.g.loc);
+		if (y.g.cls == CH_CLASS_HOT || y.g.cls == CH_CLASS_EXCLUSIVE)
+			*any_hot = 1;
+		push(sv, &y);
+	}
+	return 0;
+}
+
+static int run_file(struct run *r, const char *path, char *err, size_t errsz)
+{
+	struct symvec sv = { NULL, 0, 0 };
+	struct sym **want = NULL;
+	size_t i, j, nwant = 0, shstrndx;
+	int fd, rel = 0, any_hot = 0, rc;
+	Elf *elf;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {   /* raw BTF, an archive: no symbols here */
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return 0;
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx)) {
+		snprintf(err, errsz, "%s: not a readable ELF file", path);
+		elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	rc = read_symbols(r->s, r->mf, elf, shstrndx, &sv, &rel, &any_hot);
+	if (rc < 0) {
+		snprintf(err, errsz, "%s: cannot read its symbol table: %s", path, elf_errmsg(-1));
+		goto out;
+	}
+	rc = 0;
+	if (!any_hot)
+		goto out;
+	sort_rel = rel;
+	qsort(sv.v, sv.n, sizeof(*sv.v), cmp_sym);
+	want = calloc(sv.n, sizeof(*want));
+	if (!want)
+		abort();
+	for (i = 0; i < sv.n; i++)
+		if ((sv.v[i].g.cls == CH_CLASS_HOT || sv.v[i].g.cls == CH_CLASS_EXCLUSIVE) &&
+		    !sv.v[i].g.loc.file)
+			want[nwant++] = &sv.v[i];
+	dwarf_locs(r->s->ctx, path, want, nwant);
+	r->input = path;
+	for (i = 0; i < sv.n && sv.v[i].common; i++) {   /* placed by the link */
+		struct sym *c = &sv.v[i];
+		struct ch_finding f;
+		if (c->g.cls != CH_CLASS_HOT && c->g.cls != CH_CLASS_EXCLUSIVE)
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.check = CH_CHECK_GLOBAL_SHARING;
+		f.severity = CH_SEV_NOTE;
+		f.field_a = c->g.name;
+		f.size_a = c->g.size;
+		f.line_size = ch_config_line_size(&r->o->cfg);
+		f.loc = c->g.loc;
+		f.message = ch_msg_global_common(r->s->ctx, c->g.name, path);
+		r->judged++;
+		emit(&f, r);
+	}
+	/* an object: one section at a time; a linked file: all of them */
+	for (; i < sv.n; i = j) {
+		struct ch_global *g;
+		int hot = 0;
+		size_t k;
+		for (j = i; j < sv.n && (!rel || sv.v[j].shndx == sv.v[i].shndx); j++)
+			hot |= sv.v[j].g.cls == CH_CLASS_HOT || sv.v[j].g.cls == CH_CLASS_EXCLUSIVE;
+		if (!hot)
+			continue;
+		g = calloc(j - i, sizeof(*g));
+		if (!g)
+			abort();
+		for (k = i; k < j; k++) {
+			g[k - i] = sv.v[k].g;
+			r->judged += g[k - i].cls == CH_CLASS_HOT || g[k - i].cls == CH_CLASS_EXCLUSIVE;
+		}
+		ch_check_globals(r->s->ctx, g, j - i, rel, &r->o->cfg, emit, r);
+		free(g);
+	}
+out:
+	free(want);
+	free(sv.v);
+	elf_end(elf);
+	close(fd);
+	return rc;
+}
+
+static void no_symbol(const char *name, enum ch_class cls, const char *group, const char *file,
+		      unsigned line, int matched, void *arg)
+{
+	struct run *r = arg;
+	(void)group;
+	if (matched)
+		return;
+	fprintf(r->out, "cachehot-layout: note: %s\n",
+		ch_msg_sidecar_no_symbol(r->s->ctx, ch_printf(r->s->ctx, "%s %s", name,
+							      ch_class_name(cls)), file, line));
+}
+
+int lt_globals_run(struct lt_set *s, char **files, int nfiles, struct lt_manifest *mf,
+		   const struct lt_opts *o, FILE *out, int unmatched, size_t *judged,
+		   char *err, size_t errsz)
+{
+	struct run r = { s, mf, o, out, NULL, 0, 0 };
+	int i;
+	*judged = 0;
+	if (!ch_sidecar_globals(s->ctx, NULL, NULL) && !lt_manifest_nglobals(mf))
+		return 0;
+	elf_version(EV_CURRENT);
+	for (i = 0; i < nfiles; i++)
+		if (run_file(&r, files[i], err, errsz))
+			return -1;
+	if (unmatched)
+		ch_sidecar_globals(s->ctx, no_symbol, &r);
+	*judged = r.judged;
+	return r.warnings;
+}
