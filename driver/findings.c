@@ -125,6 +125,43 @@ static int parse_unlocated(const char *line, const char *engine, const char *dir
 	return 0;
 }
 
+/* "OBJ: warning: hot global 'x' ... [cachehot-global-sharing]": cachehot-layout
+ * on a binary without debug information (nor a manifest) has only the
+ * binary's path for a finding: kept at line 0 of that file (SARIF: no
+ * region), never dropped. */
+static int parse_binary_only(const char *line, const char *engine, const char *dir,
+			     struct finding *f)
+{
+	const char *sep = strstr(line, ": "), *msg, *end, *tag;
+	enum sev sev;
+	if (strcmp(engine, "layout") || !sep || sep == line || memchr(line, ' ', (size_t)(sep - line)))
+		return 0;
+	msg = sep + 2;
+	if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
+	else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }
+	else if (!strncmp(msg, "note: ", 6)) { sev = SEV_NOTE; msg += 6; }
+	else return 0;
+	end = msg + strlen(msg);
+	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	if (end == msg || end[-1] != ']')
+		return 0;
+	for (tag = end - 1; tag > msg && *tag != '['; tag--)
+		;
+	if (*tag != '[' || strncmp(tag + 1, "cachehot-", 9))
+		return 0;
+	f->check = xstrndup(tag + 1, (size_t)(end - 1 - (tag + 1)));
+	while (tag > msg && tag[-1] == ' ')
+		tag--;
+	f->message = xstrndup(msg, (size_t)(tag - msg));
+	set_finding_path(f, line, (size_t)(sep - line), dir);
+	f->line = 0;
+	f->col = 0;
+	f->sev = sev;
+	f->engines = xstrdup(engine);
+	return 1;
+}
+
 int parse_diag_line(const char *line, const char *engine, const char *default_check,
 		    const char *dir, struct finding *f)
 {
@@ -161,7 +198,8 @@ int parse_diag_line(const char *line, const char *engine, const char *default_ch
 		}
 	}
 	if (!p || flen == 0)
-		return parse_unlocated(line, engine, dir, f);
+		return parse_unlocated(line, engine, dir, f) ||
+		       parse_binary_only(line, engine, dir, f);
 	if (!spatch) {
 		if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
 		else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }

@@ -206,6 +206,18 @@ static int load_log(const char *path)
 	return 0;
 }
 
+/* 1 if path starts with the ELF magic: a binary for the layout engine
+ * (an executable or vmlinux has no .o suffix), never a source. */
+static int is_elf(const char *path)
+{
+	unsigned char m[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(m, 1, 4, f) : 0;
+	if (f)
+		fclose(f);
+	return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
 static int load_objlist(const char *path)
 {
 	char *text = read_file(path, NULL);
@@ -951,7 +963,8 @@ static int cmd_check(int argc, char **argv)
 			exit(EXIT_TROUBLE);
 	} else {
 		for (size_t i = 0; i < files.n; i++) {
-			if (ends_with(files.v[i], ".o") || ends_with(files.v[i], ".ko"))
+			if (ends_with(files.v[i], ".o") || ends_with(files.v[i], ".ko") ||
+			    is_elf(files.v[i]))   /* a linked program, vmlinux */
 				strv_push(&opt.objects, files.v[i]);
 			else
 				add_unit(files.v[i], NULL, NULL);

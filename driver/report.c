@@ -69,6 +69,15 @@ static const struct rule_doc {
 	  "change over the loop (or take a few values). Accumulate in a local (or a keyed "
 	  "set of locals) and apply once after the loop, before any early exit and before "
 	  "a lock is dropped. See docs/checks.rst." },
+	{ "cachehot-global-sharing", "GlobalSharing",
+	  "A hot global variable shares a cache line with other data",
+	  "A global variable annotated __cacheline_hot or __cacheline_exclusive (or named "
+	  "'VARIABLE hot' in the annotations file) shares a cache line with other variables "
+	  "in the linked binary, as its ELF symbol table places them (cachehot-layout). Every "
+	  "write to it takes the line from the CPUs using its neighbours. Give it a line of "
+	  "its own: __cacheline_aligned_in_smp in the kernel (or __read_mostly on its "
+	  "readers), _Alignas(L) on it and on the variable after it elsewhere. "
+	  "See cachehot-annotations(7)." },
 	{ "cachehot", "Annotations",
 	  "An annotation cannot be applied: a sidecar entry or attribute names nothing",
 	  "A sidecar entry names no member of its struct (the member was renamed or removed, "
