@@ -1,0 +1,113 @@
+#!/bin/bash
+# Globals suite: [cachehot-global-sharing] -- hot global variables sharing a
+# cache line with other data, judged by cachehot-layout from the ELF symbol
+# table of objects and linked programs (layout/symbols.c, core/globals.c).
+#  1. userspace (tests/globals/server.c): attributes through the plugin's
+#     manifest, with and without -fdata-sections, object and executable;
+#     the suggested fix (-DFIXED) is clean; -fcommon; a plain object (no
+#     -g, no plugin) annotated by a sidecar; sparse's manifest agrees;
+#  2. kernel vocabulary (tests/globals/kstats.c, -mcmodel=kernel) and its fix;
+#  3. cachehot check passes the findings through in gcc, json and SARIF.
+# Expected texts are exact for Debian 12's gcc 12 and binutils 2.40.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP"
+LT=$TOP/bin/cachehot-layout
+CH=$TOP/bin/cachehot
+SP=$TOP/bin/cachehot-sparse
+PLUGIN=$TOP/plugin/cachehot.so
+export LC_ALL=C
+[ -x "$LT" ] || { fail globals/build "$LT missing (make layout)"; exit 0; }
+[ -f "$PLUGIN" ] || { fail globals/plugin "$PLUGIN missing (make plugin)"; exit 0; }
+T=$(mktemp -d)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+cp tests/globals/server.c tests/globals/kstats.c tests/globals/kstats.ann "$T/"
+cd "$T"
+INC=-I$TOP/include
+# run CMD...: "rc|stdout" of cachehot-layout (the summary line is on stderr)
+run() { local out rc; out=$("$@" 2>/dev/null); rc=$?; printf '%s|%s' "$rc" "$out"; }
+
+# ---- 1. userspace ---------------------------------------------------------------
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=s.json $INC -O2 -g -fno-common -c server.c -o s.o &&
+	gcc s.o -o s || fail globals/build-server "gcc failed"
+expect_eq object-plugin "1|server.c:14:26: warning: hot global 'requests_served' (8 bytes at offset 16 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'queue_tail' (8 bytes at offset 0, line 0) and 'queue_head' (8 bytes at offset 8, line 0): every write to 'requests_served' takes the line from the CPUs using them; declare 'requests_served' _Alignas(64); at this placement that costs 48 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]" \
+	"$(run "$LT" --manifest s.json s.o)"
+EXE_MSG="server.c:14:26: warning: hot global 'requests_served' (8 bytes at 0x4030, offset 24 of '.bss') shares cache line 0 of '.bss' (64-byte lines, 0x4000-0x403f) with 'max_conns' (read-mostly, 4 bytes at 0x4010, offset 16 of '.data', line 0), 'completed.0' (1 byte at 0x4018, offset 0, line 0), 'queue_tail' (8 bytes at 0x4020, offset 8, line 0) and 'queue_head' (8 bytes at 0x4028, offset 16, line 0): every write to 'requests_served' takes the line from the CPUs using them; declare 'requests_served' _Alignas(64); at this placement that costs 16 bytes of padding [cachehot-global-sharing]"
+expect_eq executable-plugin "1|$EXE_MSG" "$(run "$LT" --manifest s.json s)"
+"$LT" --manifest s.json s >/dev/null 2>err.txt
+expect_eq executable-summary "cachehot-layout: 0 structs read, 1 annotated judged, 1 warnings, binary matches the manifest" "$(cat err.txt)"
+
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=ds.json $INC -O2 -g -fno-common -fdata-sections -c server.c -o ds.o &&
+	gcc ds.o -o ds || fail globals/build-data-sections "gcc failed"
+expect_eq data-sections-object "0|server.c:14:26: note: hot global 'requests_served' (8 bytes) is alone in section '.bss.requests_served' of this relocatable object, which is aligned to 8 bytes: the link chooses its neighbours, so judge the linked file [cachehot-global-sharing]" \
+	"$(run "$LT" --manifest ds.json ds.o)"
+expect_eq data-sections-executable "1|$EXE_MSG" "$(run "$LT" --manifest ds.json ds)"
+
+# the fix the warning gives, applied: clean in the object and the program
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=f.json $INC -O2 -g -fno-common -DFIXED -c server.c -o f.o &&
+	gcc f.o -o f || fail globals/build-fixed "gcc failed"
+expect_eq fixed-object-clean "0|" "$(run "$LT" --manifest f.json f.o)"
+expect_eq fixed-executable-clean "0|" "$(run "$LT" --manifest f.json f)"
+expect_eq fixed-executable-placement "00000000000040c0 0000000000000008 B requests_served" \
+	"$(nm -S f | grep ' requests_served$')"
+
+# -fcommon: the link places it
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=c.json $INC -O2 -g -fcommon -c server.c -o c.o ||
+	fail globals/build-common "gcc failed"
+expect_eq common-object "0|server.c:14:26: note: hot global 'requests_served' is a common symbol in c.o (-fcommon): the link decides where it goes, so its neighbours are not known here; build with -fno-common or judge the linked file [cachehot-global-sharing]" \
+	"$(run "$LT" --manifest c.json c.o)"
+
+# a plain object (no plugin, no -g): the sidecar alone, found by symbol name;
+# a stale entry is a note
+gcc $INC -O2 -fno-common -c server.c -o plain.o
+printf 'requests_served hot\nmax_conns read_mostly\nrequests_dropped hot\n' >server.ann
+expect_eq sidecar-plain-object "1|plain.o: warning: hot global 'requests_served' (8 bytes at offset 16 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'queue_tail' (8 bytes at offset 0, line 0) and 'queue_head' (8 bytes at offset 8, line 0): every write to 'requests_served' takes the line from the CPUs using them; declare 'requests_served' _Alignas(64); at this placement that costs 48 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]
+cachehot-layout: note: sidecar entry 'requests_dropped hot' (server.ann:3) names no variable of the input: no data symbol has that name (a stale or misspelt entry, or a variable the compiler removed) [cachehot]" \
+	"$(run "$LT" --annotations server.ann plain.o)"
+expect_eq sidecar-stale-ignored "0" "$("$LT" --annotations server.ann --unmatched ignore plain.o 2>/dev/null | grep -c requests_dropped)"
+gcc plain.o -o plain
+expect_eq sidecar-plain-executable "1|plain: warning: hot global 'requests_served' (8 bytes at 0x4030, offset 24 of '.bss') shares cache line 0 of '.bss' (64-byte lines, 0x4000-0x403f) with 'max_conns' (read-mostly, 4 bytes at 0x4010, offset 16 of '.data', line 0), 'completed.0' (1 byte at 0x4018, offset 0, line 0), 'queue_tail' (8 bytes at 0x4020, offset 8, line 0) and 'queue_head' (8 bytes at 0x4028, offset 16, line 0): every write to 'requests_served' takes the line from the CPUs using them; declare 'requests_served' _Alignas(64); at this placement that costs 16 bytes of padding [cachehot-global-sharing]" \
+	"$(run "$LT" --annotations server.ann --unmatched ignore plain)"
+# with -g the finding is at the variable's definition (DWARF)
+gcc $INC -O2 -g -fno-common -c server.c -o plaing.o
+expect_eq sidecar-dwarf-location "server.c:14:26:" "$("$LT" --annotations server.ann plaing.o 2>/dev/null | head -1 | cut -d' ' -f1)"
+
+# the attribute on a variable: the plugin and sparse accept it and write the
+# same manifest entry; cachehot-layout judges alike from either
+out=$(gcc -fplugin="$PLUGIN" $INC -Wall -Werror -O2 -c server.c -o /dev/null 2>&1); rc=$?
+expect_eq plugin-accepts-variables "0|" "$rc|$out"
+if [ -x "$SP" ]; then
+	out=$("$SP" $INC -fcachehot-manifest=sp.json server.c 2>&1 | grep cachehot); rc=$?
+	expect_eq sparse-accepts-variables "" "$out"
+	expect_eq sparse-manifest-globals '{"class": "hot", "col": 26, "file": "server.c", "group": null, "line": 14}|{"class": "hot", "col": 26, "file": "server.c", "group": null, "line": 14}' \
+		"$(jq -cS '.globals.requests_served | del(.tool)' sp.json | sed 's/,/, /g; s/:/: /g')|$(jq -cS '.globals.requests_served | del(.tool)' s.json | sed 's/,/, /g; s/:/: /g')"
+	expect_eq sparse-manifest-agrees "$(run "$LT" --manifest s.json s)" "$(run "$LT" --manifest sp.json s | sed 's/, binary/, binary/')"
+fi
+
+# ---- 2. kernel vocabulary ------------------------------------------------------------
+KFLAGS="-O2 -g -fno-pie -mcmodel=kernel -fno-common -D__KERNEL__ -DCONFIG_SMP"
+gcc $KFLAGS -c kstats.c -o k.o && gcc $KFLAGS -DFIXED -c kstats.c -o kf.o ||
+	fail globals/build-kstats "gcc failed"
+expect_eq kernel-object "1|kstats.c:13:15: warning: hot global 'total_forks' (8 bytes at offset 8 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'max_threads' (read-mostly, 4 bytes at offset 0, line 0) and 'nr_threads' (4 bytes at offset 4, line 0): every write to 'total_forks' takes the line from the CPUs using them; mark 'total_forks' __cacheline_aligned_in_smp (it moves to .data..cacheline_aligned, where every variable starts a line of its own); this costs 56 bytes (its 8 bytes take 64) (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]" \
+	"$(run "$LT" --annotations kstats.ann k.o)"
+expect_eq kernel-fixed-clean "0|" "$(run "$LT" --annotations kstats.ann kf.o)"
+expect_eq kernel-fixed-section ".data..cacheline_aligned 64" \
+	"$(readelf -SW kf.o | sed 's/^ *\[ *[0-9]*\]//' | awk '$1 == ".data..cacheline_aligned" {print $1, $NF}')"
+
+# ---- 3. the driver ---------------------------------------------------------------------
+if [ -x "$CH" ]; then
+	out=$("$CH" check --engine=layout --annotations=server.ann plain 2>/dev/null); rc=$?
+	expect_eq driver-gcc "1|$(echo "$EXE_MSG" | sed 's/^server.c:14:26:/plain:0:/')
+server.ann:3: note: sidecar entry 'requests_dropped hot' ($T/server.ann:3) names no variable of the input: no data symbol has that name (a stale or misspelt entry, or a variable the compiler removed) [cachehot]" "$rc|$(echo "$out" | sort)"
+	out=$("$CH" check --engine=layout --annotations=server.ann --format=json s 2>/dev/null); rc=$?
+	expect_eq driver-json "1|server.c:14:26 warning cachehot-global-sharing requests_served" \
+		"$rc|$(echo "$out" | jq -r '.findings[] | select(.check == "cachehot-global-sharing") | "\(.file):\(.line):\(.column) \(.severity) \(.check) \(.field)"')"
+	out=$("$CH" check --engine=layout --annotations=server.ann --format=sarif s 2>/dev/null); rc=$?
+	expect_eq driver-sarif "1|cachehot-global-sharing warning server.c 14 26|GlobalSharing" \
+		"$rc|$(echo "$out" | jq -r '.runs[0] as $r | $r.results[] | select(.ruleId == "cachehot-global-sharing") | "\(.ruleId) \(.level) \(.locations[0].physicalLocation.artifactLocation.uri) \(.locations[0].physicalLocation.region.startLine) \(.locations[0].physicalLocation.region.startColumn)|\($r.tool.driver.rules[.ruleIndex].name)"')"
+	out=$("$CH" check --engine=layout --annotations=server.ann --format=sarif plain.o 2>/dev/null); rc=$?
+	expect_eq driver-sarif-no-debug-info "1|plain.o null" \
+		"$rc|$(echo "$out" | jq -r '.runs[0].results[] | select(.ruleId == "cachehot-global-sharing") | "\(.locations[0].physicalLocation.artifactLocation.uri) \(.locations[0].physicalLocation.region)"')"
+	printf 'requests_served hot\n' >one.ann
+	out=$("$CH" check --engine=layout --annotations=one.ann f 2>&1); rc=$?
+	expect_eq driver-fixed-clean "0|" "$rc|$out"
+fi
