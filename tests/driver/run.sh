@@ -89,7 +89,7 @@ out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocati
 expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|hot.c:cachehot-false-sharing:stats:limit:hits:64" "$out"
 out=$(jq -r '[.version, (.runs[0].tool.driver.rules | map(.id) | join(",")), (.runs[0].tool.driver.rules[0].help.text | length > 100)] | join("|")' "$T/r.sarif")
 expect_eq sarif-srcroot "file://$T/" "$(jq -r '.runs[0].originalUriBaseIds["%SRCROOT%"].uri' "$T/r.sarif")"
-expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-group-span,cachehot-group-markers,cachehot-array-sharing,cachehot-counter-batch,cachehot-inline-addr|true" "$out"
+expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-group-span,cachehot-group-markers,cachehot-array-sharing,cachehot-counter-batch,cachehot-global-sharing,cachehot-inline-addr|true" "$out"
 # the validator really rejects a broken log (a result without a message)
 jq 'del(.runs[0].results[0].message)' "$T/r.sarif" >"$T/bad.sarif"
 if validate "$T/bad.sarif" >/dev/null; then fail sarif-validator-rejects "a result without message validated"
@@ -160,8 +160,8 @@ out=$("$CH" check $INC --engine=sparse,plugin --format=json hot.c | jq -r '.find
 expect_eq merge-engines "6:23:sparse 7:23:plugin,sparse " "$out"
 "$CH" check $INC --engine=plugin,sparse,cocci --format=sarif hot.c >"$T/m.sarif"
 if v=$(validate "$T/m.sarif"); then
-	out=$(jq -r '[.runs[0].tool.driver.rules[7].id, (.runs[0].results | map("\(.ruleIndex):\(.level)") | join(","))] | join("|")' "$T/m.sarif")
-	expect_eq sarif-merged "cachehot-counter_batch|7:warning,0:note,0:warning" "$out"
+	out=$(jq -r '[.runs[0].tool.driver.rules[8].id, (.runs[0].results | map("\(.ruleIndex):\(.level)") | join(","))] | join("|")' "$T/m.sarif")
+	expect_eq sarif-merged "cachehot-counter_batch|8:warning,0:note,0:warning" "$out"
 else fail sarif-merged "$v"; fi
 unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
 # every check id has its SARIF rule (name and description, not the fallback
@@ -173,7 +173,7 @@ expect_eq check-ids-documented "$core_ids" "$doc_ids"
 for id in $core_ids; do echo "hot.c:7:23: warning: a finding [$id]"; done >"$T/ids.log"
 "$CH" check --log="$T/ids.log" --format=sarif >"$T/ids.sarif"
 out=$(jq -r '.runs[0].tool.driver.rules[] | select(.name == null or .fullDescription == null) | .id' "$T/ids.sarif" | tr '\n' ' ')
-expect_eq sarif-rule-per-check-id "9|" "$(jq '.runs[0].tool.driver.rules | length' "$T/ids.sarif")|$out"
+expect_eq sarif-rule-per-check-id "10|" "$(jq '.runs[0].tool.driver.rules | length' "$T/ids.sarif")|$out"
 
 # ---- the real engines agree: one finding, three engines ------------------------------
 out=$("$CH" check $INC --engine=plugin,sparse,layout --format=json hot.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"')
