@@ -678,6 +678,11 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
  * cachehot-layout --manifest does ([cachehot-global-sharing]). */
 void ch_manifest_add_global(ch_ctx *ctx, const char *name, enum ch_class cls,
 			    const char *group, struct ch_loc loc, const char *tool);
+/* Record that the compiler saw name marked __cacheline_per_thread (a
+ * variable, "STRUCT.FIELD" or a struct tag, as in the sidecar's "NAME[]
+ * per_thread"): the manifest's "per_thread" object, which cachehot-layout
+ * reads because DWARF and BTF carry no attributes. name is copied. */
+void ch_manifest_per_thread(ch_ctx *ctx, const char *name);
 /* Merge the ctx's manifest into path under an flock, written atomically
  * (temporary file + rename). Structs already present are replaced.
  * Returns 0, or -1 with ch_ctx_error(). */

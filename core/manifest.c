@@ -18,8 +18,13 @@
  *                       "other_offset": 0, "other_size": 8, "line": 0,
  *                       "line_size": 64, "file": "...", "line_no": 12, "col": 16,
  *                       "message": "..." } ] } } }
+ *   "per_thread": { "stats": true, "pool.workers": true, "thread_stats": true } }
  * Offsets and sizes in bytes; "fields" are flattened (absolute offsets);
  * "annotations" are the direct members' classes (attributes and sidecar).
+ * "per_thread" (only when there is one): the names the compiler saw marked
+ * __cacheline_per_thread, in the sidecar's "NAME[] per_thread" namespace --
+ * a variable, "STRUCT.FIELD" or a struct tag ([cachehot-array-sharing]);
+ * DWARF and BTF do not carry the attribute, cachehot-layout reads it here.
  * "other_definitions" (only when it happens): every other distinct record
  * of the same struct name (another defining location, e.g. two translation
  * units with their own "struct foo", a file-scope and a function-scope
@@ -164,6 +169,32 @@ static void merge_record(json_t *structs, const char *name, json_t *mine)
 	free(v);
 }
 
+static json_t *manifest_root(ch_ctx *ctx)
+{
+	json_t *root;
+	if (!ctx->manifest) {
+		root = json_object();
+		json_object_set_new(root, "cachehot_manifest", json_integer(1));
+		json_object_set_new(root, "structs", json_object());
+		ctx->manifest = root;
+	}
+	return (json_t *)ctx->manifest;
+}
+
+void ch_manifest_per_thread(ch_ctx *ctx, const char *name)
+{
+	json_t *root, *pt;
+	if (!name || !*name)
+		return;
+	root = manifest_root(ctx);
+	pt = json_object_get(root, "per_thread");
+	if (!json_is_object(pt)) {
+		pt = json_object();
+		json_object_set_new(root, "per_thread", pt);
+	}
+	json_object_set_new(pt, name, json_true());
+}
+
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		     const char *tool)
 {
@@ -174,13 +205,7 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
 
 	if (!t || !t->name || !ch_type_is_annotated(ctx, t))
 		return;
-	if (!ctx->manifest) {
-		root = json_object();
-		json_object_set_new(root, "cachehot_manifest", json_integer(1));
-		json_object_set_new(root, "structs", json_object());
-		ctx->manifest = root;
-	}
-	root = (json_t *)ctx->manifest;
+	root = manifest_root(ctx);
 	structs = json_object_get(root, "structs");
 	s = json_object();
 	json_object_set_new(s, "file", str_or_null(t->loc.file));
@@ -237,17 +262,6 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
  * (the class attributes on a variable, or the sidecar), for cachehot-layout
  * to judge where the link put them. Of two records of one name (a static in
  * two units) the first by file, line and text is kept: order-independent. */
-static json_t *root_of(ch_ctx *ctx)
-{
-	if (!ctx->manifest) {
-		json_t *root = json_object();
-		json_object_set_new(root, "cachehot_manifest", json_integer(1));
-		json_object_set_new(root, "structs", json_object());
-		ctx->manifest = root;
-	}
-	return (json_t *)ctx->manifest;
-}
-
 static int global_before(json_t *a, json_t *b)
 {
 	const char *fa = json_string_value(json_object_get(a, "file"));
@@ -279,7 +293,7 @@ void ch_manifest_add_global(ch_ctx *ctx, const char *name, enum ch_class cls,
 	json_t *root, *globals, *g;
 	if (!name || cls == CH_CLASS_NONE)
 		return;
-	root = root_of(ctx);
+	root = manifest_root(ctx);
 	globals = json_object_get(root, "globals");
 	if (!globals) {
 		globals = json_object();
@@ -320,12 +334,8 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 	json_error_t jerr;
 	size_t n = strlen(path);
 
-	if (!mine) {   /* nothing annotated: still leave a valid manifest */
-		mine = json_object();
-		json_object_set_new(mine, "cachehot_manifest", json_integer(1));
-		json_object_set_new(mine, "structs", json_object());
-		ctx->manifest = mine;
-	}
+	if (!mine)   /* nothing annotated: still leave a valid manifest */
+		mine = manifest_root(ctx);
 	{
 		int direct;
 		char *target = ch_output_target(path, &direct);
@@ -370,6 +380,14 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 				json_object_foreach(mg, name, rec)
 					merge_global(og, name, rec);
 			}
+		}
+		if (json_is_object(json_object_get(mine, "per_thread"))) {
+			json_t *pt = json_object_get(old, "per_thread");
+			if (!json_is_object(pt)) {
+				pt = json_object();
+				json_object_set_new(old, "per_thread", pt);
+			}
+			json_object_update(pt, json_object_get(mine, "per_thread"));
 		}
 	} else {
 		old = json_incref(mine);

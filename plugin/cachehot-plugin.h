@@ -51,6 +51,9 @@ union tree_node;
 struct ch_type *cachehot_convert(union tree_node *type);
 void cachehot_config(struct ch_config *cfg);
 void cachehot_emit(const struct ch_finding *f, void *arg);
+/* plugin/cachehot.c: a cachehot attribute was written in this unit (until
+ * then the layout hooks skip every type and declaration). */
+void cachehot_attribute_seen(void);
 /* plugin/per-thread.c ([cachehot-array-sharing]) */
 void cachehot_per_thread_attributes(void);
 void cachehot_per_thread_type(union tree_node *type);

@@ -94,6 +94,11 @@ __attribute__((weak)) void cachehot_counter_init(const char *) {}
 static const char *const layout_attrs[] = { "cacheline_hot", "cacheline_exclusive",
 					    "cacheline_read_mostly" };
 
+void cachehot_attribute_seen(void)
+{
+	any_attribute_seen = true;
+}
+
 static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_add_attrs)
 {
 	tree decl = *node;

@@ -8,7 +8,8 @@
  * sidecar ("NAME[] per_thread", "NAME[N] per_thread",
  * "STRUCT.FIELD[] per_thread"; NAME a variable or a struct tag). Judged:
  *   - a variable of static storage that is an array of structs (count and
- *     alignment from the declaration), or a pointer to a struct (a heap
+ *     alignment from the declaration: its type's or an alignment attribute,
+ *     not what GCC adds to large objects), or a pointer to a struct (a heap
  *     array: count from the sidecar, start aligned as its type);
  *   - a member that is such an array or pointer (offset within the struct;
  *     the struct assumed to start on a line when it is aligned to one);
@@ -26,9 +27,19 @@
 
 static hash_set<tree> *pt_done;
 
+/* An attribute mark, for cachehot-layout (DWARF/BTF carry no attributes):
+ * the manifest's "per_thread" names. */
+static void to_manifest(const char *name)
+{
+	if (cachehot_opts.manifest && name)
+		ch_manifest_per_thread(cachehot_ctx, name);
+}
+
 static tree handle_per_thread(tree *node, tree name, tree, int, bool *no_add_attrs)
 {
 	tree n = *node;
+	/* a unit with no other annotation is still looked at */
+	cachehot_attribute_seen();
 	if (TREE_CODE(n) == VAR_DECL || TREE_CODE(n) == FIELD_DECL ||
 	    TREE_CODE(n) == RECORD_TYPE || TREE_CODE(n) == UNION_TYPE)
 		return NULL_TREE;
@@ -65,10 +76,12 @@ static bool type_marked(tree type)
 	const char *tag;
 	if (!type || (TREE_CODE(type) != RECORD_TYPE && TREE_CODE(type) != UNION_TYPE))
 		return false;
-	if (lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(type)) ||
-	    lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(TYPE_MAIN_VARIANT(type))))
-		return true;
 	tag = tag_of(TYPE_MAIN_VARIANT(type));
+	if (lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(type)) ||
+	    lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(TYPE_MAIN_VARIANT(type)))) {
+		to_manifest(tag);
+		return true;
+	}
 	return tag && ch_sidecar_per_thread(cachehot_ctx, tag, NULL);
 }
 
@@ -153,6 +166,8 @@ void cachehot_per_thread_var(tree decl)
 	if (!elem || (TREE_CODE(elem) != RECORD_TYPE && TREE_CODE(elem) != UNION_TYPE))
 		return;
 	name = IDENTIFIER_POINTER(DECL_NAME(decl));
+	if (lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)))
+		to_manifest(name);
 	marked = lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)) ||
 		 (ch_sidecar_count(cachehot_ctx) && ch_sidecar_per_thread(cachehot_ctx, name, &cnt));
 	if (!marked) {
@@ -166,7 +181,11 @@ void cachehot_per_thread_var(tree decl)
 		check(elem, cnt, 0, TYPE_ALIGN_UNIT(elem) >= L,
 		      ch_printf(cachehot_ctx, "heap array '%s'", name), DECL_SOURCE_LOCATION(decl));
 	else
-		check(elem, n, 0, DECL_ALIGN_UNIT(decl) >= L,
+		/* the alignment the declaration asks for: GCC raises that of
+		 * large objects that bind locally (x86-64: to 64 bytes), which
+		 * neither a -fPIC build nor the other engines can count on */
+		check(elem, n, 0, MAX(TYPE_ALIGN_UNIT(elem),
+				      DECL_USER_ALIGN(decl) ? DECL_ALIGN_UNIT(decl) : 0) >= L,
 		      ch_printf(cachehot_ctx, "array '%s'", name), DECL_SOURCE_LOCATION(decl));
 }
 
@@ -188,6 +207,8 @@ void cachehot_per_thread_members(tree type, const char *sname)
 		if (!elem || (TREE_CODE(elem) != RECORD_TYPE && TREE_CODE(elem) != UNION_TYPE))
 			continue;
 		fname = IDENTIFIER_POINTER(DECL_NAME(f));
+		if (sname && lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)))
+			to_manifest(ch_printf(cachehot_ctx, "%s.%s", sname, fname));
 		marked = lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)) ||
 			 (sname && ch_sidecar_count(cachehot_ctx) &&
 			  ch_sidecar_per_thread(cachehot_ctx,
