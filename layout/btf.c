@@ -123,6 +123,80 @@ static unsigned balign(struct brd *b, __u32 id)
 	return a > 0 ? (unsigned)a : 1;
 }
 
+/* The aggregate a pointer type points to (id through modifiers and
+ * typedefs), or NULL. */
+static const struct btf_type *pointee(struct brd *b, const struct btf_type *ptr, __s32 *id)
+{
+	const struct btf_type *t;
+	*id = btf__resolve_type(b->btf, ptr->type);
+	t = *id > 0 ? btf__type_by_id(b->btf, *id) : NULL;
+	return t && (btf_is_struct(t) || btf_is_union(t)) ? t : NULL;
+}
+
+/* [cachehot-array-sharing] (perthread.c): a member of t pointing to an
+ * aggregate that the sidecar or manifest marks per-thread, a heap array
+ * (the last member added); the pointee is resolved after reading. */
+static void note_pointer_member(struct brd *b, struct ch_type *t, const char *mname,
+				const struct btf_type *ptr)
+{
+	struct lt_ptr_member p;
+	const struct btf_type *pt;
+	__s32 pid;
+	if (!(pt = pointee(b, ptr, &pid)) ||
+	    !lt_pt_marked(b->s, ch_printf(b->s->ctx, "%s.%s", t->name, mname), NULL))
+		return;
+	memset(&p, 0, sizeof(p));
+	p.owner = t;
+	p.member = t->nmembers - 1;
+	p.pointee_key = bkey(b, (__u32)pid);
+	p.pointee_name = btf__name_by_offset(b->btf, pt->name_off);
+	if (p.pointee_name && !*p.pointee_name)
+		p.pointee_name = NULL;
+	lt_pt_add_ptr(b->s, &p);
+}
+
+/* [cachehot-array-sharing]: a VAR (BTF has those of the kernel's DATASECs;
+ * pahole 1.24 encodes per-CPU ones) that is an array of aggregates or a
+ * pointer to one, recorded when marked. BTF has no positions and no
+ * declared alignment: the element type's counts. */
+static void read_var(struct brd *b, const struct btf_type *v, const char *path)
+{
+	const char *name = btf__name_by_offset(b->btf, v->name_off);
+	__s32 id = btf__resolve_type(b->btf, v->type);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(b->btf, id) : NULL;
+	struct lt_var lv;
+	uint64_t n = 1, cnt = 0;
+	int heap = 0;
+	if (!name || !*name || !t || btf_var(v)->linkage == BTF_VAR_GLOBAL_EXTERN)
+		return;
+	if (btf_is_ptr(t)) {
+		if (!(t = pointee(b, t, &id)))
+			return;
+		heap = 1;
+	} else if (btf_is_array(t)) {
+		while (t && btf_is_array(t)) {
+			n *= btf_array(t)->nelems;
+			id = btf__resolve_type(b->btf, btf_array(t)->type);
+			t = id > 0 ? btf__type_by_id(b->btf, id) : NULL;
+		}
+		if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+			return;
+	} else
+		return;
+	if (!lt_pt_marked(b->s, name, &cnt))
+		return;
+	memset(&lv, 0, sizeof(lv));
+	lv.name = name;
+	lv.elem = bbuild(b, (__u32)id, NULL);
+	if (!lv.elem || b->bad)
+		return;
+	lv.elem_size = lv.elem->size;
+	lv.nelems = heap ? cnt : n;
+	lv.heap = heap;
+	lv.input = path;
+	lt_pt_add_var(b->s, &lv);
+}
+
 static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 {
 	ch_ctx *ctx = b->s->ctx;
@@ -214,6 +288,8 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			m->size = 0;
 		m->is_integer = et && (btf_is_int(et) || btf_is_enum(et) || btf_is_enum64(et));
 		m->align = nat;
+		if (rt && btf_is_ptr(rt) && mname && name && lt_pt_any(b->s))
+			note_pointer_member(b, t, mname, rt);
 		if (rt && btf_is_array(rt)) {
 			/* "char[56]", as the plugin words it: the element's own
 			 * name (typedef, tag or base type; qualifiers skipped) */
@@ -593,6 +669,13 @@ int lt_btf_read(struct lt_set *s, const char *path, unsigned fileno,
 		const struct btf_type *t = btf__type_by_id(b.btf, id);
 		const char *name = btf__name_by_offset(b.btf, t->name_off);
 		struct ch_type *ct;
+		if (btf_is_var(t)) {
+			if (lt_pt_any(s))
+				read_var(&b, t, path);
+			if (b.bad)
+				break;
+			continue;
+		}
 		if (btf_is_typedef(t)) {
 			const struct btf_type *tt = btf__type_by_id(b.btf, t->type);
 			const char *tn;

@@ -621,6 +621,27 @@ static const void *key_of(struct rd *rd, Dwarf_Die *die)
 	return (const void *)(uintptr_t)(k + 1);
 }
 
+/* [cachehot-array-sharing] (perthread.c): a member of t that points to an
+ * aggregate and that the sidecar or manifest marks per-thread, a heap array
+ * (the last member added). The pointee is resolved after reading (it may be
+ * t itself, still being built): by its DIE, else by its name. */
+static void note_pointer_member(struct rd *rd, struct ch_type *t, const char *mname, Dwarf_Die *mt)
+{
+	Dwarf_Die st, pt, pst;
+	Dwarf_Attribute a;
+	struct lt_ptr_member p;
+	if (!strip(mt, &st) || dwarf_tag(&st) != DW_TAG_pointer_type || !die_type(&st, &pt) ||
+	    !strip(&pt, &pst) || !is_agg_tag(dwarf_tag(&pst)) ||
+	    !lt_pt_marked(rd->s, ch_printf(rd->s->ctx, "%s.%s", t->name, mname), NULL))
+		return;
+	memset(&p, 0, sizeof(p));
+	p.owner = t;
+	p.member = t->nmembers - 1;
+	p.pointee_key = dwarf_attr(&pst, DW_AT_declaration, &a) ? NULL : key_of(rd, &pst);
+	p.pointee_name = dwarf_diename(&pst);
+	lt_pt_add_ptr(rd->s, &p);
+}
+
 /* Build (or find) the ch_type of an aggregate DIE. name overrides the DIE's
  * own name (typedef of an anonymous struct). NULL for a declaration. */
 static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
@@ -710,6 +731,8 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			malign = has_type ? type_align(rd, &mt) : 1;
 
 			m = ch_type_add_member(ctx, t, mname);
+			if (has_type && mname && t->name && lt_pt_any(rd->s))
+				note_pointer_member(rd, t, mname, &mt);
 			m->type = nested;
 			m->nelems = nelems;
 			m->elem_size = esize;
@@ -860,6 +883,62 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 		free(decls[i]);
 	free(decls);
 	return t;
+}
+
+/* [cachehot-array-sharing] (perthread.c): a variable of static storage
+ * defined in this unit that is an array of aggregates or a pointer to one,
+ * recorded when marked per-thread (as the plugin: only such variables look
+ * their name up). Extern declarations are judged where they are defined. */
+static void read_var(struct rd *rd, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die vt, st, elem, est;
+	Dwarf_Word al = 0;
+	struct lt_var v;
+	const char *name;
+	uint64_t cnt = 0;
+	int flex = 0;
+	size_t i;
+
+	if (dwarf_attr(die, DW_AT_declaration, &a) || !dwarf_attr_integrate(die, DW_AT_name, &a) ||
+	    !(name = dwarf_formstring(&a)) || !die_type(die, &vt) || !strip(&vt, &st))
+		return;
+	memset(&v, 0, sizeof(v));
+	if (dwarf_tag(&st) == DW_TAG_array_type && !dwarf_hasattr(&st, DW_AT_GNU_vector)) {
+		array_info(&vt, &elem, &v.nelems, &flex);
+		if (!elem.addr)
+			return;
+	} else if (dwarf_tag(&st) == DW_TAG_pointer_type) {
+		if (!die_type(&st, &elem))
+			return;
+		v.heap = 1;
+	} else
+		return;
+	if (!strip(&elem, &est) || !is_agg_tag(dwarf_tag(&est)) ||
+	    dwarf_attr(&est, DW_AT_declaration, &a) || !lt_pt_marked(rd->s, name, &cnt))
+		return;
+	v.name = name;
+	v.elem = build(rd, &est, NULL);
+	if (!v.elem)
+		return;
+	v.elem_size = v.elem->size;
+	if (v.heap)
+		v.nelems = cnt;
+	else if (flex)
+		v.nelems = 0;
+	if (die_udata(die, DW_AT_alignment, &al))
+		v.align = (unsigned)al;
+	set_loc(rd, die, &v.loc);
+	v.input = rd->path;
+	/* a header's static array is defined in every unit that includes it */
+	for (i = 0; i < rd->s->nvars; i++) {
+		const struct lt_var *o = &rd->s->vars[i];
+		if (!strcmp(o->name, v.name) && o->loc.line == v.loc.line &&
+		    (o->loc.file == v.loc.file || (o->loc.file && v.loc.file &&
+						    !strcmp(o->loc.file, v.loc.file))))
+			return;
+	}
+	lt_pt_add_var(rd->s, &v);
 }
 
 /* ---- the macro table (-g3) ------------------------------------------------ */
@@ -1127,6 +1206,11 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 			Dwarf_Die agg;
 			struct ch_type *t;
 			struct lt_struct *old;
+			if (tag == DW_TAG_variable) {
+				if (lt_pt_any(s))
+					read_var(&rd, &die);
+				continue;
+			}
 			if (is_agg_tag(tag)) {
 				name = dwarf_diename(&die);
 				if (!name || dwarf_attr(&die, DW_AT_declaration, &a))

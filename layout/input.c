@@ -42,6 +42,8 @@ void lt_set_free(struct lt_set *s)
 	free(s->ti);
 	free(s->mkey);
 	free(s->mdecl);
+	free(s->vars);
+	free(s->ptrs);
 	free(s);
 }
 

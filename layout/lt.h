@@ -11,6 +11,7 @@
  *   input.c    file-kind detection, the set of structs read from inputs
  *   manifest.c the plugin's JSON manifest (jansson): classes and the layout
  *              the compiler saw
+ *   perthread.c [cachehot-array-sharing]: arrays of per-thread elements
  *   show.c     --show      annotated pahole-like listing
  *   reorg.c    --reorganize
  *   diff.c     --diff
@@ -60,6 +61,30 @@ struct lt_typedef {
 	const char *input;
 };
 
+/* A variable of static storage that may be an array of per-thread elements
+ * (perthread.c): an array of aggregates, or a pointer to one (a heap array). */
+struct lt_var {
+	const char *name;
+	const struct ch_type *elem;  /* element (pointee) type */
+	uint64_t elem_size;        /* bytes */
+	uint64_t nelems;           /* elements; 0 unknown (heap, or x[]) */
+	int heap;                  /* a pointer: count from the sidecar */
+	unsigned align;            /* bytes: the declaration's (user) alignment, 0 none */
+	struct ch_loc loc;
+	const char *input;
+};
+
+/* A member that points to an aggregate ('struct worker *extra'): a heap
+ * array when the sidecar or manifest marks STRUCT.FIELD per-thread. */
+struct lt_ptr_member {
+	const struct ch_type *owner;
+	size_t member;             /* index into owner->members */
+	const void *pointee_key;   /* the reader's ch_type key of the pointee, or NULL */
+	const char *pointee_name;  /* its tag (or typedef) name, or NULL */
+};
+
+struct lt_manifest;
+
 struct lt_set {
 	ch_ctx *ctx;
 	struct lt_typedef *tds;    /* only typedef names the sidecar uses */
@@ -92,6 +117,14 @@ struct lt_set {
 	int want_decls;            /* readers fill lt_typeinfo decls (--show,
 				    * --reorganize); off, only what the core needs */
 	int quiet;
+	/* [cachehot-array-sharing] (perthread.c): marked variables and
+	 * pointer members, recorded by the readers; the manifest whose
+	 * "per_thread" names count as marks (set before reading, or NULL) */
+	struct lt_var *vars;
+	size_t nvars, capvars;
+	struct lt_ptr_member *ptrs;
+	size_t nptrs, capptrs;
+	struct lt_manifest *mf;
 };
 
 /* ---- input.c ------------------------------------------------------------- */
@@ -153,6 +186,31 @@ int lt_manifest_compare(struct lt_manifest *m, struct lt_set *s, FILE *out,
 unsigned lt_manifest_line_size(struct lt_manifest *m);
 /* 1 if the manifest says the struct called name was randomized. */
 int lt_manifest_randomized(struct lt_manifest *m, const char *name);
+/* 1 if the manifest lists name (a variable, "STRUCT.FIELD" or a struct tag)
+ * as marked __cacheline_per_thread when compiled. */
+int lt_manifest_per_thread(struct lt_manifest *m, const char *name);
+/* 1 if the manifest has any "per_thread" name. */
+int lt_manifest_any_per_thread(struct lt_manifest *m);
+
+/* ---- perthread.c ------------------------------------------------------------ */
+/* 1 if name (a variable, "STRUCT.FIELD" or a struct tag) is marked
+ * per-thread: a sidecar line "NAME[] per_thread" / "NAME[N] per_thread"
+ * (*count gets N, 0 when not given; the entry counts as matched) or the
+ * manifest's "per_thread". */
+int lt_pt_marked(struct lt_set *s, const char *name, uint64_t *count);
+/* 1 if any per-thread mark exists at all (readers record nothing else). */
+int lt_pt_any(struct lt_set *s);
+/* Readers: record a marked variable / a pointer member (copied). */
+void lt_pt_add_var(struct lt_set *s, const struct lt_var *v);
+void lt_pt_add_ptr(struct lt_set *s, const struct lt_ptr_member *p);
+/* Judge every marked array of s through the core (ch_check_array, the rule
+ * of core/array.c): marked variables, marked members of the structs (only
+ * those in only[] when nonly; variables then not), and marked struct types
+ * ("arrays of 'struct x'", at the definition), as the plugin judges them
+ * (plugin/per-thread.c). Findings are printed to out as diagnostics.
+ * Returns the number of warnings (severity >= warning). */
+int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **only,
+	      size_t nonly);
 
 /* The class of the global variable called name from the manifest's
  * "globals" (an attribute on the variable, or the sidecar the compile had),

@@ -194,6 +194,7 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 {
 	struct lt_set *s = lt_set_new();
 	s->want_decls = want_decls;
+	s->mf = mf;   /* its per-thread marks, while reading */
 	char err[1024];
 	size_t i;
 	for (i = 0; i < nsides; i++)
@@ -477,6 +478,7 @@ int main(int argc, char **argv)
 				ea.warnings += w;
 			judged += hot;
 		}
+		ea.warnings += lt_pt_run(s, stdout, &o.cfg, only, nonly);
 		if (tab)
 			ea.warnings += lt_netcl_run(s, tab, &o, only, nonly, NULL, stdout);
 		if (asserts)

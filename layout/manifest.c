@@ -143,6 +143,18 @@ int lt_manifest_randomized(struct lt_manifest *m, const char *name)
 	return 0;
 }
 
+int lt_manifest_per_thread(struct lt_manifest *m, const char *name)
+{
+	json_t *pt = m && name ? json_object_get(m->root, "per_thread") : NULL;
+	return json_is_object(pt) && json_object_get(pt, name) != NULL;
+}
+
+int lt_manifest_any_per_thread(struct lt_manifest *m)
+{
+	json_t *pt = m ? json_object_get(m->root, "per_thread") : NULL;
+	return json_is_object(pt) && json_object_size(pt) > 0;
+}
+
 /* Member of t called name, looking through anonymous struct/union members
  * (whose fields read as t's own, as in C). Returns the member and sets *owner. */
 static struct ch_member *find_member(struct ch_type *t, const char *name, size_t len,

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perthread.c -- [cachehot-array-sharing] in cachehot-layout: arrays of
+ * per-thread elements read from DWARF or BTF, judged by the core's rule
+ * (core/array.c, ch_check_array) as the GCC plugin judges them
+ * (plugin/per-thread.c), so that the engines print the same findings.
+ *
+ * DWARF and BTF carry no attributes: the marks come from the sidecar
+ * ("NAME[] per_thread", "NAME[N] per_thread", "STRUCT.FIELD[] per_thread")
+ * and from the manifest's "per_thread" names (what the plugin saw marked
+ * __cacheline_per_thread). Judged, as in the plugin:
+ *   - a marked variable of static storage that is an array of aggregates
+ *     (count and declared alignment from the debug information), or a
+ *     pointer to one (a heap array: count from the sidecar, start aligned
+ *     as its type);
+ *   - a marked member that is such an array (offset within the struct; the
+ *     struct assumed to start on a line when it is aligned to one) or a
+ *     pointer;
+ *   - a marked struct type: "arrays of 'struct x'" (count unknown), at its
+ *     definition.
+ * The alignment of a variable is the one its declaration asks for (its
+ * type's, or an alignment attribute), in every engine: a compiler may place
+ * a large array on a line boundary on its own (GCC on x86-64 aligns static
+ * objects of 64 bytes or more to 64), but nothing promises it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lt.h"
+
+int lt_pt_any(struct lt_set *s)
+{
+	return ch_sidecar_count(s->ctx) || (s->mf && lt_manifest_any_per_thread(s->mf));
+}
+
+int lt_pt_marked(struct lt_set *s, const char *name, uint64_t *count)
+{
+	uint64_t c = 0;
+	int m = 0;
+	if (!name)
+		return 0;
+	/* as the plugin: the attribute (manifest) first; only without it does
+	 * the sidecar give a count */
+	if (s->mf && lt_manifest_per_thread(s->mf, name))
+		m = 1;
+	else if (ch_sidecar_count(s->ctx) && ch_sidecar_per_thread(s->ctx, name, &c))
+		m = 1;
+	if (count)
+		*count = m ? c : 0;
+	return m;
+}
+
+void lt_pt_add_var(struct lt_set *s, const struct lt_var *v)
+{
+	if (s->nvars == s->capvars) {
+		s->capvars = s->capvars ? 2 * s->capvars : 16;
+		s->vars = realloc(s->vars, s->capvars * sizeof(*s->vars));
+		if (!s->vars)
+			abort();
+	}
+	s->vars[s->nvars] = *v;
+	s->vars[s->nvars].name = ch_strdup(s->ctx, v->name);
+	s->nvars++;
+}
+
+void lt_pt_add_ptr(struct lt_set *s, const struct lt_ptr_member *p)
+{
+	if (s->nptrs == s->capptrs) {
+		s->capptrs = s->capptrs ? 2 * s->capptrs : 16;
+		s->ptrs = realloc(s->ptrs, s->capptrs * sizeof(*s->ptrs));
+		if (!s->ptrs)
+			abort();
+	}
+	s->ptrs[s->nptrs] = *p;
+	if (p->pointee_name)
+		s->ptrs[s->nptrs].pointee_name = ch_strdup(s->ctx, p->pointee_name);
+	s->nptrs++;
+}
+
+struct pt_out {
+	FILE *out;
+	const char *input;
+	const char *name;          /* what the location belongs to (display column) */
+	int warnings;
+};
+
+static void pt_emit(const struct ch_finding *f, void *arg)
+{
+	struct pt_out *po = arg;
+	lt_print_loc(po->out, &f->loc, po->name, po->input);
+	fprintf(po->out, "%s: %s\n", f->severity == CH_SEV_ERROR ? "error" :
+		f->severity == CH_SEV_WARNING ? "warning" : "note", f->message);
+	if (f->severity >= CH_SEV_WARNING)
+		po->warnings++;
+}
+
+static int listed(char **only, size_t nonly, const char *name)
+{
+	size_t i;
+	for (i = 0; i < nonly; i++)
+		if (name && !strcmp(only[i], name))
+			return 1;
+	return !nonly;
+}
+
+static void judge(struct lt_set *s, const struct ch_config *cfg, struct pt_out *po,
+		  const struct ch_type *et, uint64_t esize, uint64_t n, uint64_t base_off,
+		  int base_known, const char *what, struct ch_loc loc)
+{
+	if (!et || !esize)
+		return;
+	ch_check_array(s->ctx, (struct ch_type *)et, esize, n, base_off, base_known, what, loc,
+		       cfg, pt_emit, po);
+}
+
+int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **only,
+	      size_t nonly)
+{
+	unsigned L = ch_config_line_size(cfg);
+	struct pt_out po = { out, NULL, NULL, 0 };
+	size_t i, k;
+
+	if (!lt_pt_any(s))
+		return 0;
+	/* variables (recorded by the readers only when marked) */
+	for (i = 0; i < s->nvars && !nonly; i++) {
+		const struct lt_var *v = &s->vars[i];
+		unsigned al = v->elem->align > v->align ? v->elem->align : v->align;
+		po.input = v->input;
+		po.name = v->name;
+		judge(s, cfg, &po, v->elem, v->elem_size, v->nelems, 0,
+		      v->heap ? v->elem->align >= L : al >= L,
+		      ch_printf(s->ctx, v->heap ? "heap array '%s'" : "array '%s'", v->name), v->loc);
+	}
+	for (i = 0; i < s->n; i++) {
+		struct lt_struct *st = &s->structs[i];
+		const struct ch_type *t = st->t;
+		if (!listed(only, nonly, st->name) || t->randomized)
+			continue;
+		po.input = st->input;
+		/* members that are arrays of aggregates */
+		for (k = 0; k < t->nmembers; k++) {
+			const struct ch_member *m = &t->members[k];
+			const char *key;
+			if (!m->name || !m->type || (m->nelems == 1 && !m->flexible))
+				continue;
+			key = ch_printf(s->ctx, "%s.%s", st->name, m->name);
+			if (!lt_pt_marked(s, key, NULL))
+				continue;
+			po.name = m->name;
+			judge(s, cfg, &po, m->type, m->elem_size, m->flexible ? 0 : m->nelems,
+			      m->offset, t->align >= L, ch_printf(s->ctx, "array '%s'", key), m->loc);
+		}
+		/* a marked element type: every array of it */
+		if (!t->name_is_typedef && lt_pt_marked(s, st->name, NULL)) {
+			po.name = st->name;
+			judge(s, cfg, &po, t, t->size, 0, 0, t->align >= L,
+			      ch_printf(s->ctx, "arrays of '%s %s'", t->is_union ? "union" : "struct",
+					st->name), t->loc);
+		}
+	}
+	/* pointer members (recorded only when marked): heap arrays */
+	for (i = 0; i < s->nptrs; i++) {
+		const struct lt_ptr_member *p = &s->ptrs[i];
+		const struct ch_member *m = &p->owner->members[p->member];
+		struct lt_struct *st = p->owner->name ? lt_set_find(s, p->owner->name) : NULL;
+		const struct ch_type *pt = p->pointee_key ? ch_type_lookup(s->ctx, p->pointee_key) : NULL;
+		const char *key;
+		uint64_t cnt = 0;
+		if (!st || st->t != p->owner || !listed(only, nonly, st->name) || st->t->randomized)
+			continue;   /* another unit's copy of the struct, or not asked for */
+		if (!pt && p->pointee_name) {
+			struct lt_struct *ps = lt_set_find(s, p->pointee_name);
+			pt = ps ? ps->t : NULL;
+		}
+		key = ch_printf(s->ctx, "%s.%s", st->name, m->name);
+		lt_pt_marked(s, key, &cnt);
+		if (!pt)
+			continue;
+		po.input = st->input;
+		po.name = m->name;
+		judge(s, cfg, &po, pt, pt->size, cnt, 0, pt->align >= L,
+		      ch_printf(s->ctx, "heap array '%s'", key), m->loc);
+	}
+	return po.warnings;
+}
