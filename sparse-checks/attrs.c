@@ -187,6 +187,31 @@ static int static_variable(struct decl_state *ctx)
 	return toplevel(block_scope) || (ctx->storage_class & (MOD_STATIC | MOD_EXTERN));
 }
 
+/* GCC's position for a diagnostic about a variable or function declared at
+ * file or block scope (ATTR_NOT_MEMBER): its name, which precedes the
+ * attribute at pos -- the last whole-word occurrence before it. */
+static struct position decl_name_pos(struct decl_state *ctx, struct position pos)
+{
+	struct position p = pos;
+	const struct ident *id = *ctx->ident;
+	size_t len, i;
+	const char *t = id ? ch_source_line(stream_name(p.stream), p.line, &len) : NULL;
+	if (t) {
+		size_t nl = id->len;
+		unsigned c = 1, found = 0;
+		for (i = 0; i < len && c < pos.pos; i++) {
+			if (i + nl <= len && !memcmp(t + i, id->name, nl) &&
+			    (i == 0 || !(t[i - 1] == '_' || isalnum((unsigned char)t[i - 1]))) &&
+			    (i + nl == len || !(t[i + nl] == '_' || isalnum((unsigned char)t[i + nl]))))
+				found = c;
+			c = t[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
+		}
+		if (found)
+			p.pos = found;
+	}
+	return p;
+}
+
 static void record(struct decl_state *ctx, struct position pos, enum ch_class cls,
 		   const char *group, int user_align)
 {
@@ -216,24 +241,8 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 	if (context_of(ctx) == ATTR_NOT_MEMBER) {
 		if (cls != CH_CLASS_NONE) {
 			/* GCC: at the declared name, which precedes the attribute */
-			struct position p = pos;
+			struct position p = decl_name_pos(ctx, pos);
 			const struct ident *id = *ctx->ident;
-			size_t len, i;
-			const char *t = id ? ch_source_line(stream_name(p.stream), p.line, &len) : NULL;
-			if (t) {
-				/* the last whole-word occurrence of the name before the attribute */
-				size_t nl = id->len;
-				unsigned c = 1, found = 0;
-				for (i = 0; i < len && c < pos.pos; i++) {
-					if (i + nl <= len && !memcmp(t + i, id->name, nl) &&
-					    (i == 0 || !(t[i - 1] == '_' || isalnum((unsigned char)t[i - 1]))) &&
-					    (i + nl == len || !(t[i + nl] == '_' || isalnum((unsigned char)t[i + nl]))))
-						found = c;
-					c = t[i] == '\t' ? c + tabstop - (c - 1) % tabstop : c + 1;
-				}
-				if (found)
-					p.pos = found;
-			}
 			if (static_variable(ctx)) {
 				/* a global or static: judged on the binary by
 				 * cachehot-layout (the manifest carries the class) */
@@ -516,6 +525,97 @@ int ch_attr_addressable(const struct symbol *fn)
 	return 0;
 }
 
+/* cacheline_per_thread (include/cachehot.h __cacheline_per_thread,
+ * [cachehot-array-sharing]). Seen where the plugin's attribute goes:
+ *  - after a member's declarator: the member symbol (member_of());
+ *  - after a variable's declarator: external_declaration()'s ident, kept
+ *    with the stream (a variable is matched by name and stream);
+ *  - after a struct's closing brace: ctx->ctype.base_type is the struct;
+ *  - between 'struct' and the tag: the tag (followed by '{'), kept with the
+ *    stream.
+ * On a function GCC refuses it: the plugin's error, at the name. In the
+ * declaration specifiers of a variable or member sparse gives no hold on
+ * the declaration: not seen (docs/sparse.rst). */
+struct pt_mark { const void *key; int stream; };
+static struct pt_mark *pt_marks;
+static size_t npt_marks;
+static int any_per_thread;
+
+static void pt_add(const void *key, int stream)
+{
+	pt_marks = realloc(pt_marks, (npt_marks + 1) * sizeof(*pt_marks));
+	if (!pt_marks)
+		die("cachehot-sparse: out of memory");
+	pt_marks[npt_marks].key = key;
+	pt_marks[npt_marks].stream = stream;
+	npt_marks++;
+}
+
+static int pt_has(const void *key, int stream)
+{
+	size_t i;
+	for (i = 0; key && i < npt_marks; i++)
+		if (pt_marks[i].key == key && (stream < 0 || pt_marks[i].stream == stream))
+			return 1;
+	return 0;
+}
+
+static struct token *per_thread_attr(struct token *token, struct symbol *attr,
+				     struct decl_state *ctx)
+{
+	struct position pos = token->pos;
+	struct symbol *m = member_of(ctx);
+	struct symbol *s = ctx ? ctx->ctype.base_type : NULL;
+	enum attr_ctx c = context_of(ctx);
+	struct token *t = token;
+
+	any_per_thread = 1;
+	if (m) {
+		pt_add(m, -1);
+		return token;
+	}
+	if (c == ATTR_NOT_MEMBER) {
+		const struct ident *id = *ctx->ident;
+		if (s && s->type == SYM_FN) {
+			sparse_error(decl_name_pos(ctx, pos), "%s",
+				     ch_msg_attr_per_thread(ch_sparse_ctx, "cacheline_per_thread"));
+			return token;
+		}
+		if (id)
+			pt_add(id, pos.stream);
+		return token;
+	}
+	if (s && (s->type == SYM_STRUCT || s->type == SYM_UNION) && !ctx->ident) {
+		pt_add(s, -1);
+		return token;
+	}
+	while (match_op(t, ')') || match_op(t, ','))
+		t = t->next;
+	if (token_type(t) == TOKEN_IDENT && match_op(t->next, '{'))
+		pt_add(t->ident, t->pos.stream);
+	return token;
+}
+
+int ch_attr_any_per_thread(void)
+{
+	return any_per_thread;
+}
+
+int ch_attr_per_thread_member(const struct symbol *member)
+{
+	return any_per_thread && pt_has(member, -1);
+}
+
+int ch_attr_per_thread_var(const struct symbol *var)
+{
+	return any_per_thread && var->ident && pt_has(var->ident, var->pos.stream);
+}
+
+int ch_attr_per_thread_type(const struct symbol *s)
+{
+	return any_per_thread && (pt_has(s, -1) || (s->ident && pt_has(s->ident, s->pos.stream)));
+}
+
 /* vector_size(N): sparse drops the attribute and lays the member out as its
  * element type (vector_size(16) of int: 4 bytes), so a struct holding one
  * cannot be judged (model.c). Remember where it was written, and the names
@@ -580,6 +680,8 @@ static struct symbol_op addressable_op = { .type = KW_ATTRIBUTE, .attribute = ad
 
 static struct symbol_op randomize_op = { .type = KW_ATTRIBUTE, .attribute = randomize_attr };
 
+static struct symbol_op per_thread_op = { .type = KW_ATTRIBUTE, .attribute = per_thread_attr };
+
 static struct symbol_op hot_op = { .type = KW_ATTRIBUTE, .attribute = hot_attr };
 static struct symbol_op excl_op = { .type = KW_ATTRIBUTE, .attribute = excl_attr };
 static struct symbol_op rm_op = { .type = KW_ATTRIBUTE, .attribute = rm_attr };
@@ -614,6 +716,8 @@ void ch_attr_register(void)
 	add_keyword("__cacheline_exclusive__", &excl_op);
 	add_keyword("cacheline_read_mostly", &rm_op);
 	add_keyword("__cacheline_read_mostly__", &rm_op);
+	add_keyword("cacheline_per_thread", &per_thread_op);
+	add_keyword("__cacheline_per_thread__", &per_thread_op);
 	add_keyword("cachehot_addressable", &addressable_op);
 	add_keyword("__cachehot_addressable__", &addressable_op);
 	add_keyword("vector_size", &vector_op);

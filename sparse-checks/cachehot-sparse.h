@@ -54,6 +54,14 @@ int ch_attr_vector_typedef(const char *name, size_t len);
 /* 1 if a declaration of function fn (any in the file, compared by name)
  * carries cachehot_addressable. */
 int ch_attr_addressable(const struct symbol *fn);
+/* cacheline_per_thread ([cachehot-array-sharing]): 1 once the attribute was
+ * parsed; 1 if it was written after member's declarator, after var's
+ * declarator (matched by name and stream), or on struct/union s (after its
+ * closing brace, or between 'struct' and the tag). */
+int ch_attr_any_per_thread(void);
+int ch_attr_per_thread_member(const struct symbol *member);
+int ch_attr_per_thread_var(const struct symbol *var);
+int ch_attr_per_thread_type(const struct symbol *s);
 /* Forget the declaration-specifier tags of the file just checked (member
  * tags stay: structs of "-include" files are shared by all input files). */
 void ch_attr_reset(void);
@@ -109,6 +117,22 @@ void ch_sidecar_names_init(void);
  * file's tokens exist: macro bodies are freed with them (clear_token_alloc). */
 void ch_file_config(struct ch_config *cfg);
 
+/* The core type of struct/union s (built once; NULL for an incomplete or
+ * broken one). */
+struct ch_type *ch_sparse_type(struct symbol *s);
+/* Strip nodes (typedefs, qualifiers) to the underlying type. */
+struct symbol *ch_sparse_base(struct symbol *s);
+/* ---- perthread.c ---------------------------------------------------------- */
+/* [cachehot-array-sharing] as the plugin judges it (plugin/per-thread.c),
+ * through the core's rule (core/array.c): marked members of the structs of
+ * scope (the file scope, or the builtin scope of "-include" files) and
+ * marked struct types among them, and marked array/pointer variables among
+ * decls (the file's top-level declarations, as sparse() returns them: the
+ * non-static ones are bound in the global scope). Marks: the attribute
+ * (attrs.c) or the sidecar. Nothing without either. */
+struct symbol_list;
+void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
+			 const struct ch_config *cfg);
 /* ---- inline.c ------------------------------------------------------------ */
 /* Report static inline functions of the current file that are used as a
  * value (MOD_INLINE|MOD_ADDRESSABLE). */

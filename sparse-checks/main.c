@@ -193,8 +193,10 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 	if (*filelist) {
 		struct ch_config cfg;
 		ch_file_config(&cfg);
-		if (ch_opts.layout)
+		if (ch_opts.layout) {
 			ch_check_scope(1, &cfg);
+			ch_check_per_thread(file_scope->symbols, list, &cfg);
+		}
 	}
 	return list;
 }
@@ -239,8 +241,10 @@ struct symbol_list *__wrap_sparse(char *filename)
 {
 	struct symbol_list *list = __real_sparse(filename);
 
-	if (ch_opts.layout)
+	if (ch_opts.layout) {
 		ch_check_scope(0, &file_cfg);
+		ch_check_per_thread(file_scope->symbols, list, &file_cfg);
+	}
 	if (ch_opts.inline_addr)
 		ch_check_inline_addr(&file_cfg);
 	if (ch_opts.unmatched && !has_error)

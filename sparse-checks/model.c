@@ -561,6 +561,16 @@ static struct ch_type *build_type(struct symbol *s, int depth)
 	return ct;
 }
 
+struct ch_type *ch_sparse_type(struct symbol *s)
+{
+	return is_aggregate(s) ? build_type(s, 0) : NULL;
+}
+
+struct symbol *ch_sparse_base(struct symbol *s)
+{
+	return base_of(s);
+}
+
 /* ---- config -------------------------------------------------------------- */
 static const char *macro_body(const char *name, void *arg)
 {

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perthread.c -- [cachehot-array-sharing] in cachehot-sparse: arrays of
+ * per-thread elements, judged by the core's rule (core/array.c,
+ * ch_check_array) exactly as the GCC plugin judges them
+ * (plugin/per-thread.c), so that the engines print the same findings:
+ *   - a marked variable defined at file scope that is an array of
+ *     aggregates (count and declared alignment from the declaration), or a
+ *     pointer to one (a heap array: count from the sidecar, start aligned
+ *     as its type);
+ *   - a marked member that is such an array (offset within the struct; the
+ *     struct assumed to start on a line when it is aligned to one) or a
+ *     pointer;
+ *   - a marked struct type: "arrays of 'struct x'" (count unknown), at its
+ *     tag.
+ * Marks: the attribute cacheline_per_thread (attrs.c) or a sidecar line
+ * "NAME[] per_thread", "NAME[N] per_thread", "STRUCT.FIELD[] per_thread".
+ * Function-scope static arrays are not looked at (the plugin's are; DWARF's
+ * reader does not either: docs/sparse.rst).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "lib.h"
+#include "token.h"
+#include "symbol.h"
+
+#include "cachehot-sparse.h"
+
+static int is_agg(const struct symbol *s)
+{
+	return s && (s->type == SYM_STRUCT || s->type == SYM_UNION);
+}
+
+/* Element of an array (all dimensions; *n their product, 0 when one has no
+ * bound) or the pointee of a pointer (*heap); NULL for anything else. */
+static struct symbol *element_of(struct symbol *type, uint64_t *n, int *heap)
+{
+	struct symbol *t = ch_sparse_base(type);
+	*n = 1;
+	*heap = 0;
+	if (t && t->type == SYM_PTR) {
+		*heap = 1;
+		*n = 0;
+		return ch_sparse_base(t->ctype.base_type);
+	}
+	if (!t || t->type != SYM_ARRAY)
+		return NULL;
+	while (t && t->type == SYM_ARRAY) {
+		struct symbol *e = ch_sparse_base(t->ctype.base_type);
+		examine_symbol_type(t);
+		if (e)
+			examine_symbol_type(e);
+		if (t->bit_size < 0 || !e || e->bit_size <= 0)
+			*n = 0;
+		else
+			*n *= (uint64_t)(t->bit_size / e->bit_size);
+		t = e;
+	}
+	return t;
+}
+
+static void judge(struct symbol *elem, uint64_t n, uint64_t base_off, int base_known,
+		  const char *what, struct ch_loc loc, const struct ch_config *cfg)
+{
+	struct ch_type *et = ch_sparse_type(elem);
+	if (!et || !et->size)
+		return;
+	ch_check_array(ch_sparse_ctx, et, et->size, n, base_off, base_known, what, loc, cfg,
+		       ch_print_finding, NULL);
+}
+
+static const char *text(const struct ident *id)
+{
+	return ch_printf(ch_sparse_ctx, "%.*s", id->len, id->name);
+}
+
+/* A location at a symbol: the column is moved onto its name when printed. */
+static struct ch_loc loc_at(struct symbol *sym)
+{
+	struct ch_loc l = ch_sparse_loc(sym->pos);
+	l.fe_loc = (uint64_t)(uintptr_t)sym;
+	return l;
+}
+
+static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned L)
+{
+	struct symbol *elem;
+	uint64_t n, cnt = 0;
+	int heap;
+	const char *name;
+	struct ch_type *et;
+	unsigned al;
+
+	if (!sym->ident || (sym->ctype.modifiers & MOD_EXTERN))
+		return;
+	elem = element_of(sym->ctype.base_type, &n, &heap);
+	if (!is_agg(elem) || !elem->symbol_list)
+		return;
+	name = text(sym->ident);
+	if (!ch_attr_per_thread_var(sym) &&
+	    !(ch_sidecar_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)))
+		return;
+	et = ch_sparse_type(elem);
+	if (!et)
+		return;
+	examine_symbol_type(sym);
+	if (heap) {
+		judge(elem, cnt, 0, et->align >= L, ch_printf(ch_sparse_ctx, "heap array '%s'", name),
+		      loc_at(sym), cfg);
+		return;
+	}
+	/* the declared alignment: the type's, or an attribute's (sparse's
+	 * symbol alignment); never what a compiler adds to large objects */
+	al = sym->ctype.alignment > et->align ? (unsigned)sym->ctype.alignment : et->align;
+	judge(elem, n, 0, al >= L, ch_printf(ch_sparse_ctx, "array '%s'", name), loc_at(sym), cfg);
+}
+
+static void check_members(struct symbol *s, const char *sname, const struct ch_config *cfg,
+			  unsigned L)
+{
+	struct ch_type *ct = ch_sparse_type(s);
+	struct symbol *mem;
+	size_t k;
+
+	if (!ct || ct->randomized)
+		return;
+	FOR_EACH_PTR(s->symbol_list, mem) {
+		struct symbol *elem;
+		const struct ch_member *m = NULL;
+		const char *fname, *key;
+		uint64_t n, cnt = 0;
+		int heap;
+		if (mem->type != SYM_NODE || !mem->ident)
+			continue;
+		elem = element_of(mem->ctype.base_type, &n, &heap);
+		if (!is_agg(elem) || !elem->symbol_list)
+			continue;
+		fname = text(mem->ident);
+		key = ch_printf(ch_sparse_ctx, "%s.%s", sname, fname);
+		if (!ch_attr_per_thread_member(mem) &&
+		    !(ch_sidecar_count(ch_sparse_ctx) &&
+		      ch_sidecar_per_thread(ch_sparse_ctx, key, &cnt)))
+			continue;
+		if (heap) {
+			struct ch_type *et = ch_sparse_type(elem);
+			if (et)
+				judge(elem, cnt, 0, et->align >= L,
+				      ch_printf(ch_sparse_ctx, "heap array '%s'", key), loc_at(mem), cfg);
+			continue;
+		}
+		for (k = 0; k < ct->nmembers && !m; k++)
+			if (ct->members[k].name && !strcmp(ct->members[k].name, fname))
+				m = &ct->members[k];
+		if (m)
+			judge(elem, m->flexible ? 0 : n, m->offset, ct->align >= L,
+			      ch_printf(ch_sparse_ctx, "array '%s'", key), loc_at(mem), cfg);
+	} END_FOR_EACH_PTR(mem);
+}
+
+void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
+			 const struct ch_config *cfg)
+{
+	unsigned L = ch_config_line_size(cfg);
+	struct symbol *sym;
+
+	if (!cfg->smp || (!ch_attr_any_per_thread() && !ch_sidecar_count(ch_sparse_ctx)))
+		return;
+	FOR_EACH_PTR(scope, sym) {
+		if (sym->namespace == NS_STRUCT && is_agg(sym) && sym->symbol_list && sym->ident) {
+			const char *tag = text(sym->ident);
+			struct ch_type *ct;
+			check_members(sym, tag, cfg, L);
+			if (!ch_attr_per_thread_type(sym) &&
+			    !(ch_sidecar_count(ch_sparse_ctx) &&
+			      ch_sidecar_per_thread(ch_sparse_ctx, tag, NULL)))
+				continue;
+			ct = ch_sparse_type(sym);
+			if (ct && !ct->randomized)
+				ch_check_array(ch_sparse_ctx, ct, ct->size, 0, 0, ct->align >= L,
+					       ch_printf(ch_sparse_ctx, "arrays of '%s %s'",
+							 sym->type == SYM_UNION ? "union" : "struct", tag),
+					       ct->loc, cfg, ch_print_finding, NULL);
+		} else if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE && sym->ident &&
+			   is_agg(sym->ctype.base_type) && sym->ctype.base_type->namespace != NS_STRUCT &&
+			   sym->ctype.base_type->symbol_list &&
+			   sym->ctype.base_type->ident == sym->ident) {
+			/* typedef struct { ... } name_t: its members under the
+			 * (first) typedef's name, which sparse gives the struct */
+			check_members(sym->ctype.base_type, text(sym->ident), cfg, L);
+		}
+	} END_FOR_EACH_PTR(sym);
+	FOR_EACH_PTR(decls, sym) {
+		struct symbol *b;
+		if (sym->namespace != NS_SYMBOL || sym->type != SYM_NODE)
+			continue;
+		b = ch_sparse_base(sym->ctype.base_type);
+		if (b && b->type != SYM_FN)
+			check_var(sym, cfg, L);
+	} END_FOR_EACH_PTR(sym);
+}
