@@ -6,7 +6,7 @@ Raw BTF: a 24-byte header, the type section, the string section
 """
 import struct, sys
 
-INT, PTR, ARRAY, STRUCT, UNION, TYPEDEF = 1, 2, 3, 4, 5, 8
+INT, PTR, ARRAY, STRUCT, UNION, TYPEDEF, VAR, DATASEC = 1, 2, 3, 4, 5, 8, 14, 15
 
 class B:
     def __init__(self):
@@ -95,6 +95,19 @@ def case(name):
         i = b.int_("long", 8)
         for k in range(n):
             b.struct_("s%d" % k, 32, [("f%d" % j, i, 64 * j) for j in range(4)])
+    elif name == "per-thread-vars":  # VARs of a DATASEC, as in vmlinux BTF
+        i = b.int_("int", 4)
+        l = b.int_("long", 8)
+        arr = lambda ty, n: b.t("", ARRAY, 0, 0, struct.pack("<III", ty, i, n))
+        w = b.struct_("worker", 72, [("fd", i, 0), ("handled", l, 64), ("spare", arr(l, 7), 128)])
+        a4 = arr(w, 4)
+        var = lambda n, ty, linkage: b.t(n, VAR, 0, ty, struct.pack("<I", linkage))
+        v1 = var("workers", a4, 1)              # struct worker workers[4]
+        v2 = var("heap_workers", b.t("", PTR, 0, w), 1)   # struct worker *heap_workers
+        v3 = var("other_workers", a4, 0)        # static, not marked
+        var("ext_workers", a4, 2)               # extern: judged where defined
+        b.t(".bss", DATASEC, 3, 600, struct.pack("<III", v1, 0, 288) +
+            struct.pack("<III", v2, 288, 8) + struct.pack("<III", v3, 296, 288))
     else:
         sys.exit("unknown case " + name)
     return b.raw()
