@@ -14,7 +14,8 @@
  *   - a marked struct type: "arrays of 'struct x'" (count unknown), at its
  *     tag.
  * Marks: the attribute cacheline_per_thread (attrs.c) or a sidecar line
- * "NAME[] per_thread", "NAME[N] per_thread", "STRUCT.FIELD[] per_thread".
+ * "NAME[] per_thread", "NAME[N] per_thread", "STRUCT.FIELD[] per_thread";
+ * attribute marks go to the manifest (-fcachehot-manifest) as the plugin's.
  * Function-scope static arrays are not looked at (the plugin's are; DWARF's
  * reader does not either: docs/sparse.rst).
  */
@@ -26,6 +27,14 @@
 #include "symbol.h"
 
 #include "cachehot-sparse.h"
+
+/* An attribute mark, for cachehot-layout (DWARF/BTF carry no attributes):
+ * the manifest's "per_thread" names, as the plugin records them. */
+static void to_manifest(const char *name)
+{
+	if (ch_opts.manifest)
+		ch_manifest_per_thread(ch_sparse_ctx, name);
+}
 
 static int is_agg(const struct symbol *s)
 {
@@ -98,6 +107,8 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	if (!is_agg(elem) || !elem->symbol_list)
 		return;
 	name = text(sym->ident);
+	if (ch_attr_per_thread_var(sym))
+		to_manifest(name);
 	if (!ch_attr_per_thread_var(sym) &&
 	    !(ch_sidecar_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)))
 		return;
@@ -138,6 +149,8 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 			continue;
 		fname = text(mem->ident);
 		key = ch_printf(ch_sparse_ctx, "%s.%s", sname, fname);
+		if (ch_attr_per_thread_member(mem))
+			to_manifest(key);
 		if (!ch_attr_per_thread_member(mem) &&
 		    !(ch_sidecar_count(ch_sparse_ctx) &&
 		      ch_sidecar_per_thread(ch_sparse_ctx, key, &cnt)))
@@ -171,6 +184,8 @@ void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 			const char *tag = text(sym->ident);
 			struct ch_type *ct;
 			check_members(sym, tag, cfg, L);
+			if (ch_attr_per_thread_type(sym))
+				to_manifest(tag);
 			if (!ch_attr_per_thread_type(sym) &&
 			    !(ch_sidecar_count(ch_sparse_ctx) &&
 			      ch_sidecar_per_thread(ch_sparse_ctx, tag, NULL)))

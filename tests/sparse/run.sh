@@ -188,6 +188,13 @@ rm -f "$T/m.json"
 "$CK" -Wno-decl -fcachehot-manifest="$T/m.json" -Iinclude tests/fixtures/page_counter_v5_10.c >/dev/null 2>&1
 expect_eq sparse/manifest-fields "usage:0:8:hot min:8:8:read_mostly parent:40:8:read_mostly" \
 	"$(jq -r '.structs.page_counter.fields[] | select(.name=="usage" or .name=="min" or .name=="parent") | "\(.name):\(.offset):\(.size):\(.class)"' "$T/m.json" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
+# attribute per-thread marks in the manifest, named as the plugin names them
+# (cachehot-layout reads them: DWARF and BTF carry no attributes)
+rm -f "$T/pt.json"
+"$CK" -Wno-decl -fcachehot-annotations=tests/fixtures/array_sharing.ann -fcachehot-manifest="$T/pt.json" \
+	-Iinclude tests/fixtures/array_sharing.c >/dev/null 2>&1
+expect_eq sparse/manifest-per-thread "padded_stats pool.workers slab_class stats" \
+	"$(jq -r '.per_thread | keys | join(" ")' "$T/pt.json" 2>&1)"
 # What the sparse checker cannot see (docs/sparse.rst): each shape gives
 # exactly its expect: block (a "not judged" note instead of findings on
 # wrong offsets); sparse's own diagnostics on the file are part of it.
