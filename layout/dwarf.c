@@ -886,7 +886,8 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 }
 
 /* [cachehot-array-sharing] (perthread.c): a variable of static storage
- * defined in this unit that is an array of aggregates or a pointer to one,
+ * defined in this unit (at file scope, or a function's static) that is an
+ * array of aggregates or a pointer to one,
  * recorded when marked per-thread (as the plugin: only such variables look
  * their name up). Extern declarations are judged where they are defined. */
 static void read_var(struct rd *rd, Dwarf_Die *die)
@@ -939,6 +940,37 @@ static void read_var(struct rd *rd, Dwarf_Die *die)
 			return;
 	}
 	lt_pt_add_var(rd->s, &v);
+}
+
+/* 1 if a function's variable lives in static storage: its location is an
+ * address (DW_OP_addr; automatic variables are frame- or register-based,
+ * or a location list). */
+static int static_location(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	if (!dwarf_attr(d, DW_AT_location, &a) || dwarf_getlocation(&a, &ops, &n) != 0 || n < 1)
+		return 0;
+	return ops[0].atom == DW_OP_addr || ops[0].atom == DW_OP_addrx ||
+	       ops[0].atom == DW_OP_GNU_addr_index;
+}
+
+/* The static variables of a function and of its blocks (the plugin judges
+ * function-scope statics too); one the optimizer removed has no location
+ * and is not seen. */
+static void read_local_statics(struct rd *rd, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die c;
+	if (depth > 64 || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		if (tag == DW_TAG_variable && static_location(&c))
+			read_var(rd, &c);
+		else if (tag == DW_TAG_lexical_block)
+			read_local_statics(rd, &c, depth + 1);
+	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
 /* ---- the macro table (-g3) ------------------------------------------------ */
@@ -1206,9 +1238,11 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 			Dwarf_Die agg;
 			struct ch_type *t;
 			struct lt_struct *old;
-			if (tag == DW_TAG_variable) {
-				if (lt_pt_any(s))
+			if (tag == DW_TAG_variable || tag == DW_TAG_subprogram) {
+				if (lt_pt_any(s) && tag == DW_TAG_variable)
 					read_var(&rd, &die);
+				else if (lt_pt_any(s))
+					read_local_statics(&rd, &die, 0);
 				continue;
 			}
 			if (is_agg_tag(tag)) {

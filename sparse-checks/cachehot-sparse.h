@@ -128,11 +128,15 @@ struct symbol *ch_sparse_base(struct symbol *s);
  * scope (the file scope, or the builtin scope of "-include" files) and
  * marked struct types among them, and marked array/pointer variables among
  * decls (the file's top-level declarations, as sparse() returns them: the
- * non-static ones are bound in the global scope). Marks: the attribute
+ * non-static ones are bound in the global scope) and among the function
+ * statics ch_note_block_statics() saved. Marks: the attribute
  * (attrs.c) or the sidecar. Nothing without either. */
 struct symbol_list;
 void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 			 const struct ch_config *cfg);
+/* Save the static variables of a block scope sparse is about to end: the
+ * next ch_check_per_thread() judges them with the file's. */
+void ch_note_block_statics(struct scope *sc);
 /* ---- inline.c ------------------------------------------------------------ */
 /* Report static inline functions of the current file that are used as a
  * value (MOD_INLINE|MOD_ADDRESSABLE). */

@@ -218,12 +218,14 @@ static void list_unmatched(const char *file, unsigned line, const char *entry, v
 void __wrap_end_block_scope(void)
 {
 	ch_note_block_scope(block_scope);
+	ch_note_block_statics(block_scope);
 	__real_end_block_scope();
 }
 
 void __wrap_end_function_scope(void)
 {
 	ch_note_block_scope(block_scope);
+	ch_note_block_statics(block_scope);
 	__real_end_function_scope();
 }
 

@@ -4,7 +4,8 @@
  * per-thread elements, judged by the core's rule (core/array.c,
  * ch_check_array) exactly as the GCC plugin judges them
  * (plugin/per-thread.c), so that the engines print the same findings:
- *   - a marked variable defined at file scope that is an array of
+ *   - a marked variable of static storage (file scope, or a function's
+ *     static) that is an array of
  *     aggregates (count and declared alignment from the declaration), or a
  *     pointer to one (a heap array: count from the sidecar, start aligned
  *     as its type);
@@ -16,8 +17,7 @@
  * Marks: the attribute cacheline_per_thread (attrs.c) or a sidecar line
  * "NAME[] per_thread", "NAME[N] per_thread", "STRUCT.FIELD[] per_thread";
  * attribute marks go to the manifest (-fcachehot-manifest) as the plugin's.
- * Function-scope static arrays are not looked at (the plugin's are; DWARF's
- * reader does not either: docs/sparse.rst).
+ * Function-scope static arrays count too (saved when their block ends).
  */
 #include <stdint.h>
 #include <string.h>
@@ -25,6 +25,7 @@
 #include "lib.h"
 #include "token.h"
 #include "symbol.h"
+#include "scope.h"
 
 #include "cachehot-sparse.h"
 
@@ -171,14 +172,33 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 	} END_FOR_EACH_PTR(mem);
 }
 
+/* Static variables of function bodies, saved before sparse ends their block
+ * scopes (the plugin judges function-scope statics too); checked with the
+ * file's declarations, then forgotten. */
+static struct symbol_list *block_statics;
+
+void ch_note_block_statics(struct scope *sc)
+{
+	struct symbol *sym;
+	if (!sc || (!ch_attr_any_per_thread() && !ch_sidecar_count(ch_sparse_ctx)))
+		return;
+	FOR_EACH_PTR(sc->symbols, sym) {
+		if (sym->namespace == NS_SYMBOL && sym->type == SYM_NODE &&
+		    (sym->ctype.modifiers & MOD_STATIC))
+			add_symbol(&block_statics, sym);
+	} END_FOR_EACH_PTR(sym);
+}
+
 void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 			 const struct ch_config *cfg)
 {
 	unsigned L = ch_config_line_size(cfg);
 	struct symbol *sym;
 
-	if (!cfg->smp || (!ch_attr_any_per_thread() && !ch_sidecar_count(ch_sparse_ctx)))
+	if (!cfg->smp || (!ch_attr_any_per_thread() && !ch_sidecar_count(ch_sparse_ctx))) {
+		block_statics = NULL;
 		return;
+	}
 	FOR_EACH_PTR(scope, sym) {
 		if (sym->namespace == NS_STRUCT && is_agg(sym) && sym->symbol_list && sym->ident) {
 			const char *tag = text(sym->ident);
@@ -213,4 +233,10 @@ void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 		if (b && b->type != SYM_FN)
 			check_var(sym, cfg, L);
 	} END_FOR_EACH_PTR(sym);
+	FOR_EACH_PTR(block_statics, sym) {
+		struct symbol *b = ch_sparse_base(sym->ctype.base_type);
+		if (b && b->type != SYM_FN)
+			check_var(sym, cfg, L);
+	} END_FOR_EACH_PTR(sym);
+	block_statics = NULL;   /* sparse's allocator owns the list nodes */
 }
