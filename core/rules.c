@@ -558,6 +558,9 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 	if (is_hotish(second->l.cls) && second->l.cls != CH_CLASS_NONE &&
 	    !(is_hotish(first->l.cls) && first->l.cls == CH_CLASS_EXCLUSIVE))
 		return break_before(ctx, pn, t, &t->members[second->top], L, kernel);
+	if ((size_t)first->top + 1 >= t->nmembers)   /* members not in offset order (crafted
+					      * BTF): no member follows the first */
+		return break_before(ctx, pn, t, &t->members[second->top], L, kernel);
 	{
 		const struct ch_member *nx = &t->members[first->top + 1];
 		if (kernel == 1 && ch_member_pad_kind(nx) == CH_PAD_BYTES && nx->name)

@@ -377,6 +377,8 @@ static int cmp_uns(const void *a, const void *b)
 static void patch_index(struct patch *p)
 {
 	size_t o = 0;
+	if (!p->n)
+		return;   /* qsort's base must not be NULL, even for 0 elements */
 	qsort(p->v, p->n, sizeof(*p->v), cmp_pf);
 	for (size_t i = 0; i < p->n; i++) {
 		if (o && !strcmp(p->v[o - 1].abspath, p->v[i].abspath)) {
@@ -390,7 +392,8 @@ static void patch_index(struct patch *p)
 	}
 	p->n = o;
 	for (size_t i = 0; i < p->n; i++)
-		qsort(p->v[i].lines, p->v[i].n, sizeof(unsigned), cmp_uns);
+		if (p->v[i].n)
+			qsort(p->v[i].lines, p->v[i].n, sizeof(unsigned), cmp_uns);
 }
 
 int patch_parse(const char *text, const char *base, struct patch *p)

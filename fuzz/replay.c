@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* replay.c -- main() for the harnesses without libFuzzer: run each file
- * named on the command line through LLVMFuzzerTestOneInput once (built with
+ * named on the command line through LLVMFuzzerTestOneInput twice, as
+ * libFuzzer does when it looks for leaks, so that state a run leaves behind
+ * (a cache keyed by a freed pointer) fails the second run (built with
  * gcc -fsanitize=address,undefined; tests/fuzz/run.sh replays every crash
  * that fuzzing found). Exit 0 when all ran. */
 #include <stdint.h>
@@ -31,6 +33,7 @@ int main(int argc, char **argv)
 			n += got;
 		} while (got);
 		fclose(f);
+		LLVMFuzzerTestOneInput(buf, n);
 		LLVMFuzzerTestOneInput(buf, n);
 		free(buf);
 	}

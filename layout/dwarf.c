@@ -469,7 +469,7 @@ static struct srcfile *src_get(const char *path)
 /* Interned decl files: the ctx-owned name printed (relative to the CU's
  * comp_dir when under it, as GCC prints it) and the path to open. */
 struct fileent {
-	const void *ctx;
+	unsigned long set;        /* lt_set serial: rel belongs to that set's ctx */
 	const char *raw;          /* malloc'd copy of libdw's name */
 	const char *rel;          /* ctx-owned */
 	char *full;
@@ -493,7 +493,7 @@ static const char *intern_file(struct rd *rd, const char *raw)
 	const char *f = raw;
 	char full[4096];
 	for (e = files[h]; e; e = e->next)
-		if (e->ctx == rd->s->ctx && !strcmp(e->raw, raw))
+		if (e->set == rd->s->serial && !strcmp(e->raw, raw))
 			return e->rel;
 	e = calloc(1, sizeof(*e));
 	if (!e)
@@ -505,7 +505,7 @@ static const char *intern_file(struct rd *rd, const char *raw)
 		snprintf(full, sizeof(full), "%s/%s", rd->comp_dir, f);
 	else
 		snprintf(full, sizeof(full), "%s", f);
-	e->ctx = rd->s->ctx;
+	e->set = rd->s->serial;
 	e->raw = strdup(raw);
 	e->rel = ch_strdup(rd->s->ctx, f);
 	e->full = strdup(full);

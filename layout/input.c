@@ -23,8 +23,10 @@ static void *xcalloc(size_t n, size_t sz)
 
 struct lt_set *lt_set_new(void)
 {
+	static unsigned long serial;
 	struct lt_set *s = xcalloc(1, sizeof(*s));
 	s->ctx = ch_ctx_new();
+	s->serial = ++serial;
 	return s;
 }
 

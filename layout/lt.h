@@ -87,6 +87,9 @@ struct lt_manifest;
 
 struct lt_set {
 	ch_ctx *ctx;
+	unsigned long serial;     /* unique per set in the process: caches keyed by
+				    * set (layout/dwarf.c's file names) use it, never
+				    * the ctx pointer, which a later set may reuse */
 	struct lt_typedef *tds;    /* only typedef names the sidecar uses */
 	size_t ntds;
 	struct lt_struct *structs;
