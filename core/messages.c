@@ -332,7 +332,9 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 				 i == 0 ? "" : i + 1 == n && !more ? " and " : ", ", o->name,
 				 class_phrase(ctx, o), place(ctx, o, relocatable, sec),
 				 (unsigned long long)nb[i].line);
-		nrm += o->cls == CH_CLASS_READ_MOSTLY;
+		/* readers __read_mostly could move away (not those already there) */
+		nrm += o->cls == CH_CLASS_READ_MOSTLY &&
+		       !(o->section && !strcmp(o->section, ".data..read_mostly"));
 	}
 	if (more)
 		with = ch_printf(ctx, "%s and %zu more", with, more);
@@ -346,9 +348,13 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 				 bytes(ctx, h->section_align));
 	if (cfg->kernel == 1) {
 		uint64_t round = (h->size + L - 1) / L * L;
-		fix = ch_printf(ctx, "mark '%s' __cacheline_aligned_in_smp (it moves to "
+		fix = ch_printf(ctx, "%smark '%s' __cacheline_aligned_in_smp (it moves to "
 				".data..cacheline_aligned, where every variable starts a line of its "
-				"own)%s; this costs %llu bytes (its %s take %llu)", h->name,
+				"own)%s; this costs %llu bytes (its %s take %llu)",
+				h->section && !strcmp(h->section, ".data..read_mostly")
+				? ch_printf(ctx, "drop __read_mostly from '%s' (a written variable), "
+					    "and ", h->name) : "",
+				h->name,
 				nrm == n && !more
 				? ch_printf(ctx, ", or mark %s __read_mostly (moved to "
 					    ".data..read_mostly)", n == 1 ? "that reader" : "those readers")

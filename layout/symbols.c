@@ -287,6 +287,9 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 		}
 		y.g.cls = class_of(s, mf, source_name(s->ctx, name, GELF_ST_BIND(st.st_info) == STB_LOCAL),
 				   &y.g.group, &y.g.loc);
+		/* the kernel's __read_mostly section says what the annotation would */
+		if (y.g.cls == CH_CLASS_NONE && y.g.section && !strcmp(y.g.section, ".data..read_mostly"))
+			y.g.cls = CH_CLASS_READ_MOSTLY;
 		if (y.g.cls == CH_CLASS_HOT || y.g.cls == CH_CLASS_EXCLUSIVE)
 			*any_hot = 1;
 		push(sv, &y);

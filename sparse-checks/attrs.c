@@ -176,6 +176,20 @@ static struct position line_start(struct position p)
 	return p;
 }
 
+/* Variables whose class came from an attribute in this file: a sidecar
+ * line for the same name does not override it (ch_attr_var_annotated). */
+static const struct ident **attr_vars;
+static size_t nattr_vars;
+
+int ch_attr_var_annotated(const struct ident *id)
+{
+	size_t i;
+	for (i = 0; i < nattr_vars; i++)
+		if (attr_vars[i] == id)
+			return 1;
+	return 0;
+}
+
 /* A variable of static storage is being declared (a global, or a static or
  * extern one in a function): not a function, not a typedef, not automatic. */
 static int static_variable(struct decl_state *ctx)
@@ -246,6 +260,12 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 			if (static_variable(ctx)) {
 				/* a global or static: judged on the binary by
 				 * cachehot-layout (the manifest carries the class) */
+				if (id) {
+					attr_vars = realloc(attr_vars, (nattr_vars + 1) * sizeof(*attr_vars));
+					if (!attr_vars)
+						die("cachehot-sparse: out of memory");
+					attr_vars[nattr_vars++] = id;
+				}
 				if (id && ch_opts.manifest) {
 					struct ch_loc l;
 					memset(&l, 0, sizeof(l));
@@ -344,6 +364,7 @@ void ch_attr_reset(void)
 	/* Member tags stay: structs from "-include" files outlive one input
 	 * file. Specifier-position tags are per stream and streams are per file. */
 	size_t i, j;
+	nattr_vars = 0;
 	for (i = 0; i < npendstreams; i++) {
 		for (j = 0; j < pend[i].n; j++)
 			free((void *)pend[i].v[j].group);

@@ -65,6 +65,9 @@ int ch_attr_per_thread_type(const struct symbol *s);
 /* Forget the declaration-specifier tags of the file just checked (member
  * tags stay: structs of "-include" files are shared by all input files). */
 void ch_attr_reset(void);
+/* 1 if a class attribute was written on the variable named id in this file
+ * (idents are unique per name in sparse). */
+int ch_attr_var_annotated(const struct ident *id);
 
 /* ---- main.c: options and shared state ----------------------------------- */
 struct ch_sparse_opts {

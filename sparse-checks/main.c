@@ -239,9 +239,38 @@ void __wrap_clear_token_alloc(void)
 	__real_clear_token_alloc();
 }
 
+/* Sidecar "VARIABLE CLASS" lines naming a variable this file defines or
+ * declares at file scope: into the manifest's "globals", as the plugin
+ * records them, unless an attribute gave the variable its class. */
+static void record_sidecar_globals(struct symbol_list *list)
+{
+	struct symbol *sym;
+	if (!ch_opts.manifest || !ch_sidecar_globals(ch_sparse_ctx, NULL, NULL))
+		return;
+	FOR_EACH_PTR(list, sym) {
+		struct symbol *bt = sym->ctype.base_type;
+		const char *group = NULL;
+		enum ch_class cls;
+		struct ch_loc l;
+		if (sym->type != SYM_NODE || !sym->ident || (bt && bt->type == SYM_FN) ||
+		    (sym->ctype.modifiers & MOD_USERTYPE) || ch_attr_var_annotated(sym->ident))
+			continue;
+		cls = ch_sidecar_global_class(ch_sparse_ctx, show_ident(sym->ident), &group);
+		if (cls == CH_CLASS_NONE)
+			continue;
+		memset(&l, 0, sizeof(l));
+		l.file = stream_name(sym->pos.stream);
+		l.line = sym->pos.line;
+		l.col = sym->pos.pos;
+		ch_manifest_add_global(ch_sparse_ctx, show_ident(sym->ident), cls, group, l, "sparse");
+	} END_FOR_EACH_PTR(sym);
+}
+
 struct symbol_list *__wrap_sparse(char *filename)
 {
 	struct symbol_list *list = __real_sparse(filename);
+
+	record_sidecar_globals(list);
 
 	if (ch_opts.layout) {
 		ch_check_scope(0, &file_cfg);

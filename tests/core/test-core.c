@@ -237,6 +237,16 @@ static void test_globals(void)
 		  "where every variable starts a line of its own), or mark that reader __read_mostly "
 		  "(moved to .data..read_mostly); this costs 56 bytes (its 8 bytes take 64) "
 		  "[cachehot-global-sharing]", ngfound ? gfound[0].message : "");
+	/* a hot variable left in .data..read_mostly; readers already there */
+	v[0].section = v[1].section = v[2].section = ".data..read_mostly";
+	ngfound = 0;
+	ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL);
+	check(ngfound == 1 && strstr(gfound[0].message, "it; drop __read_mostly from 'hits' (a written "
+				     "variable), and mark 'hits' __cacheline_aligned_in_smp (it moves "
+				     "to .data..cacheline_aligned, where every variable starts a line "
+				     "of its own); this costs 56 bytes"),
+	      "globals: kernel, hot variable in .data..read_mostly", ngfound ? gfound[0].message : "");
+	v[0].section = v[1].section = v[2].section = ".bss";
 	cfg.kernel = 0;
 	ngfound = 0;
 	ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL);

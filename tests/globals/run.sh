@@ -80,6 +80,13 @@ if [ -x "$SP" ]; then
 	expect_eq sparse-accepts-variables "" "$out"
 	expect_eq sparse-manifest-globals '{"class": "hot", "col": 26, "file": "server.c", "group": null, "line": 14}|{"class": "hot", "col": 26, "file": "server.c", "group": null, "line": 14}' \
 		"$(jq -cS '.globals.requests_served | del(.tool)' sp.json | sed 's/,/, /g; s/:/: /g')|$(jq -cS '.globals.requests_served | del(.tool)' s.json | sed 's/,/, /g; s/:/: /g')"
+	# sidecar VARIABLE lines reach both manifests alike; the attribute wins
+	printf 'requests_served exclusive\nqueue_head read_mostly\n' >sv.ann
+	"$SP" $INC -fcachehot-annotations=sv.ann -fcachehot-manifest=sps.json server.c >/dev/null 2>&1
+	gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=sv.ann -fplugin-arg-cachehot-manifest=pls.json \
+		$INC -c server.c -o /dev/null
+	expect_eq sparse-sidecar-manifest "hot 14 read_mostly 15|hot 14 read_mostly 15" \
+		"$(jq -r '.globals | "\(.requests_served.class) \(.requests_served.line) \(.queue_head.class) \(.queue_head.line)"' sps.json)|$(jq -r '.globals | "\(.requests_served.class) \(.requests_served.line) \(.queue_head.class) \(.queue_head.line)"' pls.json)"
 	expect_eq sparse-manifest-agrees "$(run "$LT" --manifest s.json s)" "$(run "$LT" --manifest sp.json s | sed 's/, binary/, binary/')"
 fi
 
