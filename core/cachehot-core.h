@@ -172,6 +172,7 @@ struct ch_global {
 				   * in a relocatable object, the offset in the section */
 	uint64_t section_addr;    /* bytes: the section's sh_addr (0 in an object) */
 	uint64_t section_align;   /* bytes: the section's sh_addralign */
+	uint64_t section_size;    /* bytes: the section's sh_size */
 	uint64_t size;            /* bytes (st_size); 0-size symbols are no data */
 	enum ch_class cls;        /* from the attribute (manifest) or the sidecar */
 	const char *group;        /* hot group, or NULL */

@@ -55,6 +55,7 @@ int ch_check_globals(ch_ctx *ctx, const struct ch_global *v, size_t n, int reloc
 		const struct ch_global *h = &v[i], *next = NULL;
 		uint64_t a = h->addr, lo, hi, lo_b, hi_b, base, pad;
 		size_t k = 0, more = 0, j;
+		int open_end;
 		struct ch_finding f;
 
 		if (!is_hot(h->cls) || !h->size)
@@ -96,9 +97,16 @@ int ch_check_globals(ch_ctx *ctx, const struct ch_global *v, size_t n, int reloc
 			} else
 				more++;
 		}
-		if (!k && relocatable && n == 1 && h->section_align < L) {
-			/* -fdata-sections: alone in its section here; the link
-			 * chooses its neighbours */
+		/* the end of the section is open to the link unless it is the
+		 * kernel's .data..cacheline_aligned, where every variable starts
+		 * a line and an aligned section follows (vmlinux.lds.h) */
+		open_end = h->section_size < hi_b - h->section_addr && (a + h->size) % L &&
+			   !(h->section && !strcmp(h->section, ".data..cacheline_aligned"));
+		if (!k && relocatable && (h->section_align < L || open_end)) {
+			/* clean in the object, but the link chooses what comes
+			 * before the section (aligned to less than a line) or
+			 * after its end (inside h's last line): -fdata-sections,
+			 * or ____cacheline_aligned without a padded tail */
 			memset(&f, 0, sizeof(f));
 			f.check = CH_CHECK_GLOBAL_SHARING;
 			f.severity = CH_SEV_NOTE;
@@ -106,7 +114,7 @@ int ch_check_globals(ch_ctx *ctx, const struct ch_global *v, size_t n, int reloc
 			f.size_a = h->size;
 			f.line_size = L;
 			f.loc = h->loc;
-			f.message = ch_msg_global_alone(ctx, h);
+			f.message = ch_msg_global_open(ctx, h, h->section_align < L, open_end, cfg);
 			if (emit)
 				emit(&f, arg);
 			continue;

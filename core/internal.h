@@ -83,9 +83,12 @@ struct ch_global_nb {
  * from the first line of h's section) with nb[0..n) (n >= 1; more than
  * shown are counted in 'more'); next: the first neighbour after h on its
  * last line, or NULL; pad: bytes the userspace fix costs at this placement. */
-/* A hot global alone in its section of a relocatable object (built with
- * -fdata-sections), aligned to less than a line: a note. */
-const char *ch_msg_global_alone(ch_ctx *ctx, const struct ch_global *h);
+/* A hot global with its lines to itself in a relocatable object whose
+ * section leaves them open to the link: the section is aligned to less
+ * than a line (open_start: data before it may share the first line) or
+ * ends inside the variable's last line (open_end). A note. */
+const char *ch_msg_global_open(ch_ctx *ctx, const struct ch_global *h, int open_start,
+			       int open_end, const struct ch_config *cfg);
 const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int relocatable,
 				  uint64_t first, uint64_t last, const struct ch_global_nb *nb,
 				  size_t n, size_t more, const struct ch_global *next, uint64_t pad,

@@ -380,14 +380,30 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
 }
 
-const char *ch_msg_global_alone(ch_ctx *ctx, const struct ch_global *h)
+const char *ch_msg_global_open(ch_ctx *ctx, const struct ch_global *h, int open_start,
+			       int open_end, const struct ch_config *cfg)
 {
-	return ch_printf(ctx, "%s global '%s' (%s) is alone in section '%s' of this relocatable "
-			 "object, which is aligned to %s: the link chooses its neighbours, so "
-			 "judge the linked file [%s]",
+	unsigned L = ch_config_line_size(cfg);
+	const char *sec = h->section ? h->section : "?", *why = "", *fix;
+	if (open_start)
+		why = ch_printf(ctx, "'%s' is aligned to %s, so data before it may share the "
+				"first line", sec, bytes(ctx, h->section_align));
+	if (open_end)
+		why = ch_printf(ctx, "%s%s'%s' ends at byte %llu, inside the variable's last line, "
+				"so data after it may share that line", why, *why ? "; " : "",
+				sec, (unsigned long long)h->section_size);
+	fix = cfg->kernel == 1
+		? ch_printf(ctx, "mark '%s' __cacheline_aligned_in_smp (.data..cacheline_aligned "
+			    "starts every variable on a line and is followed by an aligned section)",
+			    h->name)
+		: ch_printf(ctx, "declare '%s' %s(%u) and pad it to a multiple of %u bytes", h->name,
+			    CH_ALIGNAS(cfg->kernel), L, L);
+	return ch_printf(ctx, "%s global '%s' (%s at offset %llu of '%s') has its cache lines to "
+			 "itself in this relocatable object, but the link decides what else shares "
+			 "them: %s; judge the linked file, or %s [%s]",
 			 h->cls == CH_CLASS_EXCLUSIVE ? "exclusive" : "hot", h->name,
-			 bytes(ctx, h->size), h->section ? h->section : "?",
-			 bytes(ctx, h->section_align), ch_check_id(CH_CHECK_GLOBAL_SHARING));
+			 bytes(ctx, h->size), (unsigned long long)(h->addr - h->section_addr), sec,
+			 why, fix, ch_check_id(CH_CHECK_GLOBAL_SHARING));
 }
 
 const char *ch_msg_global_common(ch_ctx *ctx, const char *name, const char *input)

@@ -280,7 +280,11 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 			y.g.addr = st.st_value;
 			y.g.section_addr = *rel ? 0 : dsh.sh_addr;
 			y.g.section_align = dsh.sh_addralign;
+			y.g.section_size = dsh.sh_size;
 			y.g.section = elf_strptr(elf, shstrndx, dsh.sh_name);
+			/* the kernel's link drops .discard.* (__ADDRESSABLE()) */
+			if (y.g.section && !strncmp(y.g.section, ".discard", 8))
+				continue;
 			y.g.section = ch_strdup(s->ctx, y.g.section ? y.g.section : "?");
 			if (y.g.addr < y.g.section_addr)
 				continue;

@@ -178,6 +178,27 @@ static void gemit(const struct ch_finding *f, void *arg)
 		gfound[ngfound++] = *f;
 }
 
+static struct ch_global gl(const char *name, uint64_t addr, uint64_t secaddr, uint64_t align,
+			   uint64_t size, enum ch_class cls, const char *group, unsigned line,
+			   unsigned col)
+{
+	struct ch_global g;
+	memset(&g, 0, sizeof(g));
+	g.name = name;
+	g.section = ".bss";
+	g.addr = addr;
+	g.section_addr = secaddr;
+	g.section_align = align;
+	g.section_size = 4096;
+	g.size = size;
+	g.cls = cls;
+	g.group = group;
+	g.loc.file = line ? "a.c" : NULL;
+	g.loc.line = line;
+	g.loc.col = col;
+	return g;
+}
+
 static void test_globals(void)
 {
 	ch_ctx *ctx = ch_ctx_new();
@@ -185,12 +206,11 @@ static void test_globals(void)
 	int n;
 	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 0 };
 	/* an object's .bss: q_tail 0..8, q_head 8..16, hits 16..24, aligned 8 */
-	struct ch_global v[4] = {
-		{ "q_tail", ".bss", 0, 0, 8, 8, CH_CLASS_NONE, NULL, { "a.c", 4, 23, 0 }, },
-		{ "q_head", ".bss", 8, 0, 8, 8, CH_CLASS_NONE, NULL, { "a.c", 4, 15, 0 }, },
-		{ "hits", ".bss", 16, 0, 8, 8, CH_CLASS_HOT, NULL, { "a.c", 3, 15, 0 }, },
-		{ "big", ".bss", 64, 0, 8, 8, CH_CLASS_NONE, NULL, { NULL, 0, 0, 0 }, },
-	};
+	struct ch_global v[4];
+	v[0] = gl("q_tail", 0, 0, 8, 8, CH_CLASS_NONE, NULL, 4, 23);
+	v[1] = gl("q_head", 8, 0, 8, 8, CH_CLASS_NONE, NULL, 4, 15);
+	v[2] = gl("hits", 16, 0, 8, 8, CH_CLASS_HOT, NULL, 3, 15);
+	v[3] = gl("big", 64, 0, 8, 8, CH_CLASS_NONE, NULL, 0, 0);
 	check(ch_sidecar_load_string(ctx, "g.ann", "hits hot\nlimit read_mostly\nctr hot:io\n") == 0,
 	      "globals: sidecar VARIABLE lines load", ch_ctx_error(ctx));
 	check(ch_sidecar_global_class(ctx, "hits", &g) == CH_CLASS_HOT && !g,
@@ -223,9 +243,9 @@ static void test_globals(void)
 	      "globals: finding fields", "");
 
 	/* linked: hits first on its line, a read-mostly reader after it */
-	v[0] = (struct ch_global){ "hits", ".bss", 0x4040, 0x4040, 64, 8, CH_CLASS_HOT, NULL, { 0 } };
-	v[1] = (struct ch_global){ "limit", ".bss", 0x4048, 0x4040, 64, 8, CH_CLASS_READ_MOSTLY, NULL, { 0 } };
-	v[2] = (struct ch_global){ "far", ".bss", 0x4080, 0x4040, 64, 8, CH_CLASS_NONE, NULL, { 0 } };
+	v[0] = gl("hits", 0x4040, 0x4040, 64, 8, CH_CLASS_HOT, NULL, 0, 0);
+	v[1] = gl("limit", 0x4048, 0x4040, 64, 8, CH_CLASS_READ_MOSTLY, NULL, 0, 0);
+	v[2] = gl("far", 0x4080, 0x4040, 64, 8, CH_CLASS_NONE, NULL, 0, 0);
 	cfg.kernel = 1;
 	ngfound = 0;
 	ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL);
@@ -260,7 +280,7 @@ static void test_globals(void)
 	ngfound = 0;
 	check(ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL) == 0 && ngfound == 0,
 	      "globals: aligned hot variable is clean", "");
-	v[1] = (struct ch_global){ "hits2", ".bss", 0x4048, 0x4040, 64, 8, CH_CLASS_HOT, "io", { 0 } };
+	v[1] = gl("hits2", 0x4048, 0x4040, 64, 8, CH_CLASS_HOT, "io", 0, 0);
 	v[0].group = "io";
 	ngfound = 0;
 	check(ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL) == 0 && ngfound == 0,
@@ -275,6 +295,32 @@ static void test_globals(void)
 	ngfound = 0;
 	check(ch_check_globals(ctx, v, 3, 0, &cfg, gemit, NULL) == 0 && ngfound == 0,
 	      "globals: no false sharing on a uniprocessor", "");
+	/* a relocatable object: one variable, its section aligned to the line
+	 * but ending inside its line (____cacheline_aligned, no tail padding) */
+	cfg.smp = 1;
+	cfg.kernel = 1;
+	v[0] = gl("vm_committed_as", 0, 0, 64, 40, CH_CLASS_HOT, NULL, 953, 23);
+	v[0].section_size = 40;
+	ngfound = 0;
+	check(ch_check_globals(ctx, v, 1, 1, &cfg, gemit, NULL) == 0 && ngfound == 1 &&
+	      gfound[0].severity == CH_SEV_NOTE, "globals: open tail is a note", "");
+	check_str("globals: open tail message",
+		  "hot global 'vm_committed_as' (40 bytes at offset 0 of '.bss') has its cache lines "
+		  "to itself in this relocatable object, but the link decides what else shares them: "
+		  "'.bss' ends at byte 40, inside the variable's last line, so data after it may share "
+		  "that line; judge the linked file, or mark 'vm_committed_as' "
+		  "__cacheline_aligned_in_smp (.data..cacheline_aligned starts every variable on a "
+		  "line and is followed by an aligned section) [cachehot-global-sharing]",
+		  ngfound ? gfound[0].message : "");
+	v[0].section = ".data..cacheline_aligned";
+	ngfound = 0;
+	check(ch_check_globals(ctx, v, 1, 1, &cfg, gemit, NULL) == 0 && ngfound == 0,
+	      "globals: .data..cacheline_aligned closes the tail", "");
+	v[0].section_size = 64;
+	v[0].section = ".bss";
+	ngfound = 0;
+	check(ch_check_globals(ctx, v, 1, 1, &cfg, gemit, NULL) == 0 && ngfound == 0,
+	      "globals: a section padded to the line is closed", "");
 	ch_ctx_free(ctx);
 }
 
