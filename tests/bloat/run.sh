@@ -247,3 +247,34 @@ expect_eq icf-copy-without-low-pc "$(printf '%s\n' \
 expect_eq icf-sizes-nm "$(cd "$T/icf" && nm -S icf_table.o | while read -r a sz ty nm; do
 		[ "$ty" = t ] && echo "$nm $((16#$sz))"; done | sort)" \
 	"$(cd "$T/icf" && "$BLOAT" --format=lines icf_table.o | awk -F'\t' '{ print $2, $4 }' | sort)"
+
+# the ways an object's DWARF is read (issue 12: .o files relocate only the
+# debug sections read, in place; linked files are read as they are; what
+# that code does not handle goes through libdwfl): same copies, same decl
+# files (DWARF 5 file names need .rela.debug_line), same sizes as nm -S
+mkdir -p "$T/ways" "$T/wsrc"
+cp "$FIX/seed.c" "$FIX/memcg.h" "$T/wsrc/"   # $T/src/seed.c is patched above
+printf 'int main(void) { return 0; }\n' > "$T/wsrc/ways_main.c"
+(cd "$T/wsrc" && gcc $CFLAGS_FIX -gdwarf-4 -c seed.c -o "$T/ways/dwarf4.o" &&
+	gcc $CFLAGS_FIX -gz=zlib -c seed.c -o "$T/ways/gz.o" &&
+	gcc $CFLAGS_FIX -m32 -c seed.c -o "$T/ways/i386.o" &&
+	gcc $CFLAGS_FIX -o "$T/ways/linked" seed.c ways_main.c &&
+	clang-14 -O2 -g -c seed.c -o "$T/ways/clang.o")
+ways_want() {  # OBJ BYTES1 HOW1 BYTES2: the two copies of seed.c
+	printf '%s\n' "$1	lruvec_page_state	lruvec_page_state	$2	wsrc/memcg.h:8	$3	local" \
+		"$1	lruvec_page_state_local	lruvec_page_state_local	$4	wsrc/memcg.h:15	source	local"
+}
+for w in dwarf4.o gz.o linked; do
+	expect_eq "read-$w" "$(ways_want "$w" 17 declared 18)" \
+		"$(cd "$T/ways" && "$BLOAT" --format=lines "$w" | norm)"
+done
+expect_eq read-i386-rel "$(ways_want i386.o 19 declared 20)" \
+	"$(cd "$T/ways" && "$BLOAT" --format=lines i386.o | norm)"
+# clang names through DW_FORM_strx (.debug_str_offsets) and writes no
+# DW_AT_inline for these: the source text decides
+expect_eq read-clang-strx "$(ways_want clang.o 17 source 18)" \
+	"$(cd "$T/ways" && "$BLOAT" --format=lines clang.o | norm)"
+expect_eq read-ways-sizes-nm "$(cd "$T/ways" && for o in dwarf4.o gz.o i386.o linked clang.o; do
+		nm -S "$o" | while read -r a sz ty sym; do
+			case "$sym" in lruvec_page_state*) echo "$o $sym $((16#$sz))" ;; esac; done; done)" \
+	"$(cd "$T/ways" && "$BLOAT" --format=lines dwarf4.o gz.o i386.o linked clang.o | cut -f1,2,4 | tr '\t' ' ')"

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reloc.c -- relocate only the debug sections the census reads (see
+ * reloc.h).  The relocation types are those of the ELF psABIs: x86-64
+ * (R_X86_64_64/32/32S: S + A), i386 (R_386_32: S + A, A in place, REL),
+ * AArch64 (R_AARCH64_ABS64/ABS32: S + A), the only ones GCC and
+ * binutils put in .rela.debug_info and .rela.debug_line of kernel objects.
+ * Everything else makes the caller fall back to libdwfl.
+ */
+#include "reloc.h"
+
+#include <elf.h>
+#include <gelf.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Bytes written by relocation type t of machine m; 0 for a *_NONE
+ * relocation (nothing to do); -1 when not handled here. */
+static int reloc_width(unsigned m, unsigned t)
+{
+	switch (m) {
+	case EM_X86_64:
+		switch (t) {
+		case R_X86_64_NONE: return 0;
+		case R_X86_64_64: return 8;
+		case R_X86_64_32: case R_X86_64_32S: return 4;
+		}
+		return -1;
+	case EM_386:
+		switch (t) {
+		case R_386_NONE: return 0;
+		case R_386_32: return 4;
+		}
+		return -1;
+	case EM_AARCH64:
+		switch (t) {
+		case R_AARCH64_NONE: return 0;
+		case R_AARCH64_ABS64: return 8;
+		case R_AARCH64_ABS32: return 4;
+		}
+		return -1;
+	}
+	return -1;
+}
+
+static int host_data(void)
+{
+	const uint16_t one = 1;
+	return *(const uint8_t *)&one ? ELFDATA2LSB : ELFDATA2MSB;
+}
+
+static int wanted(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	return 0;
+}
+
+/* Apply one relocation section rs (header rsh) to the data of its target. */
+static int apply(Elf *elf, unsigned machine, Elf_Scn *rs, const GElf_Shdr *rsh,
+		 Elf_Data *target)
+{
+	Elf_Scn *symscn = elf_getscn(elf, rsh->sh_link);
+	GElf_Shdr ssh;
+	Elf_Data *rd = elf_getdata(rs, NULL), *sd;
+	size_t nrel, nsym;
+	int rela = rsh->sh_type == SHT_RELA;
+
+	if (!rd || !symscn || !gelf_getshdr(symscn, &ssh) ||
+	    (ssh.sh_type != SHT_SYMTAB && ssh.sh_type != SHT_DYNSYM) ||
+	    !ssh.sh_entsize || !(sd = elf_getdata(symscn, NULL)))
+		return 1;
+	if (!rsh->sh_entsize)
+		return 1;
+	nrel = rsh->sh_size / rsh->sh_entsize;
+	nsym = ssh.sh_size / ssh.sh_entsize;
+	/* ELFCLASS64 in host order: libelf's memory representation is the
+	 * Elf64 arrays themselves; read them directly (gelf_getrela and
+	 * gelf_getsym per entry were a third of this file's time) */
+	const Elf64_Rela *r64 = NULL;
+	const Elf64_Sym *s64 = NULL;
+	if (gelf_getclass(elf) == ELFCLASS64 && rela && rd->d_type == ELF_T_RELA &&
+	    sd->d_type == ELF_T_SYM && rd->d_size >= nrel * sizeof(Elf64_Rela) &&
+	    sd->d_size >= nsym * sizeof(Elf64_Sym) &&
+	    rsh->sh_entsize == sizeof(Elf64_Rela) && ssh.sh_entsize == sizeof(Elf64_Sym)) {
+		r64 = rd->d_buf;
+		s64 = sd->d_buf;
+	}
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		uint64_t s = 0, a, v;
+		size_t symndx;
+		int w;
+
+		if (r64) {
+			r = r64[i];
+		} else if (rela) {
+			if (!gelf_getrela(rd, (int)i, &r))
+				return 1;
+		} else {
+			GElf_Rel rel;
+			if (!gelf_getrel(rd, (int)i, &rel))
+				return 1;
+			r.r_offset = rel.r_offset;
+			r.r_info = rel.r_info;
+			r.r_addend = 0;
+		}
+		w = reloc_width(machine, (unsigned)GELF_R_TYPE(r.r_info));
+		if (w < 0)
+			return 1;
+		if (w == 0)
+			continue;
+		if (r.r_offset > target->d_size || target->d_size - r.r_offset < (size_t)w)
+			return 1;
+		symndx = GELF_R_SYM(r.r_info);
+		if (symndx) {
+			if (symndx >= nsym)
+				return 1;
+			if (s64)
+				sym = s64[symndx];
+			else if (!gelf_getsym(sd, (int)symndx, &sym))
+				return 1;
+			if (sym.st_shndx == SHN_XINDEX)
+				return 1;
+			/* sections sit at address 0 in an ET_REL object */
+			s = sym.st_shndx == SHN_UNDEF ? 0 : sym.st_value;
+		}
+		unsigned char *p = (unsigned char *)target->d_buf + r.r_offset;
+		if (rela)
+			a = (uint64_t)r.r_addend;
+		else if (w == 8)
+			memcpy(&a, p, 8);
+		else {
+			uint32_t a32;
+			memcpy(&a32, p, 4);
+			a = a32;
+		}
+		v = s + a;
+		if (w == 8)
+			memcpy(p, &v, 8);
+		else {
+			uint32_t v32 = (uint32_t)v;
+			memcpy(p, &v32, 4);
+		}
+	}
+	return 0;
+}
+
+int bl_reloc_debug_sections(Elf *elf, const char *const *names, size_t n)
+{
+	GElf_Ehdr eh;
+	size_t shstrndx, shnum;
+	Elf_Scn *rs = NULL;
+
+	/* reloc_width(m, 0): type 0 is *_NONE on every machine handled */
+	if (!gelf_getehdr(elf, &eh) || eh.e_type != ET_REL ||
+	    eh.e_ident[EI_DATA] != host_data() ||
+	    reloc_width(eh.e_machine, 0) != 0 ||
+	    elf_getshdrstrndx(elf, &shstrndx) < 0 || elf_getshdrnum(elf, &shnum) < 0)
+		return 1;
+	while ((rs = elf_nextscn(elf, rs))) {
+		GElf_Shdr rsh, tsh;
+		Elf_Scn *ts;
+		Elf_Data *td;
+
+		if (!gelf_getshdr(rs, &rsh))
+			return 1;
+		if (rsh.sh_type != SHT_RELA && rsh.sh_type != SHT_REL)
+			continue;
+		if (rsh.sh_info == 0 || rsh.sh_info >= shnum ||
+		    !(ts = elf_getscn(elf, rsh.sh_info)) || !gelf_getshdr(ts, &tsh))
+			return 1;
+		if (!wanted(elf_strptr(elf, shstrndx, tsh.sh_name), names, n))
+			continue;
+		/* -gz objects (CONFIG_DEBUG_INFO_COMPRESSED): decompress the
+		 * target in place, as libdw would when it opens the section */
+		if ((tsh.sh_flags & SHF_COMPRESSED) &&
+		    (elf_compress(ts, 0, 0) < 0 || !gelf_getshdr(ts, &tsh)))
+			return 1;
+		if ((rsh.sh_flags | tsh.sh_flags) & SHF_COMPRESSED || tsh.sh_type != SHT_PROGBITS)
+			return 1;
+		td = elf_getdata(ts, NULL);
+		if (!td || !td->d_buf || td->d_size != tsh.sh_size)
+			return 1;
+		if (apply(elf, eh.e_machine, rs, &rsh, td))
+			return 1;
+	}
+	return 0;
+}
