@@ -153,6 +153,7 @@ struct bl_scan {
 	struct bl_census_row *census;
 	size_t nobjects;
 	int source;
+	int all_names;         /* bl_scan_set_all_names() */
 };
 
 static const char *intern(struct bl_scan *s, const char *str)
@@ -164,6 +165,7 @@ struct bl_scan *bl_scan_new(void)
 {
 	struct bl_scan *s = xcalloc(1, sizeof(*s));
 	s->source = 1;
+	s->all_names = 1;
 	elf_version(EV_CURRENT);
 	return s;
 }
@@ -195,6 +197,11 @@ void bl_scan_free(struct bl_scan *s)
 void bl_scan_set_source(struct bl_scan *s, int on)
 {
 	s->source = on;
+}
+
+void bl_scan_set_all_names(struct bl_scan *s, int on)
+{
+	s->all_names = on;
 }
 
 const char *bl_how_name(enum bl_how h)
@@ -663,6 +670,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 	Elf *elf = NULL;
 	size_t nsyms = 0, nhits = 0;
 	struct hmap cands = { .borrow = 1 };  /* name (DWARF string) -> struct cand* */
+	struct hmap symbase = { 0 };          /* symbol base names (!all_names) */
 	struct cand *pool = NULL;
 	size_t npool = 0, cappool = 0;
 	Dwfl *dwfl = NULL;
@@ -683,6 +691,17 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 		return rc;
 	}
 	rc = -1;
+	if (!s->all_names)
+		for (size_t i = 0; i < nsyms; i++) {
+			/* base names: "foo" of "foo.constprop.0" (the map copies) */
+			char base[512];
+			size_t n = strcspn(syms[i].name, ".");
+			if (n == 0 || n >= sizeof(base))
+				continue;   /* pass 2 skips these too */
+			memcpy(base, syms[i].name, n);
+			base[n] = 0;
+			hmap_put(&symbase, base);
+		}
 	dw = open_dwarf(elf, fd, path, &dwfl, &fd_taken, err, errlen);
 	if (!fd_taken)
 		close(fd);
@@ -707,7 +726,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			if (dwarf_tag(&die) != DW_TAG_subprogram)
 				continue;
 			const char *name = dwarf_diename(&die);
-			if (!name)
+			if (!name || (!s->all_names && !hmap_get(&symbase, name)))
 				continue;
 			if (dwarf_hasattr(&die, DW_AT_inline)) {
 				/* abstract instance: inlined somewhere here */
@@ -806,6 +825,7 @@ out:
 	else if (dw)
 		dwarf_end(dw);
 	hmap_free(&cands, NULL);
+	hmap_free(&symbase, NULL);
 	free(pool);
 	free(hits);
 	free(syms);

@@ -59,6 +59,15 @@ void bl_scan_free(struct bl_scan *s);
  * and BL_HEADER applies instead). */
 void bl_scan_set_source(struct bl_scan *s, int on);
 
+/* Option: read the DWARF of every top-level function, so that
+ * bl_scan_inline_names() lists every inline function of the objects
+ * (default on).  0: only functions whose name an ELF symbol of the object
+ * carries (symbol up to the first '.') are read; the copies and the census
+ * are the same, the inline names are those of the copies only.  For
+ * callers that need no inline list (cachehot-bloat --census and the plain
+ * list; issue 12: the census at nm -S speed). */
+void bl_scan_set_all_names(struct bl_scan *s, int on);
+
 /* Add the copies and inline names of one relocatable or linked ELF object.
  * Errors (nothing is added then): cannot open/read, not an ELF file,
  * truncated or corrupt ELF, no symbol table, split DWARF, LTO bytecode:

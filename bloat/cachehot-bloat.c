@@ -264,6 +264,8 @@ int main(int argc, char **argv)
 		strcpy(cwd, "/");
 
 	s = bl_scan_new();
+	/* only --inline-list needs the names of inline functions without a copy */
+	bl_scan_set_all_names(s, mode == NAMES);
 	for (int j = 1, opts = 1; j < argc; j++) {
 		const char *a = argv[j];
 		if (opts && !strcmp(a, "--no-source"))

@@ -87,6 +87,36 @@ static int apply(Elf *elf, unsigned machine, Elf_Scn *rs, const GElf_Shdr *rsh,
 		r64 = rd->d_buf;
 		s64 = sd->d_buf;
 	}
+	if (r64 && nsym) {
+		/* the common case (x86-64, AArch64), kept tight: ~600k
+		 * relocations over 6.1 mm/ */
+		unsigned char *base = target->d_buf;
+		size_t size = target->d_size;
+		for (size_t i = 0; i < nrel; i++) {
+			const Elf64_Rela *r = &r64[i];
+			const Elf64_Sym *sym = &s64[ELF64_R_SYM(r->r_info) < nsym ?
+						    ELF64_R_SYM(r->r_info) : 0];
+			int w = reloc_width(machine, (unsigned)ELF64_R_TYPE(r->r_info));
+			uint64_t v;
+			if (w <= 0) {
+				if (w < 0)
+					return 1;
+				continue;
+			}
+			if (ELF64_R_SYM(r->r_info) >= nsym || sym->st_shndx == SHN_XINDEX ||
+			    r->r_offset > size || size - r->r_offset < (size_t)w)
+				return 1;
+			/* sections sit at address 0 in an ET_REL object */
+			v = (sym->st_shndx == SHN_UNDEF ? 0 : sym->st_value) + (uint64_t)r->r_addend;
+			if (w == 8)
+				memcpy(base + r->r_offset, &v, 8);
+			else {
+				uint32_t v32 = (uint32_t)v;
+				memcpy(base + r->r_offset, &v32, 4);
+			}
+		}
+		return 0;
+	}
 	for (size_t i = 0; i < nrel; i++) {
 		GElf_Rela r;
 		GElf_Sym sym;
@@ -94,9 +124,7 @@ static int apply(Elf *elf, unsigned machine, Elf_Scn *rs, const GElf_Shdr *rsh,
 		size_t symndx;
 		int w;
 
-		if (r64) {
-			r = r64[i];
-		} else if (rela) {
+		if (rela) {
 			if (!gelf_getrela(rd, (int)i, &r))
 				return 1;
 		} else {
@@ -118,9 +146,7 @@ static int apply(Elf *elf, unsigned machine, Elf_Scn *rs, const GElf_Shdr *rsh,
 		if (symndx) {
 			if (symndx >= nsym)
 				return 1;
-			if (s64)
-				sym = s64[symndx];
-			else if (!gelf_getsym(sd, (int)symndx, &sym))
+			if (!gelf_getsym(sd, (int)symndx, &sym))
 				return 1;
 			if (sym.st_shndx == SHN_XINDEX)
 				return 1;

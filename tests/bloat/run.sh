@@ -278,3 +278,28 @@ expect_eq read-ways-sizes-nm "$(cd "$T/ways" && for o in dwarf4.o gz.o i386.o li
 		nm -S "$o" | while read -r a sz ty sym; do
 			case "$sym" in lruvec_page_state*) echo "$o $sym $((16#$sz))" ;; esac; done; done)" \
 	"$(cd "$T/ways" && "$BLOAT" --format=lines dwarf4.o gz.o i386.o linked clang.o | cut -f1,2,4 | tr '\t' ' ')"
+
+# the census and the list read only the DWARF of functions an ELF symbol
+# names, by base name: a clone (scale.constprop.0) is still found; the
+# inline list still names inline functions that have no copy
+cat > "$T/wsrc/clone.c" <<'EOC'
+static inline __attribute__((noinline)) int scale(int x, int k, int unused)
+{
+	return x * k + k;
+}
+static inline int twice_of(int x)
+{
+	return 2 * x;
+}
+int scale_all(int *v, int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += scale(v[i], 3, i) + twice_of(i);
+	return s;
+}
+EOC
+(cd "$T/wsrc" && gcc -O2 -g -Wno-attributes -c clone.c -o "$T/ways/clone.o")
+expect_eq clone-by-base-name "clone.o	scale.constprop.0	scale	5	wsrc/clone.c:1	declared	local|scale	1	1	5" \
+	"$(cd "$T/ways" && "$BLOAT" --format=lines clone.o | norm)|$(cd "$T/ways" && "$BLOAT" --census --format=lines clone.o)"
+expect_eq clone-inline-list "scale twice_of" "$(cd "$T/ways" && "$BLOAT" --inline-list clone.o | xargs)"
