@@ -347,6 +347,9 @@ int ch_sidecar_addressable(ch_ctx *ctx, const char *func);
  * a struct tag. 1 if name ("stats", "pool.workers", "worker") is so marked;
  * *count gets N (elements; 0 when not given). */
 int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count);
+/* How many such per_thread lines are loaded (0: no lookup can match; the
+ * engines skip the per-member lookups). */
+size_t ch_sidecar_per_thread_count(const ch_ctx *ctx);
 /* Sidecar lines "VARIABLE CLASS[:GROUP]" (a bare identifier: no '.', '()'
  * or '[]') annotate a global variable ([cachehot-global-sharing], judged by
  * cachehot-layout on the ELF symbol table). The class of the variable name

@@ -39,6 +39,7 @@ struct ch_ctx {
 	size_t ntypes, captypes;
 	struct ch_sidecar_entry *side;
 	size_t nside, capside;
+	size_t nside_per_thread;  /* of them "NAME[] per_thread" lines */
 	/* sidecar indices, open addressing (linear probing), rebuilt when
 	 * half full: (STRUCT, member key) -> entry index + 1, and STRUCT ->
 	 * its chain. Member keys are opaque strings. */

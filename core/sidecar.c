@@ -258,8 +258,10 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		}
 		e.type = ch_printf(ctx, "%s[]", tok[0]);
 		e.count = cnt;
-		if (!find_entry(ctx, e.type, NULL))
+		if (!find_entry(ctx, e.type, NULL)) {
 			add_entry(ctx, &e);
+			ctx->nside_per_thread++;
+		}
 		return 0;
 	}
 	/* FUNCTION() addressable */
@@ -497,6 +499,11 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 size_t ch_sidecar_count(const ch_ctx *ctx)
 {
 	return ctx->nside;
+}
+
+size_t ch_sidecar_per_thread_count(const ch_ctx *ctx)
+{
+	return ctx->nside_per_thread;
 }
 
 /* Entries for members of t (and of its anonymous struct/union members,

@@ -142,8 +142,10 @@ static void note_pointer_member(struct brd *b, struct ch_type *t, const char *mn
 	struct lt_ptr_member p;
 	const struct btf_type *pt;
 	__s32 pid;
+	char key[512];
 	if (!(pt = pointee(b, ptr, &pid)) ||
-	    !lt_pt_marked(b->s, ch_printf(b->s->ctx, "%s.%s", t->name, mname), NULL))
+	    (size_t)snprintf(key, sizeof(key), "%s.%s", t->name, mname) >= sizeof(key) ||
+	    !lt_pt_marked(b->s, key, NULL))
 		return;
 	memset(&p, 0, sizeof(p));
 	p.owner = t;

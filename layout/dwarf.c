@@ -630,9 +630,11 @@ static void note_pointer_member(struct rd *rd, struct ch_type *t, const char *mn
 	Dwarf_Die st, pt, pst;
 	Dwarf_Attribute a;
 	struct lt_ptr_member p;
+	char key[512];
 	if (!strip(mt, &st) || dwarf_tag(&st) != DW_TAG_pointer_type || !die_type(&st, &pt) ||
 	    !strip(&pt, &pst) || !is_agg_tag(dwarf_tag(&pst)) ||
-	    !lt_pt_marked(rd->s, ch_printf(rd->s->ctx, "%s.%s", t->name, mname), NULL))
+	    (size_t)snprintf(key, sizeof(key), "%s.%s", t->name, mname) >= sizeof(key) ||
+	    !lt_pt_marked(rd->s, key, NULL))
 		return;
 	memset(&p, 0, sizeof(p));
 	p.owner = t;

@@ -30,7 +30,7 @@
 
 int lt_pt_any(struct lt_set *s)
 {
-	return ch_sidecar_count(s->ctx) || (s->mf && lt_manifest_any_per_thread(s->mf));
+	return ch_sidecar_per_thread_count(s->ctx) || (s->mf && lt_manifest_any_per_thread(s->mf));
 }
 
 int lt_pt_marked(struct lt_set *s, const char *name, uint64_t *count)
@@ -43,7 +43,7 @@ int lt_pt_marked(struct lt_set *s, const char *name, uint64_t *count)
 	 * the sidecar give a count */
 	if (s->mf && lt_manifest_per_thread(s->mf, name))
 		m = 1;
-	else if (ch_sidecar_count(s->ctx) && ch_sidecar_per_thread(s->ctx, name, &c))
+	else if (ch_sidecar_per_thread_count(s->ctx) && ch_sidecar_per_thread(s->ctx, name, &c))
 		m = 1;
 	if (count)
 		*count = m ? c : 0;
@@ -141,11 +141,10 @@ int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **o
 		/* members that are arrays of aggregates */
 		for (k = 0; k < t->nmembers; k++) {
 			const struct ch_member *m = &t->members[k];
-			const char *key;
-			if (!m->name || !m->type || (m->nelems == 1 && !m->flexible))
-				continue;
-			key = ch_printf(s->ctx, "%s.%s", st->name, m->name);
-			if (!lt_pt_marked(s, key, NULL))
+			char key[512];
+			if (!m->name || !m->type || (m->nelems == 1 && !m->flexible) ||
+			    (size_t)snprintf(key, sizeof(key), "%s.%s", st->name, m->name) >= sizeof(key) ||
+			    !lt_pt_marked(s, key, NULL))
 				continue;
 			po.name = m->name;
 			judge(s, cfg, &po, m->type, m->elem_size, m->flexible ? 0 : m->nelems,

@@ -111,7 +111,7 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	if (ch_attr_per_thread_var(sym))
 		to_manifest(name);
 	if (!ch_attr_per_thread_var(sym) &&
-	    !(ch_sidecar_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)))
+	    !(ch_sidecar_per_thread_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)))
 		return;
 	et = ch_sparse_type(elem);
 	if (!et)
@@ -153,7 +153,7 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 		if (ch_attr_per_thread_member(mem))
 			to_manifest(key);
 		if (!ch_attr_per_thread_member(mem) &&
-		    !(ch_sidecar_count(ch_sparse_ctx) &&
+		    !(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
 		      ch_sidecar_per_thread(ch_sparse_ctx, key, &cnt)))
 			continue;
 		if (heap) {
@@ -180,7 +180,7 @@ static struct symbol_list *block_statics;
 void ch_note_block_statics(struct scope *sc)
 {
 	struct symbol *sym;
-	if (!sc || (!ch_attr_any_per_thread() && !ch_sidecar_count(ch_sparse_ctx)))
+	if (!sc || (!ch_attr_any_per_thread() && !ch_sidecar_per_thread_count(ch_sparse_ctx)))
 		return;
 	FOR_EACH_PTR(sc->symbols, sym) {
 		if (sym->namespace == NS_SYMBOL && sym->type == SYM_NODE &&
@@ -195,7 +195,7 @@ void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 	unsigned L = ch_config_line_size(cfg);
 	struct symbol *sym;
 
-	if (!cfg->smp || (!ch_attr_any_per_thread() && !ch_sidecar_count(ch_sparse_ctx))) {
+	if (!cfg->smp || (!ch_attr_any_per_thread() && !ch_sidecar_per_thread_count(ch_sparse_ctx))) {
 		block_statics = NULL;
 		return;
 	}
@@ -207,7 +207,7 @@ void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 			if (ch_attr_per_thread_type(sym))
 				to_manifest(tag);
 			if (!ch_attr_per_thread_type(sym) &&
-			    !(ch_sidecar_count(ch_sparse_ctx) &&
+			    !(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
 			      ch_sidecar_per_thread(ch_sparse_ctx, tag, NULL)))
 				continue;
 			ct = ch_sparse_type(sym);
