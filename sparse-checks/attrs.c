@@ -28,6 +28,14 @@
  *     That is how "applies only to struct or union members" is diagnosed.
  *  4. An attribute after a struct's closing brace is parsed with
  *     ctx->ctype.base_type set to the struct (randomize_layout).
+ *  5. A label's attributes ("out: __attribute__((..))", statement() ->
+ *     handle_label_attributes()) run with an empty decl_state, as a
+ *     specifier's do. They come right after the label's lookup in NS_LABEL
+ *     (label_symbol()), with only keyword lookups (NS_KEYWORD, or NS_TYPEDEF
+ *     for '__attribute__') in between, while every declaration starts with
+ *     a lookup in NS_TYPEDEF|NS_SYMBOL
+ *     (declaration_specifiers(), lookup_type()). lookup_symbol() is wrapped
+ *     (ld --wrap, rules.mk) to remember the label just looked up.
  *
  * We also wrap the op of sparse's own "aligned" attribute so that we know
  * whether a member's alignment came from an attribute (GCC's DECL_USER_ALIGN,
@@ -306,6 +314,60 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 	}
 }
 
+/* ---- attributes on labels (private fact 5) ------------------------------ */
+static struct ident *label_just_seen;   /* NS_LABEL lookup, nothing since */
+struct label_attr {
+	struct ident *label;
+	const char *attr;                   /* the attribute's name (static) */
+};
+static struct label_attr *label_attrs;
+static size_t nlabel_attrs, caplabel_attrs;
+
+struct symbol *__real_lookup_symbol(struct ident *ident, enum namespace ns);
+struct symbol *__wrap_lookup_symbol(struct ident *ident, enum namespace ns);
+struct symbol *__wrap_lookup_symbol(struct ident *ident, enum namespace ns)
+{
+	if (ns == NS_LABEL)
+		label_just_seen = ident;
+	else if (ns & (NS_SYMBOL | NS_STRUCT))   /* NS_TYPEDEF alone: match_attribute() */
+		label_just_seen = NULL;
+	return __real_lookup_symbol(ident, ns);
+}
+
+/* A class attribute on a label: 1 if ctx is a label's, and the error is
+ * noted for ch_attr_end_function(), which knows the label's position. */
+static int on_label(struct decl_state *ctx, const char *name)
+{
+	if (!label_just_seen || !ctx || ctx->ident || ctx->ctype.base_type)
+		return 0;
+	if (nlabel_attrs == caplabel_attrs) {
+		caplabel_attrs = caplabel_attrs ? 2 * caplabel_attrs : 8;
+		label_attrs = realloc(label_attrs, caplabel_attrs * sizeof(*label_attrs));
+		if (!label_attrs)
+			die("cachehot-sparse: out of memory");
+	}
+	label_attrs[nlabel_attrs].label = label_just_seen;
+	label_attrs[nlabel_attrs].attr = name;
+	nlabel_attrs++;
+	return 1;
+}
+
+/* At the end of a function body (its labels still bound): "applies only to
+ * struct or union members" at each annotated label, as GCC says it there. */
+void ch_attr_end_function(void)
+{
+	size_t i;
+	for (i = 0; i < nlabel_attrs; i++) {
+		struct symbol *l = __real_lookup_symbol(label_attrs[i].label, NS_LABEL);
+		struct position p;
+		if (!l)
+			continue;
+		p = l->stmt ? l->stmt->pos : l->pos;
+		sparse_error(p, "%s", ch_msg_attr_not_member(ch_sparse_ctx, label_attrs[i].attr));
+	}
+	nlabel_attrs = 0;
+}
+
 static int pos_before(struct position a, struct position b)
 {
 	if (a.line != b.line)
@@ -442,7 +504,7 @@ static struct token *class_attr(struct token *token, enum ch_class cls, const ch
 			return token;
 		}
 	}
-	if (misplaced_on_struct(ctx, token, name))
+	if (misplaced_on_struct(ctx, token, name) || on_label(ctx, name))
 		return token;
 	record(ctx, pos, cls, group, 0);
 	return token;

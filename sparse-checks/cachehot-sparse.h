@@ -68,6 +68,10 @@ void ch_attr_reset(void);
 /* 1 if a class attribute was written on the variable named id in this file
  * (idents are unique per name in sparse). */
 int ch_attr_var_annotated(const struct ident *id);
+/* Report the class attributes written on labels of the function just
+ * parsed (an error at the label, the plugin's text); call before sparse
+ * unbinds the function's labels (end_function_scope). */
+void ch_attr_end_function(void);
 
 /* ---- main.c: options and shared state ----------------------------------- */
 struct ch_sparse_opts {

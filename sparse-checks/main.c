@@ -6,7 +6,8 @@
  * Debian's sparse source package, so every argument sparse accepts is
  * accepted with the same meaning and every sparse warning is printed as
  * stock sparse prints it. The linker option --wrap (see rules.mk) routes
- * six libsparse entry points through the functions below:
+ * six libsparse entry points through the functions below (and a seventh,
+ * lookup_symbol(), through attrs.c, for attributes on labels):
  *
  *   sparse_initialize()  strips and parses our own -fcachehot-* options,
  *                        creates the core context, loads sidecar files;
@@ -224,6 +225,7 @@ void __wrap_end_block_scope(void)
 
 void __wrap_end_function_scope(void)
 {
+	ch_attr_end_function();
 	ch_note_block_scope(block_scope);
 	ch_note_block_statics(block_scope);
 	__real_end_function_scope();

@@ -6,8 +6,9 @@
 # libsparse is built from Debian's own source package of the installed sparse
 # version, with Debian's patches applied (sparse-checks/get-libsparse.sh);
 # no sparse source lives in this repository. The checker links sparse.o from
-# that tree unmodified (sparse's own main) and wraps six libsparse entry
-# points with the linker's --wrap (sparse-checks/main.c).
+# that tree unmodified (sparse's own main) and wraps seven libsparse entry
+# points with the linker's --wrap (sparse-checks/main.c, and lookup_symbol
+# in sparse-checks/attrs.c).
 SPARSE_SRC    := $(BUILD)/sparse-src/sparse
 SPARSE_LIB    := $(SPARSE_SRC)/libsparse.a
 SPARSE_MAINO  := $(SPARSE_SRC)/sparse.o
@@ -16,7 +17,7 @@ SPARSE_CK_SRCS := $(wildcard sparse-checks/*.c)
 SPARSE_CK_OBJS := $(patsubst sparse-checks/%.c,$(BUILD)/sparse-checks/%.o,$(SPARSE_CK_SRCS))
 SPARSE_WRAPS  := -Wl,--wrap=sparse_initialize -Wl,--wrap=init_builtins -Wl,--wrap=sparse \
 		 -Wl,--wrap=clear_token_alloc -Wl,--wrap=end_block_scope \
-		 -Wl,--wrap=end_function_scope
+		 -Wl,--wrap=end_function_scope -Wl,--wrap=lookup_symbol
 DEB_PACKAGES  += sparse dpkg-dev
 ALL_TARGETS   += $(SPARSE_BIN)
 CLEAN_FILES   += $(SPARSE_BIN)
