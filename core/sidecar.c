@@ -344,12 +344,16 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 	unsigned lineno = 0;
 	const char *p = text;
 	size_t before = ctx->nside;
-	/* a UTF-8 byte order mark (editors on Windows write one) is no part
-	 * of the first entry: quoted, it would be invisible in the error */
-	if (!strncmp(p, "\xef\xbb\xbf", 3))
-		p += 3;
 	while (*p) {
-		const char *nl = strchr(p, '\n');
+		const char *nl;
+		/* a UTF-8 byte order mark (editors on Windows write one) is no
+		 * part of an entry: quoted, it would be invisible in the error.
+		 * Skipped at the start of every line, not only of the file:
+		 * sidecars joined with "cat a.ann b.ann" carry b's mark at the
+		 * start of its first line (issue 13). */
+		if (!strncmp(p, "\xef\xbb\xbf", 3))
+			p += 3;
+		nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *line = (char *)malloc(len + 1), *hash;
 		int rc;
