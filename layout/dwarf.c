@@ -1147,6 +1147,17 @@ static void cu_macros(struct rd *rd, Dwarf_Die *cudie)
 	free(mt.idx);
 }
 
+/* A DW_AT_language value of C++ (DWARF 5 table 3.1; GCC 12 writes
+ * DW_LANG_C_plus_plus_14 for C++14 and later, DW_LANG_C_plus_plus with
+ * -gstrict-dwarf before DWARF 5; 0x2a/0x2b are C++17/C++20 of DWARF 6 drafts,
+ * not in every dwarf.h). -1 (no attribute) is not C++. */
+static int is_cxx_lang(int lang)
+{
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14 ||
+	       lang == 0x2a || lang == 0x2b;
+}
+
 static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			Dwarf_Addr base, const char *file_name,
 			const char *debuglink_file, GElf_Word debuglink_crc,
@@ -1229,6 +1240,10 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		 * -mcmodel=kernel in DW_AT_producer (-grecord-gcc-switches) */
 		if (prod && strstr(prod, "-mcmodel=kernel"))
 			rd.s->kernel = 1;
+		/* C++ (DW_AT_language): the fixes say alignas(), as the plugin
+		 * says them in cc1plus (kernel code still wins) */
+		if (!rd.s->kernel && is_cxx_lang(dwarf_srclang(&cudie)))
+			rd.s->kernel = 2;
 		if (dwarf_child(&cudie, &die) != 0)
 			continue;
 		do {

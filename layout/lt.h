@@ -115,7 +115,8 @@ struct lt_set {
 				    * body could not be evaluated, else NULL */
 	int macro_up;
 	int kernel;             /* kernel code: __KERNEL__ in a macro table, -mcmodel=kernel
-				 * in DW_AT_producer, or BTF (fix vocabulary, ch_config.kernel) */
+				 * in DW_AT_producer, or BTF (fix vocabulary, ch_config.kernel);
+				 * 2: C++ (DW_AT_language), alignas() as the plugin says */
 	int have_macros;
 	int want_decls;            /* readers fill lt_typeinfo decls (--show,
 				    * --reorganize); off, only what the core needs */

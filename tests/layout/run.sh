@@ -425,6 +425,9 @@ g++ -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$D/vb.json" -Iinclude -g 
 	-fdiagnostics-plain-output 2>"$D/vb-p.txt"
 "$LT" -q --manifest "$D/vb.json" "$D/vb.o" >"$D/vb-l.txt" 2>&1; rc=$?
 expect_eq layout/cxx-bases "rc=1 $(grep -o 'vb.cc:.*' "$D/vb-p.txt" | sort | tr '\n' '|') " \
-	"rc=$rc $(grep -o 'vb.cc:.*' "$D/vb-l.txt" | sed 's/_Alignas(/alignas(/g' | sort | tr '\n' '|') $(grep -c 'not in the binary\|randstruct' "$D/vb-l.txt" | sed 's/^0$//')"
-# (known, open: the fix text says alignas() for C++ in the plugin, _Alignas()
-# in cachehot-layout, which does not read DW_AT_language)
+	"rc=$rc $(grep -o 'vb.cc:.*' "$D/vb-l.txt" | sort | tr '\n' '|') $(grep -c 'not in the binary\|randstruct' "$D/vb-l.txt" | sed 's/^0$//')"
+# the fix says alignas() in C++ (DW_AT_language of the unit), as the plugin
+# (issue 13: cachehot-layout said _Alignas(); the plugin's findings above are
+# compared as they are now)
+out=$("$LT" -q --manifest "$D/vb.json" "$D/vb.o" 2>&1 | grep -o "vb.cc:4:56: .*")
+expect_eq layout/cxx-alignas "vb.cc:4:56: warning: read-mostly field 'e' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct D' with hot field 'd' (offset 16, size 8); declare 'e' alignas(64) [cachehot-false-sharing]" "$out"
