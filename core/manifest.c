@@ -195,6 +195,37 @@ void ch_manifest_per_thread(ch_ctx *ctx, const char *name)
 	json_object_set_new(pt, name, json_true());
 }
 
+/* The annotated members of t, and of its anonymous struct/union members at
+ * any depth (C names those directly, as the sidecar does; the flattened
+ * "fields" stop at the walk's nesting limit, and without these entries
+ * cachehot-layout lost the classes of members nested deeper and judged
+ * nothing, silently: issue 13). Depth bounded as the core's walks. */
+static void add_annotations(ch_ctx *ctx, const char *sname, const struct ch_type *t,
+			    json_t *ann, int depth)
+{
+	size_t i;
+	if (depth > 4096)
+		return;
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		const char *g = m->group;
+		enum ch_class c = m->cls;
+		json_t *o;
+		if (c == CH_CLASS_NONE && m->name)
+			c = ch_sidecar_class(ctx, sname, m->name, &g);
+		if (c == CH_CLASS_NONE) {
+			if (!m->name && m->type && m->type != t)
+				add_annotations(ctx, sname, m->type, ann, depth + 1);
+			continue;
+		}
+		o = json_object();
+		json_object_set_new(o, "field", str_or_null(m->name));
+		json_object_set_new(o, "class", json_string(ch_class_name(c)));
+		json_object_set_new(o, "group", str_or_null(g));
+		json_array_append_new(ann, o);
+	}
+}
+
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		     const char *tool)
 {
@@ -219,21 +250,7 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
 	json_object_set_new(s, "smp", json_boolean(cfg ? cfg->smp : 1));
 	json_object_set_new(s, "randomized", json_boolean(t->randomized));
 	ann = json_array();
-	for (i = 0; i < t->nmembers; i++) {
-		const struct ch_member *m = &t->members[i];
-		const char *g = m->group;
-		enum ch_class c = m->cls;
-		json_t *o;
-		if (c == CH_CLASS_NONE && m->name)
-			c = ch_sidecar_class(ctx, t->name, m->name, &g);
-		if (c == CH_CLASS_NONE)
-			continue;
-		o = json_object();
-		json_object_set_new(o, "field", str_or_null(m->name));
-		json_object_set_new(o, "class", json_string(ch_class_name(c)));
-		json_object_set_new(o, "group", str_or_null(g));
-		json_array_append_new(ann, o);
-	}
+	add_annotations(ctx, t->name, t, ann, 0);
 	json_object_set_new(s, "annotations", ann);
 	fields = json_array();
 	ch_flatten(ctx, t, &leaves, &n);
