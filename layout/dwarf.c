@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lt.h"
+#include "macros.h"
 
 struct rd {
 	struct lt_set *s;
@@ -975,176 +976,16 @@ static void read_local_statics(struct rd *rd, Dwarf_Die *parent, int depth)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-/* ---- the macro table (-g3) ------------------------------------------------ */
-/* Object-like macros of one CU: name -> body (NULL once #undef'd) and the
- * line of the definition; names hashed (open addressing) so that a CU with
- * many definitions is read in linear time. */
-struct macros {
-	char **name, **body;
-	unsigned *line;
-	size_t n, cap;
-	size_t *idx, icap;      /* index + 1, 0 empty */
-	int any;
-};
-
-static size_t macro_hash(const char *s, size_t n, size_t cap)
+/* The line size in effect where the struct just added is declared. */
+static void struct_line_size(struct lt_set *s, const struct lt_cu_macros *cm, Dwarf_Die *agg,
+			     const struct ch_type *t)
 {
-	uint32_t h = 2166136261u;
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h & (cap - 1);
-}
-
-static size_t *macro_slot(struct macros *mt, const char *name, size_t nl)
-{
-	size_t i;
-	for (i = macro_hash(name, nl, mt->icap); mt->idx[i]; i = (i + 1) & (mt->icap - 1)) {
-		const char *o = mt->name[mt->idx[i] - 1];
-		if (!strncmp(o, name, nl) && !o[nl])
-			break;
-	}
-	return &mt->idx[i];
-}
-
-static void macro_set(struct macros *mt, const char *def, unsigned line, int undef)
-{
-	size_t nl = strcspn(def, " (");
-	size_t *slot, i;
-	const char *body;
-	if (!nl)
+	Dwarf_Word file = 0, line = 0;
+	if (!cm->any || !s->n || s->structs[s->n - 1].t != t)
 		return;
-	if (2 * (mt->n + 1) > mt->icap) {
-		size_t k;
-		mt->icap = mt->icap ? 2 * mt->icap : 512;
-		free(mt->idx);
-		mt->idx = calloc(mt->icap, sizeof(size_t));
-		if (!mt->idx)
-			abort();
-		for (k = 0; k < mt->n; k++)
-			*macro_slot(mt, mt->name[k], strlen(mt->name[k])) = k + 1;
-	}
-	slot = macro_slot(mt, def, nl);
-	i = *slot ? *slot - 1 : mt->n;
-	if (undef) {
-		if (i < mt->n) {
-			free(mt->body[i]);
-			mt->body[i] = NULL;
-		}
-		return;
-	}
-	if (def[nl] == '(')
-		return;  /* function-like: never a constant */
-	body = def + nl;
-	while (*body == ' ')
-		body++;
-	if (i == mt->n) {
-		if (mt->n == mt->cap) {
-			mt->cap = mt->cap ? 2 * mt->cap : 256;
-			mt->name = realloc(mt->name, mt->cap * sizeof(char *));
-			mt->body = realloc(mt->body, mt->cap * sizeof(char *));
-			mt->line = realloc(mt->line, mt->cap * sizeof(unsigned));
-			if (!mt->name || !mt->body || !mt->line)
-				abort();
-		}
-		mt->name[i] = strndup(def, nl);
-		mt->body[i] = NULL;
-		mt->n++;
-		*slot = i + 1;
-	}
-	free(mt->body[i]);
-	mt->body[i] = strdup(body);
-	mt->line[i] = line;
-}
-
-static const char *macro_lookup(const char *name, void *arg)
-{
-	struct macros *mt = arg;
-	size_t *slot;
-	if (!mt->icap)
-		return NULL;
-	slot = macro_slot(mt, name, strlen(name));
-	return *slot ? mt->body[*slot - 1] : NULL;
-}
-
-static unsigned macro_line(struct macros *mt, const char *name)
-{
-	size_t *slot;
-	if (!mt->icap)
-		return 0;
-	slot = macro_slot(mt, name, strlen(name));
-	return *slot ? mt->line[*slot - 1] : 0;
-}
-
-static int macro_cb(Dwarf_Macro *m, void *arg)
-{
-	struct macros *mt = arg;
-	unsigned int op;
-	const char *str = NULL;
-	Dwarf_Word line = 0;
-	Dwarf_Attribute a;
-	if (dwarf_macro_opcode(m, &op))
-		return DWARF_CB_OK;
-	mt->any = 1;
-	if (op == DW_MACRO_define || op == DW_MACRO_define_strp || op == DW_MACRO_define_strx ||
-	    op == DW_MACRO_undef || op == DW_MACRO_undef_strp || op == DW_MACRO_undef_strx) {
-		if (dwarf_macro_param(m, 0, &a) == 0)
-			dwarf_formudata(&a, &line);
-		if (dwarf_macro_param(m, 1, &a) == 0)
-			str = dwarf_formstring(&a);
-		if (str)
-			macro_set(mt, str, line > UINT_MAX ? 0 : (unsigned)line,
-				  op == DW_MACRO_undef || op == DW_MACRO_undef_strp ||
-				  op == DW_MACRO_undef_strx);
-	}
-	/* DW_MACRO_import (a header's macros) is not followed: in a relocatable
-	 * object GCC puts each imported unit in a COMDAT .debug_macro section of
-	 * its own, which libdw cannot address (the import offset reads back as
-	 * the importing unit: endless recursion). The main file's own
-	 * definitions are read; headers' are not (give --line-size). */
-	return DWARF_CB_OK;
-}
-
-/* Line size and SMP-ness from a CU's macro table, when it has one. A body
- * the core cannot evaluate leaves the default and one note for the run,
- * "FILE:LINE: note: ..." at the definition (FILE is the CU's name). */
-static void cu_macros(struct rd *rd, Dwarf_Die *cudie)
-{
-	struct macros mt;
-	ptrdiff_t tok = DWARF_GETMACROS_START;
-	size_t i;
-	Dwarf_Attribute a;
-	memset(&mt, 0, sizeof(mt));
-	if (!dwarf_attr(cudie, DW_AT_macros, &a) && !dwarf_attr(cudie, DW_AT_GNU_macros, &a) &&
-	    !dwarf_attr(cudie, DW_AT_macro_info, &a))
-		return;
-	while ((tok = dwarf_getmacros(cudie, macro_cb, &mt, tok)) > 0)
-		;
-	if (mt.any) {
-		rd->s->have_macros = 1;
-		if (!rd->s->macro_line_size) {
-			const char *note = NULL, *which = NULL;
-			rd->s->macro_line_size = ch_line_size_eval(rd->s->ctx, macro_lookup, &mt,
-								   &note, &which);
-			if (note && !rd->s->macro_note) {
-				const char *cu = dwarf_diename(cudie);
-				rd->s->macro_note = ch_printf(rd->s->ctx, "%s:%u: note: %s",
-							      cu ? cu : "<unknown>",
-							      macro_line(&mt, which), note);
-			}
-		}
-		if (macro_lookup("__KERNEL__", &mt) && !macro_lookup("CONFIG_SMP", &mt))
-			rd->s->macro_up = 1;
-		if (macro_lookup("__KERNEL__", &mt))
-			rd->s->kernel = 1;
-	}
-	for (i = 0; i < mt.n; i++) {
-		free(mt.name[i]);
-		free(mt.body[i]);
-	}
-	free(mt.name);
-	free(mt.body);
-	free(mt.line);
-	free(mt.idx);
+	die_udata(agg, DW_AT_decl_file, &file);
+	die_udata(agg, DW_AT_decl_line, &line);
+	lt_cu_macros_at(cm, file, line, &s->structs[s->n - 1]);
 }
 
 /* A DW_AT_language value of C++ (DWARF 5 table 3.1; GCC 12 writes
@@ -1182,7 +1023,10 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 	Dwarf_Die cudie, sub;
 	uint8_t ut;
 	struct rd rd = { .s = s, .fileno = fileno, .path = path };
+	struct lt_cu_macros cm;
 	int rc = 0;
+
+	memset(&cm, 0, sizeof(cm));
 
 	if (!dwfl) {
 		snprintf(err, errsz, "%s: %s", path, dwfl_errmsg(-1));
@@ -1234,8 +1078,9 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 			    dwarf_getsrcfiles(&skel, &rd.files, &nf) != 0)
 				rd.files = NULL;
 		}
+		lt_cu_macros_free(&cm);
 		if (ut != DW_UT_type && ut != DW_UT_split_type)
-			cu_macros(&rd, &cudie);
+			lt_cu_macros_read(s, &cudie, &cm);
 		/* kernel code without a macro table: x86 kernel objects record
 		 * -mcmodel=kernel in DW_AT_producer (-grecord-gcc-switches) */
 		if (prod && strstr(prod, "-mcmodel=kernel"))
@@ -1291,6 +1136,7 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 				if (die_udata(&die, DW_AT_alignment, &al) && al > t->align)
 					t->align = (unsigned)al;
 				lt_set_add(s, name, t, path, LT_KIND_DWARF);
+				struct_line_size(s, &cm, &agg, t);
 				continue;
 			} else
 				continue;
@@ -1302,10 +1148,13 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 				continue;
 			}
 			t = build(&rd, &agg, NULL);
-			if (t)
+			if (t) {
 				lt_set_add(s, name, t, path, LT_KIND_DWARF);
+				struct_line_size(s, &cm, &agg, t);
+			}
 		} while (dwarf_siblingof(&die, &die) == 0);
 	}
+	lt_cu_macros_free(&cm);
 	dwfl_end(dwfl);
 	free(rd.building);
 	if (rc)

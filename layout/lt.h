@@ -49,6 +49,12 @@ struct lt_struct {
 				    * after the source (randstruct) */
 	int layouts_differ;        /* another definition of the same name in
 				    * the inputs has a different size */
+	/* the line size in effect where it is defined, from a -g3 macro
+	 * table (layout/macros.c); macros 0: the unit has none */
+	int macros;
+	unsigned macro_line_size;  /* bytes; 0: no usable macro there (64) */
+	const char *macro_note;    /* ctx-owned note when the body there
+				    * cannot be evaluated, else NULL */
 };
 
 /* A typedef of a tagged struct whose name a sidecar uses as a struct name
@@ -188,6 +194,9 @@ int lt_manifest_compare(struct lt_manifest *m, struct lt_set *s, FILE *out,
 /* The line size (bytes) the compiler judged at, when every struct of the
  * manifest agrees on one; else 0. */
 unsigned lt_manifest_line_size(struct lt_manifest *m);
+/* The line size (bytes) the compiler judged struct name at, 0 if unknown or
+ * its definitions were judged at different ones. */
+unsigned lt_manifest_struct_line_size(struct lt_manifest *m, const char *name);
 /* 1 if the manifest says the struct called name was randomized. */
 int lt_manifest_randomized(struct lt_manifest *m, const char *name);
 /* 1 if the manifest lists name (a variable, "STRUCT.FIELD" or a struct tag)

@@ -222,6 +222,34 @@ enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
        OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE,
        OPT_NETCL, OPT_LOCALITY, OPT_GASSERT, OPT_ASSERTS, OPT_GROUPS, OPT_JSON };
 
+/* The config to judge st with: the line size in effect where it is defined
+ * (docs/checks.rst, "Line size"), from its unit's -g3 macro table, else the
+ * one the plugin's manifest recorded for it, else cfg's. A body that cannot
+ * be evaluated gives the default and its note, once per definition, when an
+ * annotated struct is judged with it (as the plugin says it). */
+static const struct ch_config *struct_config(const struct ch_config *cfg, const struct lt_struct *st,
+					     int line_given, struct lt_manifest *mf, int annotated)
+{
+	static struct ch_config c;
+	static const char *noted;
+	unsigned ls;
+	c = *cfg;
+	if (line_given)
+		return &c;
+	if (st->macros && (st->macro_line_size || st->macro_note)) {
+		c.line_size = st->macro_line_size;
+		if (st->macro_note && st->macro_note != noted && annotated) {
+			noted = st->macro_note;
+			printf("%s\n", st->macro_note);
+		}
+	} else if (st->macros && !(mf && lt_manifest_struct_line_size(mf, st->name))) {
+		c.line_size = 0;   /* no macro where it is defined: the default */
+	} else if (mf && (ls = lt_manifest_struct_line_size(mf, st->name))) {
+		c.line_size = ls;  /* as the compiler judged it */
+	}
+	return &c;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -358,8 +386,6 @@ int main(int argc, char **argv)
 	/* objects built with -g3 carry the macros the plugin reads */
 	if (!line_given && s->macro_line_size)
 		o.cfg.line_size = s->macro_line_size;
-	else if (!line_given && s->macro_note && !(mf && lt_manifest_line_size(mf)))
-		printf("%s\n", s->macro_note);
 	else if (!line_given && mf && lt_manifest_line_size(mf))
 		o.cfg.line_size = lt_manifest_line_size(mf);  /* as the compiler judged */
 	if (s->macro_up)
@@ -449,7 +475,9 @@ int main(int argc, char **argv)
 			ea.input = st->input;
 			if (ch_type_is_annotated(s->ctx, st->t))
 				judged++;
-			ch_check_type(s->ctx, st->t, &o.cfg, emit, &ea);
+			ch_check_type(s->ctx, st->t, struct_config(&o.cfg, st, line_given, mf,
+								   ch_type_is_annotated(s->ctx, st->t)),
+				      emit, &ea);
 			sa.st = st;
 			sa.ctx = s->ctx;
 			if (mf && ch_sidecar_count(s->ctx)) {

@@ -402,3 +402,23 @@ size_t lt_manifest_nglobals(struct lt_manifest *m)
 	json_t *g = m ? json_object_get(m->root, "globals") : NULL;
 	return json_is_object(g) ? json_object_size(g) : 0;
 }
+
+unsigned lt_manifest_struct_line_size(struct lt_manifest *m, const char *name)
+{
+	json_t *r[64];
+	size_t n, i;
+	unsigned ls = 0;
+	if (!m || !name)
+		return 0;
+	n = records(m, name, r, 64);
+	for (i = 0; i < n; i++) {
+		json_t *l = json_object_get(r[i], "line_size");
+		unsigned x = json_is_integer(l) ? (unsigned)json_integer_value(l) : 0;
+		if (!x)
+			continue;
+		if (ls && x != ls)
+			return 0;   /* definitions judged at different line sizes */
+		ls = x;
+	}
+	return ls;
+}

@@ -509,7 +509,6 @@ static int macro_defined(const char *name, void *)
 
 static void current_config(struct ch_config *cfg)
 {
-	static unsigned tu_line_size;   /* from SMP_CACHE_BYTES, once found */
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->severity = cachehot_opts.severity;
 	cfg->predict = cachehot_opts.predict;
@@ -522,22 +521,32 @@ static void current_config(struct ch_config *cfg)
 		cfg->line_size = cachehot_opts.line_size;
 		return;
 	}
-	if (!tu_line_size) {
-		/* the core's total evaluation, as every engine: a body it cannot
-		 * evaluate (overflow, division by zero, ...) gives the default and
-		 * one note at the macro's definition, never a trap */
-		static bool noted;
+	{
+		/* the value in effect now, where the struct being judged is
+		 * complete (as ____cacheline_aligned in it expands): a macro
+		 * defined after a struct or redefined between two gives each
+		 * struct its own (docs/checks.rst, "Line size"; it was the
+		 * first value found, for the whole unit). The core's total
+		 * evaluation, as every engine: a body it cannot evaluate gives
+		 * the default and one note at the macro's definition. */
+		static location_t noted;   /* the definition last noted */
+		static bool noted_any;
 		const char *note = NULL, *which = NULL;
-		tu_line_size = ch_line_size_eval(cachehot_ctx, macro_body, NULL, &note, &which);
-		if (note && !noted && parse_in) {
+		cfg->line_size = ch_line_size_eval(cachehot_ctx, macro_body, NULL, &note, &which);
+		if (note && parse_in) {
 			cpp_hashnode *node = cpp_lookup(parse_in, (const unsigned char *)which,
 							strlen(which));
-			noted = true;
-			inform(node && cpp_user_macro_p(node) ? cpp_macro_definition_location(node)
-							      : UNKNOWN_LOCATION, "%s", note);
+			location_t at = node && cpp_user_macro_p(node)
+				? cpp_macro_definition_location(node) : UNKNOWN_LOCATION;
+			if (!noted_any || at != noted) {
+				noted_any = true;
+				noted = at;
+				inform(at, "%s", note);
+			}
 		}
 	}
-	cfg->line_size = tu_line_size ? tu_line_size : CH_DEFAULT_LINE_SIZE;
+	if (!cfg->line_size)
+		cfg->line_size = CH_DEFAULT_LINE_SIZE;
 }
 
 /* ---- judging ---------------------------------------------------------------- */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attrs.c -- the ONE place where cachehot-sparse relies on private details
- * of libsparse 0.6.4. Keep every such trick here.
+ * attrs.c -- with linesize.c (how directives are dispatched), the one place
+ * where cachehot-sparse relies on private details of libsparse 0.6.4. Keep
+ * every such trick here.
  *
  * Why this file exists: sparse silently drops attributes it does not know,
  * and its attribute callback (struct symbol_op.attribute) only receives the
@@ -331,6 +332,8 @@ struct symbol *__wrap_lookup_symbol(struct ident *ident, enum namespace ns)
 		label_just_seen = ident;
 	else if (ns & (NS_SYMBOL | NS_STRUCT))   /* NS_TYPEDEF alone: match_attribute() */
 		label_just_seen = NULL;
+	else if (ns == NS_PREPROCESSOR)          /* a directive: linesize.c */
+		return ch_linesize_directive(ident, __real_lookup_symbol(ident, ns));
 	return __real_lookup_symbol(ident, ns);
 }
 

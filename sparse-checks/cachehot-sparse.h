@@ -123,6 +123,18 @@ void ch_sidecar_names_init(void);
 /* Resolve the effective config for the current file. Must run while the
  * file's tokens exist: macro bodies are freed with them (clear_token_alloc). */
 void ch_file_config(struct ch_config *cfg);
+/* The body of object-like macro name as text (ctx-owned), "" for an empty
+ * one; NULL when it is not defined or is function-like. */
+const char *ch_sparse_macro_body(const char *name);
+/* linesize.c: the line size (bytes) of SMP_CACHE_BYTES, else L1_CACHE_BYTES,
+ * in effect at position p of the preprocessed input; 0 when neither is
+ * defined there or the value is unusable (then the note naming the macro
+ * and why is printed once, at its definition). */
+unsigned ch_line_size_at(struct position p);
+/* The NS_PREPROCESSOR symbol to use for directive ident (from the wrapped
+ * lookup_symbol(), attrs.c): sym itself, or for #define/#undef a copy whose
+ * handler also records the line size after the directive. */
+struct symbol *ch_linesize_directive(struct ident *ident, struct symbol *sym);
 
 /* The core type of struct/union s (built once; NULL for an incomplete or
  * broken one). */

@@ -572,7 +572,7 @@ struct symbol *ch_sparse_base(struct symbol *s)
 }
 
 /* ---- config -------------------------------------------------------------- */
-static const char *macro_body(const char *name, void *arg)
+const char *ch_sparse_macro_body(const char *name)
 {
 	struct symbol *sym = lookup_symbol(built_in_ident(name), NS_MACRO);
 	struct token *t;
@@ -613,25 +613,22 @@ static int macro_defined(const char *name)
 	return lookup_symbol(built_in_ident(name), NS_MACRO) != NULL;
 }
 
+static const char *macro_body(const char *name, void *arg)
+{
+	(void)arg;
+	return ch_sparse_macro_body(name);
+}
+
 void ch_file_config(struct ch_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->line_size = ch_opts.line_size;
 	if (!cfg->line_size) {
-		/* as the plugin: SMP_CACHE_BYTES, else L1_CACHE_BYTES, else 64
-		 * with a note at the macro the core could not evaluate */
-		static const struct symbol *noted;
-		const char *note = NULL, *which = NULL;
-		cfg->line_size = ch_line_size_eval(ch_sparse_ctx, macro_body, NULL, &note, &which);
-		if (note) {
-			const struct symbol *sym = lookup_symbol(built_in_ident(which), NS_MACRO);
-			if (sym && sym != noted) {
-				noted = sym;
-				fflush(stdout);
-				fprintf(stderr, "%s:%d:%d: note: %s\n", stream_name(sym->pos.stream),
-					sym->pos.line, sym->pos.pos, note);
-			}
-		}
+		/* the value at the end of the file; each struct is judged at
+		 * the value in effect where it is defined (ch_line_size_at(),
+		 * which also prints the note of a body the core cannot
+		 * evaluate) */
+		cfg->line_size = ch_line_size_eval(ch_sparse_ctx, macro_body, NULL, NULL, NULL);
 		if (!cfg->line_size)
 			cfg->line_size = CH_DEFAULT_LINE_SIZE;
 	}
@@ -982,6 +979,13 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 				}
 				continue;
 			}
+		}
+		if (!ch_opts.line_size) {
+			/* the line size in effect where the struct is complete,
+			 * as the compiler expands SMP_CACHE_BYTES there */
+			cfg.line_size = ch_line_size_at(s->endpos.line ? s->endpos : s->pos);
+			if (!cfg.line_size)
+				cfg.line_size = CH_DEFAULT_LINE_SIZE;
 		}
 		ch_check_type(ch_sparse_ctx, ct, &cfg, ch_print_finding, NULL);
 		if (ch_opts.manifest && cfg.smp)

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * linesize.c -- the cache line size in effect at each struct of a file.
+ *
+ * The rule every engine follows (docs/checks.rst, "Line size"): a struct is
+ * judged at the value SMP_CACHE_BYTES (else L1_CACHE_BYTES, else 64 bytes)
+ * has where its definition is complete, as the compiler expands the
+ * macro there (____cacheline_aligned in that struct gets the same value).
+ * A macro defined only after a struct, or redefined between two structs,
+ * so gives each struct the value in force at it (issue 13: the plugin used
+ * the first value found for the whole unit, this checker the last one).
+ *
+ * sparse preprocesses a whole file before it parses it: at parse time every
+ * macro has its end-of-file value. The checker therefore re-evaluates the
+ * line size after each #define / #undef of a name the value depends on and
+ * keeps the history with the directives' positions; a struct looks its
+ * position up there. This relies on a private detail of libsparse 0.6.4
+ * (pre-process.c, handle_preprocessor_line()): a directive's handler is
+ * found with lookup_symbol(NAME, NS_PREPROCESSOR) (wrapped in attrs.c,
+ * which calls ch_linesize_directive()) and called with the directive's name
+ * token. We return a copy of that symbol whose handler calls the real one
+ * and then evaluates. Positions in included files are ordered through each
+ * stream's #include position (struct stream.pos).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib.h"
+#include "token.h"
+#include "symbol.h"
+
+#include "cachehot-sparse.h"
+
+/* ---- the names the line size depends on ---------------------------------- */
+#define MAX_WATCH 64
+static const char *watch[MAX_WATCH];   /* ctx-owned copies */
+static size_t nwatch;
+static int watch_all;                  /* more names than MAX_WATCH */
+
+static int watched(const char *name)
+{
+	size_t i;
+	if (watch_all || !strcmp(name, "SMP_CACHE_BYTES") || !strcmp(name, "L1_CACHE_BYTES"))
+		return 1;
+	for (i = 0; i < nwatch; i++)
+		if (!strcmp(watch[i], name))
+			return 1;
+	return 0;
+}
+
+/* The evaluator's lookup: each name it asks for is watched from now on. */
+static const char *watching_body(const char *name, void *arg)
+{
+	(void)arg;
+	if (!watched(name)) {
+		if (nwatch < MAX_WATCH)
+			watch[nwatch++] = ch_strdup(ch_sparse_ctx, name);
+		else
+			watch_all = 1;
+	}
+	return ch_sparse_macro_body(name);
+}
+
+/* ---- the history --------------------------------------------------------- */
+struct ls_entry {
+	struct position at;        /* the directive after which this holds */
+	unsigned line_size;        /* bytes; 0: no usable macro (the default) */
+	const char *note;          /* ctx-owned, or NULL */
+	struct position def;       /* the definition the note is about */
+	int noted;                 /* the note was printed */
+};
+static struct ls_entry *hist;
+static size_t nhist, caphist;
+
+static void evaluate(struct position at)
+{
+	const char *note = NULL, *which = NULL;
+	unsigned v = ch_line_size_eval(ch_sparse_ctx, watching_body, NULL, &note, &which);
+	struct ls_entry *e;
+	if (nhist && hist[nhist - 1].line_size == v && !note && !hist[nhist - 1].note)
+		return;   /* no change */
+	if (nhist == caphist) {
+		caphist = caphist ? 2 * caphist : 16;
+		hist = realloc(hist, caphist * sizeof(*hist));
+		if (!hist)
+			die("cachehot-sparse: out of memory");
+	}
+	e = &hist[nhist++];
+	memset(e, 0, sizeof(*e));
+	e->at = at;
+	e->line_size = v;
+	e->note = note;
+	if (note && which) {
+		struct symbol *sym = lookup_symbol(built_in_ident(which), NS_MACRO);
+		e->def = sym ? sym->pos : at;
+	}
+}
+
+/* ---- the directive hook -------------------------------------------------- */
+typedef int directive_fn(struct stream *, struct token **, struct token *);
+static const char *const directives[] = {
+	"define", "weak_define", "strong_define", "undef", "strong_undef",
+};
+#define NDIR (sizeof(directives) / sizeof(directives[0]))
+static struct ident *dir_ident[NDIR];
+static directive_fn *dir_real[NDIR];
+static struct symbol dir_proxy[NDIR];
+
+static int hook(struct stream *stream, struct token **line, struct token *token)
+{
+	struct position at = token->pos;
+	struct token *name = token->next;
+	int w = token_type(name) == TOKEN_IDENT && watched(show_ident(name->ident));
+	size_t i;
+	int r = 1;
+	/* read before the real handler, which may free the tokens */
+	for (i = 0; i < NDIR; i++)
+		if (token->ident == dir_ident[i]) {
+			r = dir_real[i](stream, line, token);
+			break;
+		}
+	if (w)
+		evaluate(at);
+	return r;
+}
+
+struct symbol *ch_linesize_directive(struct ident *ident, struct symbol *sym)
+{
+	size_t i;
+	if (!sym || !sym->handler || ch_opts.line_size)
+		return sym;
+	if (!dir_ident[0])
+		for (i = 0; i < NDIR; i++)
+			dir_ident[i] = built_in_ident(directives[i]);
+	for (i = 0; i < NDIR; i++)
+		if (ident == dir_ident[i]) {
+			/* init_preprocessor() makes new symbols per file: copy each time */
+			dir_proxy[i] = *sym;
+			dir_real[i] = sym->handler;
+			dir_proxy[i].handler = hook;
+			return &dir_proxy[i];
+		}
+	return sym;
+}
+
+/* ---- positions in preprocessing order ------------------------------------ */
+#define ROOT_STREAM ((1u << 14) - 1)   /* struct position.stream of -1 */
+
+static int is_root(unsigned stream)
+{
+	return (int)stream >= input_stream_nr || input_streams[stream].pos.stream == ROOT_STREAM;
+}
+
+static unsigned depth_of(unsigned stream)
+{
+	unsigned d = 0;
+	while (!is_root(stream) && d < 4096) {
+		stream = input_streams[stream].pos.stream;
+		d++;
+	}
+	return d;
+}
+
+/* 1 if a comes before b in preprocessing order: in one stream by line and
+ * column, else through the #include lines of the deeper one's stream. */
+static int before(struct position a, struct position b)
+{
+	unsigned da = depth_of(a.stream), db = depth_of(b.stream);
+	while (a.stream != b.stream) {
+		if (da >= db && da > 0) {
+			a = input_streams[a.stream].pos;
+			da--;
+		} else if (db > 0) {
+			b = input_streams[b.stream].pos;
+			db--;
+		} else {
+			break;
+		}
+	}
+	if (a.stream != b.stream)   /* two files of one run: in stream order */
+		return a.stream < b.stream;
+	return a.line != b.line ? a.line < b.line : a.pos < b.pos;
+}
+
+unsigned ch_line_size_at(struct position p)
+{
+	size_t i = nhist;
+	struct ls_entry *e;
+	while (i > 0 && !before(hist[i - 1].at, p))
+		i--;
+	if (!i)
+		return 0;
+	e = &hist[i - 1];
+	if (e->note && !e->noted) {
+		e->noted = 1;
+		fflush(stdout);
+		fprintf(stderr, "%s:%d:%d: note: %s\n", stream_name(e->def.stream), e->def.line,
+			e->def.pos, e->note);
+	}
+	return e->line_size;
+}
