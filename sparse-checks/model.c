@@ -199,6 +199,15 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 		struct symbol *bt = base_of(t->ctype.base_type);
 		m->bit_offset = mem->bit_offset;
 		m->bit_size = bits > 0 ? (unsigned)bits : 0;
+		/* the byte holding the first bit, as the plugin and the DWARF
+		 * reader give it (sparse keeps the storage unit's offset): the
+		 * fix planner lays members out by offset and size (issue 13:
+		 * 'long f : 39' at bit 8 was 6 bytes from offset 0 here, 5 from
+		 * offset 1 in the plugin, and the fixes differed) */
+		if (m->bit_size) {
+			m->offset += m->bit_offset / 8;
+			m->bit_offset %= 8;
+		}
 		m->size = m->bit_size ? (m->bit_offset + m->bit_size + 7) / 8 : 0;
 		m->elem_size = m->size;
 		m->is_integer = 1;
@@ -220,8 +229,21 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 			m->size = (uint64_t)bits / 8;
 		}
 		m->elem_size = elem && elem->bit_size > 0 ? (uint64_t)elem->bit_size / 8 : 0;
-		if (t && t->type == SYM_ARRAY && !m->flexible)
-			m->nelems = m->elem_size ? m->size / m->elem_size : 0;
+		if (t && t->type == SYM_ARRAY && !m->flexible && m->elem_size)
+			m->nelems = m->size / m->elem_size;
+		else if (t && t->type == SYM_ARRAY && !m->flexible) {
+			/* zero-size elements (GNU: a struct of only a [0] array):
+			 * the count is the declared one, as GCC's domain says
+			 * (issue 13: sparse said 0 elements, and the padding the
+			 * plugin saw in each element was missed) */
+			struct symbol *a = t;
+			m->nelems = 1;
+			while (a && a->type == SYM_ARRAY) {
+				long long c = a->array_size ? get_expression_value_silent(a->array_size) : 0;
+				m->nelems *= c > 0 ? (uint64_t)c : 0;
+				a = base_of(a->ctype.base_type);
+			}
+		}
 		else if (!m->flexible)
 			m->elem_size = m->size;
 		if (elem && (elem->type == SYM_ENUM ||
