@@ -9,7 +9,9 @@
  */
 #define _GNU_SOURCE
 #include "bloat.h"
+#include "hmap.h"
 #include "reloc.h"
+#include "source.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -25,121 +27,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fputs("cachehot-bloat: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("cachehot-bloat: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static void *xcalloc(size_t a, size_t b)
-{
-	void *p = calloc(a ? a : 1, b ? b : 1);
-	if (!p) {
-		fputs("cachehot-bloat: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-/* ---- string-keyed hash map (open addressing) ----------------------------- */
-struct hent {
-	char *key;      /* owned by the map */
-	void *val;
-};
-struct hmap {
-	struct hent *tab;
-	size_t cap, n;
-	int borrow;     /* keys are not copied (they outlive the map) */
-};
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-static struct hent *hmap_slot(struct hmap *m, const char *key)
-{
-	size_t i = hash_str(key) & (m->cap - 1);
-	while (m->tab[i].key && strcmp(m->tab[i].key, key))
-		i = (i + 1) & (m->cap - 1);
-	return &m->tab[i];
-}
-
-static struct hent *hmap_get(struct hmap *m, const char *key)
-{
-	struct hent *e;
-	if (!m->cap)
-		return NULL;
-	e = hmap_slot(m, key);
-	return e->key ? e : NULL;
-}
-
-/* Entry for key, created (val NULL) when absent. */
-static struct hent *hmap_put(struct hmap *m, const char *key)
-{
-	struct hent *e;
-	if ((m->n + 1) * 2 > m->cap) {
-		struct hmap nm = { xcalloc(m->cap ? m->cap * 2 : 64, sizeof(struct hent)),
-				   m->cap ? m->cap * 2 : 64, m->n, m->borrow };
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->tab[i].key)
-				*hmap_slot(&nm, m->tab[i].key) = m->tab[i];
-		free(m->tab);
-		*m = nm;
-	}
-	e = hmap_slot(m, key);
-	if (!e->key) {
-		e->key = m->borrow ? (char *)key : strdup(key);
-		if (!e->key)
-			abort();
-		e->val = NULL;
-		m->n++;
-	}
-	return e;
-}
-
-static void hmap_free(struct hmap *m, void (*freeval)(void *))
-{
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->tab[i].key) {
-			if (!m->borrow)
-				free(m->tab[i].key);
-			if (freeval)
-				freeval(m->tab[i].val);
-		}
-	free(m->tab);
-	memset(m, 0, sizeof(*m));
-}
-
 /* ---- scan state --------------------------------------------------------- */
 struct inl {               /* one function known to be inline */
 	const char *decl_file; /* interned */
 	unsigned decl_line;
 	enum bl_how how;
-};
-
-struct srcfile {           /* cached source text for BL_SOURCE */
-	char *text;            /* NULL: unreadable */
-	size_t len;
-	size_t *line_start;    /* line_start[i]: offset of line i+1 */
-	size_t nlines;
 };
 
 struct bl_scan {
@@ -158,36 +50,26 @@ struct bl_scan {
 
 static const char *intern(struct bl_scan *s, const char *str)
 {
-	return hmap_put(&s->strings, str ? str : "")->key;
+	return bl_hmap_put(&s->strings, str ? str : "")->key;
 }
 
 struct bl_scan *bl_scan_new(void)
 {
-	struct bl_scan *s = xcalloc(1, sizeof(*s));
+	struct bl_scan *s = bl_xcalloc(1, sizeof(*s));
 	s->source = 1;
 	s->all_names = 1;
 	elf_version(EV_CURRENT);
 	return s;
 }
 
-static void free_src(void *p)
-{
-	struct srcfile *f = p;
-	if (f) {
-		free(f->text);
-		free(f->line_start);
-		free(f);
-	}
-}
-
 void bl_scan_free(struct bl_scan *s)
 {
 	if (!s)
 		return;
-	hmap_free(&s->strings, NULL);
-	hmap_free(&s->inline_fns, free);
-	hmap_free(&s->sources, free_src);
-	hmap_free(&s->realpaths, NULL);
+	bl_hmap_free(&s->strings, NULL);
+	bl_hmap_free(&s->inline_fns, free);
+	bl_hmap_free(&s->sources, bl_source_free);
+	bl_hmap_free(&s->realpaths, NULL);
 	free(s->copies);
 	free(s->names);
 	free(s->census);
@@ -224,106 +106,6 @@ static void seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ---- source text check (BL_SOURCE) --------------------------------------- */
-static struct srcfile *load_source(struct bl_scan *s, const char *path)
-{
-	struct hent *e = hmap_put(&s->sources, path);
-	struct srcfile *f;
-	FILE *fp;
-
-	if (e->val)
-		return e->val;
-	f = xcalloc(1, sizeof(*f));
-	e->val = f;
-	fp = fopen(path, "rb");
-	if (!fp)
-		return f;
-	size_t cap = 1 << 16;
-	f->text = xmalloc(cap);
-	for (;;) {
-		size_t r = fread(f->text + f->len, 1, cap - f->len, fp);
-		f->len += r;
-		if (f->len < cap)
-			break;
-		cap *= 2;
-		f->text = xrealloc(f->text, cap);
-	}
-	fclose(fp);
-	size_t lcap = 1024;
-	f->line_start = xmalloc(lcap * sizeof(size_t));
-	f->line_start[f->nlines++] = 0;
-	/* memchr: a byte loop here was 5% of a census over 6.1 mm/ */
-	for (const char *p = f->text, *end = f->text + f->len;
-	     (p = memchr(p, '\n', (size_t)(end - p))); p++) {
-		if (f->nlines == lcap) {
-			lcap *= 2;
-			f->line_start = xrealloc(f->line_start, lcap * sizeof(size_t));
-		}
-		f->line_start[f->nlines++] = (size_t)(p - f->text) + 1;
-	}
-	return f;
-}
-
-static int is_word(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
-/* 1 if the declaration text before the function name at path:line:col says
- * inline, 0 if it does not, -1 if the source cannot be read. The window is the three lines up to the name, cut after the last
- * ';', '{', '}', comment end, // comment or preprocessor line (kernel style puts
- * "static inline T" on the line before the name). */
-static int source_says_inline(struct bl_scan *s, const char *path,
-			      unsigned line, unsigned col)
-{
-	static const char *const kw[] = { "inline", "__inline", "__inline__",
-					  "__always_inline" };
-	struct srcfile *f = load_source(s, path);
-	size_t from, to, i;
-	unsigned first;
-
-	if (!f->text || line == 0 || line > f->nlines)
-		return -1;
-	first = line > 3 ? line - 3 : 1;
-	from = f->line_start[first - 1];
-	to = f->line_start[line - 1];
-	if (col > 0)
-		to += col - 1;
-	else
-		to = line < f->nlines ? f->line_start[line] : f->len;
-	if (to > f->len)
-		to = f->len;
-	for (i = from; i < to; i++) {
-		char c = f->text[i];
-		if (c == ';' || c == '{' || c == '}')
-			from = i + 1;
-		else if (c == '*' && i + 1 < to && f->text[i + 1] == '/')
-			from = i + 2;
-		else if (c == '/' && i + 1 < to && f->text[i + 1] == '/') {
-			while (i < to && f->text[i] != '\n')
-				i++;
-			from = i;
-		}
-		else if (c == '#' && (i == 0 || f->text[i - 1] == '\n')) {
-			while (i < to && f->text[i] != '\n')
-				i++;
-			from = i;
-		}
-	}
-	for (i = from; i < to; i++) {
-		if (!is_word(f->text[i]) || (i > from && is_word(f->text[i - 1])))
-			continue;
-		for (size_t k = 0; k < sizeof(kw) / sizeof(kw[0]); k++) {
-			size_t n = strlen(kw[k]);
-			if (i + n <= to && !memcmp(f->text + i, kw[k], n) &&
-			    (i + n == to || !is_word(f->text[i + n])))
-				return 1;
-		}
-	}
-	return 0;
-}
-
 /* ---- DWARF --------------------------------------------------------------- */
 
 /* realpath() of a decl file, cached (interned; the input when unresolvable). */
@@ -332,7 +114,7 @@ static const char *real_path(struct bl_scan *s, const char *file)
 	struct hent *e;
 	if (!file || !*file)
 		return "";
-	e = hmap_put(&s->realpaths, file);
+	e = bl_hmap_put(&s->realpaths, file);
 	if (!e->val) {
 		char *real = realpath(file, NULL);
 		e->val = (void *)intern(s, real ? real : file);
@@ -344,10 +126,10 @@ static const char *real_path(struct bl_scan *s, const char *file)
 static struct inl *note_inline(struct bl_scan *s, const char *name, const char *file,
 			       unsigned line, enum bl_how how)
 {
-	struct hent *e = hmap_put(&s->inline_fns, name);
+	struct hent *e = bl_hmap_put(&s->inline_fns, name);
 	struct inl *in = e->val;
 	if (!in) {
-		in = xcalloc(1, sizeof(*in));
+		in = bl_xcalloc(1, sizeof(*in));
 		in->decl_file = real_path(s, file);
 		in->decl_line = line;
 		in->how = how;
@@ -447,8 +229,8 @@ static const Dwfl_Callbacks dwfl_cb = {
  * ET_REL: relocates, in elf's private mapping, only the sections read here
  * (reloc.h) and opens libdw on elf; objects reloc.c does not handle go
  * through libdwfl (*dwflp set; it takes fd, *fd_taken set).  Linked files
- * (executables, vmlinux, .ko after modpost is not linked: ET_REL) are
- * already relocated: libdw on elf.  NULL with a message on error. */
+ * (executables, shared objects, vmlinux) are already relocated: libdw on
+ * elf.  Kernel modules (.ko) are ET_REL.  NULL with a message on error. */
 static Dwarf *open_dwarf(Elf *elf, int fd, const char *path, Dwfl **dwflp,
 			 int *fd_taken, char *err, size_t errlen)
 {
@@ -492,7 +274,7 @@ static Dwarf *open_dwarf(Elf *elf, int fd, const char *path, Dwfl **dwflp,
 	return dw;
 }
 
-/* Checks the file with libelf before libdwfl sees it: clear messages for
+/* Checks the file with libelf before libdw sees it: clear messages for
  * the common kinds of bad input. Fills syms (caller frees *syms). */
 static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 			struct sym **syms, size_t *nsyms, char *err, size_t errlen)
@@ -588,7 +370,7 @@ static int read_symbols(struct bl_scan *s, int fd, const char *path, Elf **elfp,
 				continue;
 			if (*nsyms == cap) {
 				cap = cap ? cap * 2 : 64;
-				*syms = xrealloc(*syms, cap * sizeof(**syms));
+				*syms = bl_xrealloc(*syms, cap * sizeof(**syms));
 			}
 			(*syms)[(*nsyms)++] = (struct sym){
 				sn, sym.st_size, sym.st_value, sym.st_shndx,
@@ -627,7 +409,7 @@ static void add_copy(struct bl_scan *s, const struct bl_copy *c)
 {
 	if (s->ncopies == s->capcopies) {
 		s->capcopies = s->capcopies ? s->capcopies * 2 : 64;
-		s->copies = xrealloc(s->copies, s->capcopies * sizeof(*c));
+		s->copies = bl_xrealloc(s->copies, s->capcopies * sizeof(*c));
 	}
 	s->copies[s->ncopies++] = *c;
 }
@@ -700,7 +482,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 				continue;   /* pass 2 skips these too */
 			memcpy(base, syms[i].name, n);
 			base[n] = 0;
-			hmap_put(&symbase, base);
+			bl_hmap_put(&symbase, base);
 		}
 	dw = open_dwarf(elf, fd, path, &dwfl, &fd_taken, err, errlen);
 	if (!fd_taken)
@@ -726,7 +508,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			if (dwarf_tag(&die) != DW_TAG_subprogram)
 				continue;
 			const char *name = dwarf_diename(&die);
-			if (!name || (!s->all_names && !hmap_get(&symbase, name)))
+			if (!name || (!s->all_names && !bl_hmap_get(&symbase, name)))
 				continue;
 			if (dwarf_hasattr(&die, DW_AT_inline)) {
 				/* abstract instance: inlined somewhere here */
@@ -746,8 +528,8 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			} else
 				declared = 0;
 			if (declared)
-				hmap_put(&s->inline_fns, name);
-			struct hent *e = hmap_put(&cands, name);
+				bl_hmap_put(&s->inline_fns, name);
+			struct hent *e = bl_hmap_put(&cands, name);
 			if (e->val) {
 				struct cand *c = &pool[(uintptr_t)e->val - 1];
 				if (c->declared || !declared)
@@ -758,7 +540,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			if (npool == cappool) {
 				/* pointers into pool are taken after pass 1 only */
 				cappool = cappool ? cappool * 2 : 256;
-				pool = xrealloc(pool, cappool * sizeof(*pool));
+				pool = bl_xrealloc(pool, cappool * sizeof(*pool));
 			}
 			pool[npool] = (struct cand){ dwarf_dieoffset(&die), declared };
 			e->val = (void *)(uintptr_t)(npool + 1);  /* index + 1 */
@@ -767,7 +549,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 	}
 
 	/* pass 2: symbols whose base name is a candidate */
-	hits = xmalloc((nsyms + 1) * sizeof(*hits));
+	hits = bl_xmalloc((nsyms + 1) * sizeof(*hits));
 	for (size_t i = 0; i < nsyms; i++) {
 		char base[512];
 		size_t n = strcspn(syms[i].name, ".");
@@ -775,7 +557,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			continue;
 		memcpy(base, syms[i].name, n);
 		base[n] = 0;
-		if (hmap_get(&cands, base))
+		if (bl_hmap_get(&cands, base))
 			hits[nhits++] = &syms[i];
 	}
 	qsort(hits, nhits, sizeof(*hits), cmp_copy_sym);
@@ -792,7 +574,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 
 		memcpy(base, sy->name, n);
 		base[n] = 0;
-		c = &pool[(uintptr_t)hmap_get(&cands, base)->val - 1];
+		c = &pool[(uintptr_t)bl_hmap_get(&cands, base)->val - 1];
 		if (!c->declared && sy->global)
 			continue;
 		if (!dwarf_offdie(dw, c->off, &die))
@@ -801,7 +583,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 		if (c->declared)
 			how = BL_DECLARED;
 		else {
-			int says = s->source ? source_says_inline(s, file, line, col) : -1;
+			int says = s->source ? bl_source_says_inline(&s->sources, file, line, col) : -1;
 			if (says > 0)
 				how = BL_SOURCE;
 			else if (says < 0 && ends_with(file, ".h"))
@@ -824,8 +606,8 @@ out:
 		dwfl_end(dwfl);         /* also dw, when it came from libdwfl */
 	else if (dw)
 		dwarf_end(dw);
-	hmap_free(&cands, NULL);
-	hmap_free(&symbase, NULL);
+	bl_hmap_free(&cands, NULL);
+	bl_hmap_free(&symbase, NULL);
 	free(pool);
 	free(hits);
 	free(syms);
@@ -854,7 +636,7 @@ const char *const *bl_scan_inline_names(struct bl_scan *s, size_t *n)
 {
 	size_t k = 0;
 	free(s->names);
-	s->names = xmalloc((s->inline_fns.n + 1) * sizeof(char *));
+	s->names = bl_xmalloc((s->inline_fns.n + 1) * sizeof(char *));
 	for (size_t i = 0; i < s->inline_fns.cap; i++)
 		if (s->inline_fns.tab[i].key)
 			s->names[k++] = s->inline_fns.tab[i].key;
@@ -878,10 +660,10 @@ const struct bl_census_row *bl_scan_census(struct bl_scan *s, size_t *n)
 	size_t k = 0;
 
 	free(s->census);
-	s->census = xcalloc(s->ncopies + 1, sizeof(*s->census));
+	s->census = bl_xcalloc(s->ncopies + 1, sizeof(*s->census));
 	for (size_t i = 0; i < s->ncopies; i++) {
 		const struct bl_copy *c = &s->copies[i];
-		struct hent *e = hmap_put(&rows, c->function);
+		struct hent *e = bl_hmap_put(&rows, c->function);
 		struct bl_census_row *r;
 		if (!e->val) {
 			r = &s->census[k++];
@@ -901,7 +683,7 @@ const struct bl_census_row *bl_scan_census(struct bl_scan *s, size_t *n)
 		if (!seen)
 			r->objects++;
 	}
-	hmap_free(&rows, NULL);
+	bl_hmap_free(&rows, NULL);
 	qsort(s->census, k, sizeof(*s->census), cmp_row);
 	*n = k;
 	return s->census;

@@ -5,8 +5,9 @@
  * Sizes come from the ELF symbol table (st_size, read with libelf), never
  * from compiler estimates: GCC's size estimate counts inline asm per line and
  * is off by 10x on kernel code (issue 3, FIELD-NOTES "GCC plugin").
- * Whether a function was declared inline comes from DWARF (libdw/libdwfl),
- * see bl_how below and docs/bloat.rst.
+ * Whether a function was declared inline comes from DWARF (libdw; the
+ * relocations of .o files applied by reloc.c, or by libdwfl where reloc.c
+ * does not apply), see bl_how below and docs/bloat.rst.
  *
  * Units: sizes are BYTES. Lines are 1-based.
  * Ownership: everything reachable from a struct bl_scan belongs to it and is

@@ -13,13 +13,13 @@ DEB_PACKAGES += clang-14 libclang-rt-14-dev
 
 # the tools' main() files are compiled too (helpers live there), with
 # main renamed so that libFuzzer's main is the program's
-FUZZ_LIBSRC  := $(wildcard core/*.c) $(wildcard layout/*.c) bloat/bloat.c bloat/reloc.c \
+FUZZ_LIBSRC  := $(wildcard core/*.c) $(wildcard layout/*.c) bloat/bloat.c bloat/hmap.c bloat/reloc.c bloat/source.c \
 		$(filter-out driver/main.c,$(wildcard driver/*.c))
 FUZZ_LIBOBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIBSRC))
 FUZZ_INC     := -Icore -Ilayout -Ibloat -Idriver
 FUZZ_LIBS    = -ldw -lelf -lbpf -ljansson $(DRIVER_LIBS)
 
-$(BUILD)/fuzz/obj/%.o: %.c $(CORE_HDRS) layout/lt.h bloat/bloat.h bloat/reloc.h driver/driver.h
+$(BUILD)/fuzz/obj/%.o: %.c $(CORE_HDRS) layout/lt.h $(wildcard bloat/*.h) driver/driver.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -std=gnu99 $(FUZZ_CFLAGS) $(FUZZ_INC) -c -o $@ $<
 
@@ -51,7 +51,7 @@ ALL_TARGETS   += $(REPLAY_BINS)
 
 $(BUILD)/fuzz-replay/obj/layout/main.o: FUZZ_INC += -Dmain=cachehot_layout_main
 
-$(BUILD)/fuzz-replay/obj/%.o: %.c $(CORE_HDRS) layout/lt.h bloat/bloat.h bloat/reloc.h driver/driver.h
+$(BUILD)/fuzz-replay/obj/%.o: %.c $(CORE_HDRS) layout/lt.h $(wildcard bloat/*.h) driver/driver.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu99 -g -O1 $(REPLAY_SAN) $(FUZZ_INC) -c -o $@ $<
 
