@@ -33,6 +33,12 @@ seeds() {   # small, from the tests' own inputs
 			-Iinclude -Itests/fixtures -g -c "$f" -o /dev/null 2>/dev/null
 	done
 	gcc -Iinclude -g3 -c tests/fixtures/line_size_macro.c -o "$S/dwarf/g3.o"
+	for f in tests/globals/*.c; do   # symbol tables: object, program, no -g
+		b=$(basename "$f" .c)
+		gcc -Iinclude -O2 -c "$f" -o "$S/dwarf/globals-$b.o" &&
+			gcc -Iinclude -O2 -g -fdata-sections -c "$f" -o "$S/dwarf/globals-$b-ds.o" || continue
+		gcc "$S/dwarf/globals-$b.o" -o "$S/dwarf/globals-$b" 2>/dev/null
+	done
 	cp "$S/dwarf/page_counter_v6_0.o" "$FUZZ_MANIFEST_OBJ"
 	for c in self-zero ptr-cycle int-size-0 huge-hole; do python3 tests/btf/mkbtf.py $c "$S/btf/$c.btf"; done
 	python3 tests/btf/mkbtf.py many-structs "$S/btf/structs.btf" 3

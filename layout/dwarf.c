@@ -540,6 +540,10 @@ unsigned lt_display_col(const char *file, unsigned line, unsigned col, const cha
 	if (!f->buf || line > f->nlines)
 		return col;
 	p = f->buf + f->line[line - 1];
+	/* a column past the end of its line: the source changed since the
+	 * build (or the DWARF lies); never read past the line */
+	if (col - 1 > strcspn(p, "\n"))
+		return col;
 	/* A member declared by a macro (PC_PADDING(_pad1_)): DWARF gives the
 	 * macro's position, GCC the name's spelling inside the arguments. */
 	if (name && *name) {
