@@ -257,7 +257,8 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 		if (!gelf_getsymshndx(data, xdata, (int)i, &st, &xndx))
 			continue;
 		type = GELF_ST_TYPE(st.st_info);
-		if (type != STT_OBJECT && !(type == STT_NOTYPE && st.st_shndx == SHN_COMMON))
+		if (type != STT_OBJECT && type != STT_TLS &&
+		    !(type == STT_NOTYPE && st.st_shndx == SHN_COMMON))
 			continue;
 		name = elf_strptr(elf, symsh.sh_link, st.st_name);
 		if (!name || !*name)
@@ -273,7 +274,13 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 						    st.st_shndx != SHN_XINDEX) || y.shndx >= shnum)
 				continue;
 			ds = elf_getscn(elf, y.shndx);
-			if (!ds || !gelf_getshdr(ds, &dsh) || !(dsh.sh_flags & SHF_ALLOC) ||
+			if (!ds || !gelf_getshdr(ds, &dsh))
+				continue;
+			/* defined here: its sidecar entry is matched, judged or not */
+			y.g.cls = class_of(s, mf, source_name(s->ctx, name,
+							      GELF_ST_BIND(st.st_info) == STB_LOCAL),
+					   &y.g.group, &y.g.loc);
+			if (!(dsh.sh_flags & SHF_ALLOC) ||
 			    (dsh.sh_flags & SHF_TLS))   /* thread-local: one copy per thread */
 				continue;
 			/* an offset in the section; the address once linked */
@@ -282,15 +289,20 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 			y.g.section_align = dsh.sh_addralign;
 			y.g.section_size = dsh.sh_size;
 			y.g.section = elf_strptr(elf, shstrndx, dsh.sh_name);
-			/* the kernel's link drops .discard.* (__ADDRESSABLE()) */
-			if (y.g.section && !strncmp(y.g.section, ".discard", 8))
+			/* the kernel's link drops .discard.* (__ADDRESSABLE()); a
+			 * per-CPU variable (.data..percpu*, zero-based in vmlinux)
+			 * has a copy per CPU, as a thread-local one per thread */
+			if (y.g.section && (!strncmp(y.g.section, ".discard", 8) ||
+					    !strncmp(y.g.section, ".data..percpu", 13)))
 				continue;
 			y.g.section = ch_strdup(s->ctx, y.g.section ? y.g.section : "?");
 			if (y.g.addr < y.g.section_addr)
 				continue;
 		}
-		y.g.cls = class_of(s, mf, source_name(s->ctx, name, GELF_ST_BIND(st.st_info) == STB_LOCAL),
-				   &y.g.group, &y.g.loc);
+		if (y.common)
+			y.g.cls = class_of(s, mf, source_name(s->ctx, name,
+							      GELF_ST_BIND(st.st_info) == STB_LOCAL),
+					   &y.g.group, &y.g.loc);
 		/* the kernel's __read_mostly section says what the annotation would */
 		if (y.g.cls == CH_CLASS_NONE && y.g.section && !strcmp(y.g.section, ".data..read_mostly"))
 			y.g.cls = CH_CLASS_READ_MOSTLY;

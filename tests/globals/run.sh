@@ -73,6 +73,13 @@ expect_eq sidecar-plain-executable "1|plain: warning: hot global 'requests_serve
 gcc $INC -O2 -g -fno-common -c server.c -o plaing.o
 expect_eq sidecar-dwarf-location "server.c:14:26:" "$("$LT" --annotations server.ann plaing.o 2>/dev/null | head -1 | cut -d' ' -f1)"
 
+# thread-local and kernel per-CPU variables: a copy per thread / CPU, not
+# judged; their entries still name a variable of the input (no note)
+printf '__thread long tls_hits;\nlong tls_a, tls_b;\nlong pcpu_hits __attribute__((section(".data..percpu")));\nlong pcpu_b __attribute__((section(".data..percpu")));\nint f(void);\nint f(void) { return (int)(tls_hits + tls_a + tls_b + pcpu_hits + pcpu_b); }\n' >local.c
+gcc -O2 -fno-common -c local.c -o local.o
+printf 'tls_hits hot\npcpu_hits hot\n' >local.ann
+expect_eq thread-and-cpu-local-not-judged "0|" "$(run "$LT" --annotations local.ann local.o)"
+
 # the attribute on a variable: the plugin and sparse accept it and write the
 # same manifest entry; cachehot-layout judges alike from either
 out=$(gcc -fplugin="$PLUGIN" $INC -Wall -Werror -O2 -c server.c -o /dev/null 2>&1); rc=$?
