@@ -89,6 +89,23 @@ $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/ls.json" -Iinclude -g 
 expect_eq layout/line-size-from-manifest "12:23 (128-byte lines)" \
 	"$("$LT" -q --manifest "$T/ls.json" "$T/ls.o" | sed -n 's/^tests\/fixtures\/line_size_macro.c:\([0-9]*:[0-9]*\): warning: .*\((128-byte lines)\).*/\1 \2/p')"
 
+# the line size in effect where each struct is defined, also for a struct of a
+# header included between two definitions (docs/checks.rst "Line size";
+# cachehot-layout maps it to its #include line): 64, 128, 32 in every engine
+mkdir -p "$T/lsh"
+printf 'struct ring {\n\tlong head;\n\tchar gap[72];\n\tlong tail;\n};\n' >"$T/lsh/ring.h"
+printf 'struct pre {\n\tlong head;\n\tchar gap[72];\n\tlong tail;\n};\n#define SMP_CACHE_BYTES 128\n#include "ring.h"\n#undef SMP_CACHE_BYTES\n#define SMP_CACHE_BYTES 32\nstruct post {\n\tlong head;\n\tchar gap[16];\n\tlong tail;\n};\nstruct pre a; struct ring b; struct post c;\n' >"$T/lsh/m.c"
+printf 'pre.head hot\npre.tail read_mostly\nring.head hot\nring.tail read_mostly\npost.head hot\npost.tail read_mostly\n' >"$T/lsh/m.ann"
+lsh_want="m.c:13:14: warning: read-mostly field 'tail' (offset 24, size 8) shares cache line 0 (32-byte lines)|ring.h:4:14: warning: read-mostly field 'tail' (offset 80, size 8) shares cache line 0 (128-byte lines)|"
+lsh_got() { grep -o "^[a-z.]*:[0-9:]* warning: .*lines)" | sort | tr '\n' '|'; }
+( cd "$T/lsh" && $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=m.ann -g3 -c m.c -o m.o \
+	-fdiagnostics-plain-output 2>p.txt )
+expect_eq layout/line-size-redefined-header-plugin "$lsh_want" "$(lsh_got <"$T/lsh/p.txt")"
+expect_eq layout/line-size-redefined-header-sparse "$lsh_want" \
+	"$(cd "$T/lsh" && "$TOP/bin/cachehot-sparse" -fcachehot-annotations=m.ann -Wno-decl m.c 2>&1 | lsh_got)"
+expect_eq layout/line-size-redefined-header-dwarf "$lsh_want" \
+	"$(cd "$T/lsh" && "$LT" -q --annotations m.ann m.o 2>&1 | lsh_got)"
+
 # ---- 2. offsets: DWARF and BTF against pahole --------------------------------
 # pahole's "type name; /* offset size */" lines for direct members of STRUCT
 pahole_members() { # FILE STRUCT
