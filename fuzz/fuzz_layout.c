@@ -2,8 +2,9 @@
 /* DWARF and BTF readers (layout/dwarf.c, layout/btf.c, through
  * lt_set_read, which detects the kind), then what cachehot-layout does with
  * the structs: judge them with sidecar classes on their first and last
- * members, --show and --reorganize (the first 8 structs); and the symbol
- * table's data symbols as annotated globals (fuzz_globals). One source, two
+ * members, --show and --reorganize (the first 8 structs), then a second
+ * read with them marked per-thread ([cachehot-array-sharing]); and the
+ * symbol table's data symbols as annotated globals (fuzz_globals). One source, two
  * harnesses (fuzz-dwarf, fuzz-btf) with their own corpora. */
 #include <fcntl.h>
 #include <gelf.h>
@@ -95,6 +96,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ch_check_type(s->ctx, st->t, &o.cfg, NULL, NULL);
 		lt_show(s, st, &o, devnull);
 		lt_reorganize(s, st, &o, devnull, err, sizeof(err));
+	}
+	/* [cachehot-array-sharing]: the first 8 structs and their members
+	 * marked per-thread before a second read (the readers record marked
+	 * pointer members and variables while reading), then judged */
+	{
+		struct lt_set *s2 = lt_set_new();
+		size_t k;
+		s2->quiet = 1;
+		for (i = 0; i < s->n && i < 8; i++) {
+			const struct ch_type *t = s->structs[i].t;
+			char line[600];
+			snprintf(line, sizeof(line), "%.250s[4] per_thread\n", s->structs[i].name);
+			ch_sidecar_load_string(s2->ctx, "fuzz.ann", line);
+			for (k = 0; k < t->nmembers && k < 16; k++)
+				if (t->members[k].name) {
+					snprintf(line, sizeof(line), "%.250s.%.250s[] per_thread\n",
+						 s->structs[i].name, t->members[k].name);
+					ch_sidecar_load_string(s2->ctx, "fuzz.ann", line);
+				}
+		}
+		if (!lt_set_read(s2, fuzz_file(data, size, ".o"), err, sizeof(err)))
+			lt_pt_run(s2, devnull, &o.cfg, NULL, 0);
+		lt_set_free(s2);
 	}
 	lt_set_free(s);
 	return 0;
