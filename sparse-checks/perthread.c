@@ -131,11 +131,12 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 static void check_members(struct symbol *s, const char *sname, const struct ch_config *cfg,
 			  unsigned L)
 {
-	struct ch_type *ct = ch_sparse_type(s);
+	struct ch_type *ct = NULL;
 	struct symbol *mem;
 	size_t k;
 
-	if (!ct || ct->randomized)
+	/* laid out by randstruct: sparse's offsets are not the compiler's */
+	if (ch_attr_randomized(s))
 		return;
 	FOR_EACH_PTR(s->symbol_list, mem) {
 		struct symbol *elem;
@@ -163,6 +164,9 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 				      ch_printf(ch_sparse_ctx, "heap array '%s'", key), loc_at(mem), cfg);
 			continue;
 		}
+		/* the container's model, built only for a marked member */
+		if (!ct && !(ct = ch_sparse_type(s)))
+			return;
 		for (k = 0; k < ct->nmembers && !m; k++)
 			if (ct->members[k].name && !strcmp(ct->members[k].name, fname))
 				m = &ct->members[k];
