@@ -214,6 +214,9 @@ struct ch_fix_edit {
 };
 struct ch_fix {
 	const char *text;         /* "one fix for all of 'struct x': ...; this costs ..." */
+	const char *brief;        /* NULL, or (more than 8 edits) the same naming the
+				   * first 8 and counting the rest: the text of every
+				   * warning but the first (fix_first) that carries it */
 	uint64_t old_size, new_size;  /* bytes per object before and after */
 	unsigned line_size;       /* bytes */
 	int kernel;               /* vocabulary of the edits */

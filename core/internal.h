@@ -94,6 +94,9 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 				  uint64_t first, uint64_t last, const struct ch_global_nb *nb,
 				  size_t n, size_t more, const struct ch_global *next, uint64_t pad,
 				  const struct ch_config *cfg);
+/* fix.c: 1 makes ch_struct_fix() use its reference search (rounds over
+ * every pair) instead of the sweep; tests compare the two. */
+extern int ch_fix_reference_search;
 /* Read f to its end (pipes too: no size is asked for) into a malloc'd buffer
  * the caller frees, NUL-terminated; *len = bytes read (the text itself may
  * hold NUL bytes). NULL on a read error, with errno set (ctx.c). */

@@ -495,6 +495,7 @@ const char *ch_member_ref(ch_ctx *ctx, const struct ch_member *m)
 struct pad_names {
 	const struct ch_member *at[64];
 	unsigned n;
+	unsigned base;     /* count_pads(t), counted once per struct */
 };
 
 static const char *pad_for(ch_ctx *ctx, struct pad_names *pn, const struct ch_type *t,
@@ -505,7 +506,7 @@ static const char *pad_for(ch_ctx *ctx, struct pad_names *pn, const struct ch_ty
 		;
 	if (k == pn->n && pn->n < 64)
 		pn->at[pn->n++] = before;
-	return ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", count_pads(t) + k + 1);
+	return ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", pn->base + k + 1);
 }
 
 /* "insert CACHELINE_PADDING(_padN_) before 'x'" (kernel) or
@@ -707,7 +708,7 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				lines_phrase(ctx, L, predicted), type_phrase(ctx, t),
 				class_phrase(ctx, &first->l), first->l.path,
 				where_phrase(ctx, &first->l),
-				x->fix ? x->fix->text
+				x->fix ? (x->fix->brief ? x->fix->brief : x->fix->text)
 				       : fix_phrase(ctx, f, t, first, second, L, pn, cfg->kernel),
 				ch_check_id(CH_CHECK_FALSE_SHARING));
 		}
@@ -841,6 +842,16 @@ static int has_class(const struct flat *f, int hot_only)
 	return 0;
 }
 
+/* x's message with its fix's brief text replaced by the whole text. */
+static const char *with_full_fix(ch_ctx *ctx, const struct ch_finding *x)
+{
+	const char *at = strstr(x->message, x->fix->brief);
+	if (!at)
+		return x->message;
+	return ch_printf(ctx, "%.*s%s%s", (int)(at - x->message), x->message, x->fix->text,
+			 at + strlen(x->fix->brief));
+}
+
 int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		  ch_emit_fn emit, void *arg)
 {
@@ -862,6 +873,7 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	}
 	flat_build(&f, ctx, t);
 	pn.n = 0;
+	pn.base = count_pads(t);
 	judge_pairs(ctx, &f, t, L, 0, cfg, &fl, &pn);
 	if (cfg->predict > L)
 		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl, &pn);
@@ -900,6 +912,8 @@ out:
 		for (k = 0; k < i && fl.v[i].fix && fl.v[k].fix != fl.v[i].fix; k++)
 			;
 		fl.v[i].fix_first = fl.v[i].fix && k == i;
+		if (fl.v[i].fix_first && fl.v[i].fix->brief)
+			fl.v[i].message = with_full_fix(ctx, &fl.v[i]);
 		if (fl.v[i].severity >= CH_SEV_WARNING)
 			warnings++;
 		if (emit)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cachehot-core.h"
+#include "internal.h"   /* ch_fix_reference_search */
 
 static int failures;
 static void check(int cond, const char *name, const char *why)
@@ -511,6 +511,133 @@ static void test_groups(void)
 	ch_ctx_free(ctx);
 }
 
+
+/* ch_struct_fix's sweep (core/fix.c) against its reference search (every
+ * pair, every round) on generated structs: members of 1..16 bytes and char
+ * arrays, bit-field runs, hot groups, kernel groups, every class; both
+ * vocabularies and two line sizes. Same fix (text, edits, size) or both
+ * none. */
+static unsigned long rng_state = 12345;
+static unsigned rnd(unsigned n)
+{
+	rng_state = rng_state * 6364136223846793005ul + 1442695040888963407ul;
+	return (unsigned)((rng_state >> 33) % n);
+}
+
+static const char *fix_key(ch_ctx *ctx, const struct ch_type *t, const struct ch_fix_leaf *v,
+			   size_t n, unsigned L, int kernel, int reference)
+{
+	const struct ch_fix *fx;
+	char *buf;
+	size_t k, len;
+	ch_fix_reference_search = reference;
+	fx = ch_struct_fix(ctx, t, v, n, L, kernel, 1, 0);
+	ch_fix_reference_search = 0;
+	if (!fx)
+		return "none";
+	len = strlen(fx->text) + 64 + 64 * fx->nedits;
+	buf = (char *)malloc(len);
+	snprintf(buf, len, "%s|%llu|%zu", fx->text, (unsigned long long)fx->new_size, fx->nedits);
+	for (k = 0; k < fx->nedits; k++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "|%ld:%ld:%s",
+			 (long)(fx->edits[k].member - t->members),
+			 fx->edits[k].after ? (long)(fx->edits[k].after - t->members) : -1L,
+			 fx->edits[k].text ? fx->edits[k].text : "");
+	{
+		const char *r = ch_printf(ctx, "%s", buf);
+		free(buf);
+		return r;
+	}
+}
+
+static void test_fix_sweep(void)
+{
+	static const char *groups[] = { "ga", "gb", "gc" };
+	struct ch_group kg[2];
+	int round, differ = 0, fixes = 0, moves = 0;
+	char why[8192] = "";
+	memset(kg, 0, sizeof(kg));
+	for (round = 0; round < 3000; round++) {
+		ch_ctx *ctx = ch_ctx_new();
+		struct ch_type *t = ch_type_new(ctx, NULL, "gen", 0, 0, 1);
+		unsigned nm = 2 + rnd(round < 2500 ? 40 : 300), i, L = rnd(2) ? 64 : 128;
+		int kernel = (int)rnd(2);
+		uint64_t cur = 0;
+		unsigned align = 1;
+		struct ch_fix_leaf *v;
+		const char *a, *b;
+		for (i = 0; i < nm; i++) {
+			char name[16];
+			struct ch_member *m;
+			unsigned kind = rnd(10), sz, al;
+			snprintf(name, sizeof(name), "m%u", i);
+			m = ch_type_add_member(ctx, t, ch_printf(ctx, "%s", name));
+			if (kind < 2 && i > 0 && t->members[i - 1].bit_size &&
+			    t->members[i - 1].bit_offset + t->members[i - 1].bit_size + 3 <= 32) {
+				/* next bit-field in the same unsigned int */
+				const struct ch_member *p = &t->members[i - 1];
+				m->offset = p->offset;
+				m->size = m->elem_size = 4;
+				m->bit_offset = p->bit_offset + p->bit_size;
+				m->bit_size = 3;
+				m->align = 4;
+			} else {
+				if (kind < 2) {
+					sz = al = 4;
+					m->bit_size = 3;
+				} else if (kind < 8) {
+					sz = al = 1u << rnd(4);
+				} else {
+					al = 1;
+					sz = 1 + rnd(200);
+				}
+				m->align = al;
+				m->offset = (cur + al - 1) / al * al;
+				m->size = m->elem_size = sz;
+			}
+			if (m->offset + m->size > cur)
+				cur = m->offset + m->size;
+			if (m->align > align)
+				align = m->align;
+			m->nelems = 1;
+			m->is_integer = 1;
+			switch (rnd(6)) {
+			case 0: m->cls = CH_CLASS_HOT; m->group = rnd(3) ? NULL : groups[rnd(3)]; break;
+			case 1: m->cls = CH_CLASS_READ_MOSTLY; break;
+			case 2: m->cls = rnd(8) ? CH_CLASS_NONE : CH_CLASS_EXCLUSIVE; break;
+			default: m->cls = CH_CLASS_NONE;
+			}
+			if (!rnd(12))
+				m->kgroup = &kg[rnd(2)];
+		}
+		t->align = align;
+		t->size = (cur + align - 1) / align * align;
+		v = (struct ch_fix_leaf *)calloc(nm, sizeof(*v));
+		for (i = 0; i < nm; i++) {
+			v[i].offset = t->members[i].offset;
+			v[i].size = t->members[i].size;
+			v[i].cls = t->members[i].cls;
+			v[i].group = t->members[i].group;
+			v[i].top = i;
+			v[i].data = 1;
+		}
+		a = fix_key(ctx, t, v, nm, L, kernel, 1);
+		b = fix_key(ctx, t, v, nm, L, kernel, 0);
+		if (strcmp(a, "none"))
+			fixes++;
+		if (strstr(a, "move "))
+			moves++;
+		if (strcmp(a, b) && !differ++)
+			snprintf(why, sizeof(why), "round %d (%u members, L %u, kernel %d):\n"
+				 "  reference: %.3000s\n  sweep:     %.3000s", round, nm, L, kernel, a, b);
+		free(v);
+		ch_ctx_free(ctx);
+	}
+	check(!differ, "fix: sweep gives the reference search's fix on 3000 generated structs", why);
+	snprintf(why, sizeof(why), "%d fixes, %d with moves", fixes, moves);
+	check(fixes > 1000 && moves > 20, "fix: generated structs exercise breaks and moves", why);
+}
+
 int main(void)
 {
 	test_v510();
@@ -522,5 +649,6 @@ int main(void)
 	test_options();
 	test_self_nesting();
 	test_groups();
+	test_fix_sweep();
 	return 0;
 }
