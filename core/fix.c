@@ -21,8 +21,8 @@
  * group (members of one group on both sides of it) nor go before a
  * bit-field that shares its storage unit (or any bit-field, for _Alignas);
  * a conflict with no allowed break moves its non-hot member to the end.
- * Bounded: at most 2 * members + 8 rounds, each O(leaves^2) on annotated
- * leaves only.
+ * The rounds are run as one sweep (greedy_sweep below): O(members +
+ * leaves x leaves per line), plus O(members) per move.
  */
 #include <stdarg.h>
 #include <stdio.h>
