@@ -56,7 +56,7 @@ struct seg {
 	int key;                   /* key index, or KEY_COMPOSITE (one unit) / KEY_NONE */
 	int exclusive;             /* no neutral member may join */
 	size_t *u;                 /* unit indexes in order */
-	size_t nu;
+	size_t nu, capu;
 	uint64_t start, end;       /* bytes */
 };
 
@@ -87,14 +87,37 @@ static int is_pad_member(const struct ch_member *m)
 struct keyset {
 	const char **name;
 	size_t n, cap;
+	size_t *idx;               /* open addressing: key index + 1, 0 empty */
+	size_t capidx;             /* power of two, > 2 * n */
 };
+
+static size_t key_hash(const char *k)
+{
+	size_t h = 5381;
+	while (*k)
+		h = h * 33 + (unsigned char)*k++;
+	return h;
+}
 
 static int key_index(struct keyset *ks, ch_ctx *ctx, const char *k)
 {
-	size_t i;
-	for (i = 0; i < ks->n; i++)
-		if (!strcmp(ks->name[i], k))
-			return (int)i;
+	size_t i, h;
+	if (2 * (ks->n + 1) >= ks->capidx) {
+		size_t c = ks->capidx ? 2 * ks->capidx : 64;
+		free(ks->idx);
+		ks->idx = calloc(c, sizeof(size_t));
+		if (!ks->idx)
+			abort();
+		ks->capidx = c;
+		for (i = 0; i < ks->n; i++) {
+			for (h = key_hash(ks->name[i]) & (c - 1); ks->idx[h]; h = (h + 1) & (c - 1))
+				;
+			ks->idx[h] = i + 1;
+		}
+	}
+	for (h = key_hash(k) & (ks->capidx - 1); ks->idx[h]; h = (h + 1) & (ks->capidx - 1))
+		if (!strcmp(ks->name[ks->idx[h] - 1], k))
+			return (int)(ks->idx[h] - 1);
 	if (ks->n == ks->cap) {
 		ks->cap = ks->cap ? 2 * ks->cap : 8;
 		ks->name = realloc(ks->name, ks->cap * sizeof(*ks->name));
@@ -102,61 +125,72 @@ static int key_index(struct keyset *ks, ch_ctx *ctx, const char *k)
 			abort();
 	}
 	ks->name[ks->n] = ch_strdup(ctx, k);
+	ks->idx[h] = ks->n + 1;
 	return (int)ks->n++;
 }
 
 static unsigned seg_line;   /* bytes: the line size of the run (groups) */
 
-/* Lay out a segment's units from start; returns the end offset. Bit-field
- * units of one storage type are placed as GCC places consecutive bit-fields:
- * from the bit where the previous bit-field ended (or the first free byte),
- * each field moved to the next storage unit only when it would straddle one. */
+/* Where a segment's layout stands after some of its units. */
+struct lay {
+	uint64_t off, bitcur;      /* next free byte; next free bit after bit-fields */
+	int prev_bits;             /* the last unit was a bit-field unit */
+};
+
+/* Lay unit x out after st. Bit-field units of one storage type are placed
+ * as GCC places consecutive bit-fields: from the bit where the previous
+ * bit-field ended (or the first free byte), each field moved to the next
+ * storage unit only when it would straddle one. */
+static void lay_unit(struct unit *x, struct lay *st, int commit)
+{
+	size_t q;
+	if (x->S) {
+		uint64_t p = st->prev_bits ? st->bitcur : st->off * 8, bits = x->S * 8, first = 0;
+		for (q = 0; q < x->nmem; q++) {
+			unsigned b = x->t->members[x->mem[q]].bit_size;
+			if (p % bits + b > bits)
+				p = align_up(p, bits);
+			if (!q)
+				first = p;
+			if (commit)
+				x->relbit[q] = p;
+			p += b;
+		}
+		if (commit) {
+			x->new_off = first / 8;
+			for (q = 0; q < x->nmem; q++)
+				x->relbit[q] -= x->new_off * 8;
+		}
+		st->bitcur = p;
+		st->off = (p + 7) / 8;
+		st->prev_bits = 1;
+		return;
+	}
+	st->off = align_up(st->off, x->align);
+	if (x->group && seg_line) {
+		/* a kernel group takes no more lines than its bytes need
+		 * ([cachehot-group-span]): to the next line if it would */
+		uint64_t gb = st->off + (x->group->begin - x->orig_off);
+		uint64_t gn = x->group->end - x->group->begin;
+		if (ch_lines_touched(gb, gn, seg_line) > ch_lines_min(gn, seg_line))
+			st->off = align_up(st->off, seg_line);
+	}
+	if (commit)
+		x->new_off = st->off;
+	st->off += x->size;
+	st->bitcur = st->off * 8;
+	st->prev_bits = 0;
+}
+
+/* Lay out a segment's units from start; returns the end offset. */
 static uint64_t seg_layout(struct unit *u, const size_t *order, size_t n, uint64_t start,
 			   int commit)
 {
-	uint64_t off = start, bitcur = start * 8;
-	int prev_bits = 0;
-	size_t i, q;
-	for (i = 0; i < n; i++) {
-		struct unit *x = &u[order[i]];
-		if (x->S) {
-			uint64_t p = prev_bits ? bitcur : off * 8, bits = x->S * 8, first = 0;
-			for (q = 0; q < x->nmem; q++) {
-				unsigned b = x->t->members[x->mem[q]].bit_size;
-				if (p % bits + b > bits)
-					p = align_up(p, bits);
-				if (!q)
-					first = p;
-				if (commit)
-					x->relbit[q] = p;
-				p += b;
-			}
-			if (commit) {
-				x->new_off = first / 8;
-				for (q = 0; q < x->nmem; q++)
-					x->relbit[q] -= x->new_off * 8;
-			}
-			bitcur = p;
-			off = (p + 7) / 8;
-			prev_bits = 1;
-			continue;
-		}
-		off = align_up(off, x->align);
-		if (x->group && seg_line) {
-			/* a kernel group takes no more lines than its bytes need
-			 * ([cachehot-group-span]): to the next line if it would */
-			uint64_t gb = off + (x->group->begin - x->orig_off);
-			uint64_t gn = x->group->end - x->group->begin;
-			if (ch_lines_touched(gb, gn, seg_line) > ch_lines_min(gn, seg_line))
-				off = align_up(off, seg_line);
-		}
-		if (commit)
-			x->new_off = off;
-		off += x->size;
-		bitcur = off * 8;
-		prev_bits = 0;
-	}
-	return off;
+	struct lay st = { start, start * 8, 0 };
+	size_t i;
+	for (i = 0; i < n; i++)
+		lay_unit(&u[order[i]], &st, commit);
+	return st.off;
 }
 
 static int cmp_align_desc_idx;
@@ -173,9 +207,12 @@ static int by_align_desc(const void *a, const void *b)
 
 static void seg_push(struct seg *s, size_t ui)
 {
-	s->u = realloc(s->u, (s->nu + 1) * sizeof(size_t));
-	if (!s->u)
-		abort();
+	if (s->nu == s->capu) {
+		s->capu = s->capu ? 2 * s->capu : 4;
+		s->u = realloc(s->u, s->capu * sizeof(size_t));
+		if (!s->u)
+			abort();
+	}
 	s->u[s->nu++] = ui;
 }
 
@@ -352,33 +389,110 @@ static size_t group_unit(struct unit *x, const struct ch_type *t, const struct c
 	return e;
 }
 
-static int unit_has(const struct unit *x, size_t idx)
+/* The flattened leaves by where they lie: those of each direct member
+ * (lv[j].member one of t's members), and the nested ones by offset. Built
+ * once, so that a unit finds its leaves without a pass over all of them. */
+struct leafidx {
+	const struct ch_leaf *lv;
+	size_t nl;
+	size_t *tfirst, *tidx;     /* leaves of member i: tidx[tfirst[i] .. tfirst[i+1]) */
+	size_t *nest, nnest;       /* nested leaves, by (offset, index) */
+	size_t *cand;              /* scratch: a unit's leaves */
+};
+
+static const struct ch_leaf *cmp_lv;
+static int by_leaf_offset(const void *a, const void *b)
 {
-	size_t i;
-	for (i = 0; i < x->nmem; i++)
-		if (x->mem[i] == idx)
-			return 1;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (cmp_lv[x].offset != cmp_lv[y].offset)
+		return cmp_lv[x].offset < cmp_lv[y].offset ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int top_member(const struct ch_type *t, const struct ch_leaf *l, size_t *idx)
+{
+	if (l->member >= t->members && l->member < t->members + t->nmembers) {
+		*idx = (size_t)(l->member - t->members);
+		return 1;
+	}
 	return 0;
 }
 
-/* Class key of a unit from the flattened leaves inside it. */
-static void unit_key(struct unit *x, const struct ch_type *t, const struct ch_leaf *lv,
-		     size_t nl, struct keyset *ks, ch_ctx *ctx)
+static void leafidx_build(struct leafidx *li, const struct ch_type *t, const struct ch_leaf *lv,
+			  size_t nl)
+{
+	size_t j, i, *fill;
+	li->lv = lv;
+	li->nl = nl;
+	li->tfirst = calloc(t->nmembers + 1, sizeof(size_t));
+	li->tidx = calloc(nl + 1, sizeof(size_t));
+	li->nest = calloc(nl + 1, sizeof(size_t));
+	li->cand = calloc(nl + 1, sizeof(size_t));
+	fill = calloc(t->nmembers + 1, sizeof(size_t));
+	if (!li->tfirst || !li->tidx || !li->nest || !li->cand || !fill)
+		abort();
+	li->nnest = 0;
+	for (j = 0; j < nl; j++)
+		if (top_member(t, &lv[j], &i))
+			li->tfirst[i + 1]++;
+		else
+			li->nest[li->nnest++] = j;
+	for (i = 0; i < t->nmembers; i++)
+		li->tfirst[i + 1] += li->tfirst[i];
+	for (j = 0; j < nl; j++)
+		if (top_member(t, &lv[j], &i))
+			li->tidx[li->tfirst[i] + fill[i]++] = j;
+	free(fill);
+	cmp_lv = lv;
+	if (li->nnest)
+		qsort(li->nest, li->nnest, sizeof(size_t), by_leaf_offset);
+}
+
+static void leafidx_free(struct leafidx *li)
+{
+	free(li->tfirst);
+	free(li->tidx);
+	free(li->nest);
+	free(li->cand);
+}
+
+/* Class key of a unit from the flattened leaves inside it: the leaves of
+ * its members, and (not for bit-field units) nested leaves starting in its
+ * bytes; in leaf order. */
+static void unit_key(struct unit *x, const struct ch_type *t, struct leafidx *li,
+		     struct keyset *ks, ch_ctx *ctx)
 {
 	uint64_t lo = x->orig_off, hi = x->orig_off + x->size;
 	int key = KEY_NONE, multi = 0, has_none = 0;
-	size_t j;
+	size_t j, q, nc = 0;
 	x->has_ex = 0;
-	for (j = 0; j < nl; j++) {
-		const struct ch_leaf *l = &lv[j];
-		const struct ch_member *lm = l->member;
-		int inside, k;
+	for (q = 0; q < x->nmem; q++)
+		for (j = li->tfirst[x->mem[q]]; j < li->tfirst[x->mem[q] + 1]; j++)
+			li->cand[nc++] = li->tidx[j];
+	if (!x->relbit && lo < hi) {
+		size_t a = 0, b = li->nnest;
+		while (a < b) {   /* first nested leaf at or after lo */
+			size_t m = a + (b - a) / 2;
+			if (li->lv[li->nest[m]].offset < lo)
+				a = m + 1;
+			else
+				b = m;
+		}
+		for (; a < li->nnest && li->lv[li->nest[a]].offset < hi; a++)
+			li->cand[nc++] = li->nest[a];
+	}
+	if (nc > 1)
+		qsort(li->cand, nc, sizeof(size_t), by_index);
+	for (q = 0; q < nc; q++) {
+		const struct ch_leaf *l = &li->lv[li->cand[q]];
+		int k;
 		char kbuf[256];
-		if (lm >= t->members && lm < t->members + t->nmembers)
-			inside = unit_has(x, (size_t)(lm - t->members));
-		else
-			inside = !x->relbit && l->offset >= lo && l->offset < hi;
-		if (!inside || l->pad == CH_PAD_UNIFIED || l->pad == CH_PAD_PRIVATE ||
+		if (l->pad == CH_PAD_UNIFIED || l->pad == CH_PAD_PRIVATE ||
 		    l->pad == CH_PAD_BYTES)
 			continue;
 		if (l->cls == CH_CLASS_NONE) {
@@ -413,8 +527,8 @@ static void unit_key(struct unit *x, const struct ch_type *t, const struct ch_le
  * consecutive bit-fields of one type. With mixed storage types (S == 0) the
  * run keeps its original layout as one unit. Returns the new unit count. */
 static size_t bitfield_units(struct unit *u, size_t nu, const struct ch_type *t, size_t r0,
-			     size_t rn, uint64_t S, const struct ch_leaf *lv, size_t nl,
-			     struct keyset *ks, ch_ctx *ctx)
+			     size_t rn, uint64_t S, struct leafidx *li, struct keyset *ks,
+			     ch_ctx *ctx)
 {
 	int *key = calloc(rn, sizeof(int)), *ex = calloc(rn, sizeof(int));
 	int gkey[64];
@@ -425,7 +539,7 @@ static size_t bitfield_units(struct unit *u, size_t nu, const struct ch_type *t,
 		struct unit tmp;
 		unit_new(&tmp, &t->members[r0 + q], r0 + q);
 		tmp.relbit = (uint64_t *)1;   /* leaves by member only */
-		unit_key(&tmp, t, lv, nl, ks, ctx);
+		unit_key(&tmp, t, li, ks, ctx);
 		key[q] = tmp.key;
 		ex[q] = tmp.has_ex;
 		free(tmp.mem);
@@ -527,11 +641,13 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 	 * larger line size (docs/checks.rst) */
 	unsigned SA = L;
 	struct ch_leaf *lv;
-	size_t nl, i, j, nu = 0, nseg = 0, flex = (size_t)-1, npads = 0;
+	size_t nl, i, j, q0, nu = 0, nseg = 0, flex = (size_t)-1, npads = 0;
 	struct unit *u;
 	struct seg *sg;
 	const struct ch_groups *gs;
-	struct keyset ks = { NULL, 0, 0 };
+	struct keyset ks = { NULL, 0, 0, NULL, 0 };
+	struct leafidx li;
+	size_t *begins;            /* member i: index + 1 of the group it begins, 0 */
 	uint64_t off, size;
 	unsigned salign = 1;
 	int *key_seg;
@@ -554,6 +670,7 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		return -1;
 	}
 	ch_flatten(ctx, t, &lv, &nl);
+	leafidx_build(&li, t, lv, nl);
 	seg_line = L;
 	u = calloc(t->nmembers, sizeof(*u));
 	sg = calloc(t->nmembers + 2, sizeof(*sg));
@@ -562,14 +679,18 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 
 	/* units */
 	gs = ch_type_groups(ctx, t);
+	begins = calloc(t->nmembers + 1, sizeof(size_t));
+	if (!begins)
+		abort();
+	for (q0 = gs->n; q0-- > 0;)   /* the first group wins, as a scan would find it */
+		if (gs->v[q0].begin_m >= t->members && gs->v[q0].begin_m < t->members + t->nmembers)
+			begins[gs->v[q0].begin_m - t->members] = q0 + 1;
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		size_t r0 = i, rn, q;
 		uint64_t end, S;
 		int same_storage = 1;
-		for (q = 0; q < gs->n; q++)
-			if (gs->v[q].begin_m == m)
-				break;
+		q = begins[i] ? begins[i] - 1 : gs->n;
 		if (q < gs->n) {
 			/* a kernel cacheline group moves whole, markers included */
 			i = group_unit(&u[nu++], t, &gs->v[q], i);
@@ -596,7 +717,7 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		for (q = r0; q <= i; q++)
 			if (t->members[q].elem_size != S || !S)
 				same_storage = 0;
-		nu = bitfield_units(u, nu, t, r0, rn, same_storage ? S : 0, lv, nl, &ks, ctx);
+		nu = bitfield_units(u, nu, t, r0, rn, same_storage ? S : 0, &li, &ks, ctx);
 	}
 	if (flex != (size_t)-1 && flex != nu - 1) {
 		for (i = 0; i < nu; i++) {
@@ -606,6 +727,9 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		free(u);
 		free(sg);
 		free(ks.name);
+		free(ks.idx);
+		free(begins);
+		leafidx_free(&li);
 		snprintf(err, errsz, "struct %s: the flexible array member is not last", st->name);
 		return -1;
 	}
@@ -614,7 +738,7 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 	 * annotated fields has its group's class (written groups together,
 	 * read-mostly groups with read-mostly fields) */
 	for (i = 0; i < nu; i++) {
-		unit_key(&u[i], t, lv, nl, &ks, ctx);
+		unit_key(&u[i], t, &li, &ks, ctx);
 		if (u[i].group && u[i].key == KEY_NONE && u[i].group->cls == CH_CLASS_HOT)
 			u[i].key = key_index(&ks, ctx, "written groups");
 		else if (u[i].group && u[i].key == KEY_NONE &&
@@ -700,17 +824,26 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 				nidx[nn++] = i;
 		cmp_units = u;
 		qsort(nidx, nn, sizeof(size_t), by_align_desc);
+		/* each segment's layout from 0 so far (lay), kept as units join:
+		 * a trial is one lay_unit, not the whole segment again */
+		struct lay *sl = calloc(nseg + 1, sizeof(*sl));
+		if (!sl)
+			abort();
+		for (j = 0; j < nseg; j++)
+			for (i = 0; i < sg[j].nu; i++)
+				lay_unit(&u[sg[j].u[i]], &sl[j], 0);
 		for (i = 0; i < nn; i++) {
 			size_t best = (size_t)-1;
 			uint64_t best_slack = 0;
 			for (j = 0; j < nseg; j++) {
 				uint64_t e0, e1, lines0, lines1, slack;
+				struct lay tr;
 				if (sg[j].exclusive)
 					continue;
-				e0 = seg_layout(u, sg[j].u, sg[j].nu, 0, 0);
-				seg_push(&sg[j], nidx[i]);
-				e1 = seg_layout(u, sg[j].u, sg[j].nu, 0, 0);
-				sg[j].nu--;
+				e0 = sl[j].off;
+				tr = sl[j];
+				lay_unit(&u[nidx[i]], &tr, 0);
+				e1 = tr.off;
 				lines0 = (e0 + L - 1) / L;
 				lines1 = (e1 + L - 1) / L;
 				if (lines1 > lines0)
@@ -730,12 +863,15 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 					}
 				if (best == (size_t)-1) {
 					sg[nseg].key = KEY_NONE;
+					memset(&sl[nseg], 0, sizeof(*sl));
 					best = nseg++;
 				}
 			}
 			u[nidx[i]].seg = (int)best;
 			seg_push(&sg[best], nidx[i]);
+			lay_unit(&u[nidx[i]], &sl[best], 0);
 		}
+		free(sl);
 		free(nidx);
 	}
 	if (!nseg) {
@@ -887,6 +1023,9 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 	free(sg);
 	free(u);
 	free(ks.name);
+	free(ks.idx);
+	free(begins);
+	leafidx_free(&li);
 	free(key_seg);
 	(void)cmp_align_desc_idx;
 	return 0;
