@@ -111,7 +111,7 @@ static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, i
 			    int *cut)
 {
 	size_t i;
-	int found = 0, mycut = 0;
+	int found = 0, mycut = 0, named;
 	const char *name = t->name ? t->name : sname;
 	if (t->name && t->annot_state)
 		return t->annot_state == 1;
@@ -119,10 +119,12 @@ static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, i
 		*cut = 1;
 		return 0;
 	}
+	/* one lookup settles a struct the sidecar does not name (most) */
+	named = name && ch_sidecar_names_type(ctx, name);
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
-		if (member_class(ctx, name, m, &g) != CH_CLASS_NONE)
+		if (m->cls != CH_CLASS_NONE || (named && member_class(ctx, name, m, &g) != CH_CLASS_NONE))
 			found = 1;   /* keep going: marks every sidecar match */
 		else if (m->type && m->type != t &&
 			 annotated_in_cut(ctx, (struct ch_type *)m->type, name, depth + 1, &mycut))
@@ -571,24 +573,133 @@ static const char *fix_phrase(ch_ctx *ctx, const struct flat *f, const struct ch
 	}
 }
 
-/* 1 if a member that aligns to the line (CACHELINE_PADDING, a private
- * padding type, a ____cacheline_aligned member) lies between a and b: on an
- * architecture with larger lines it aligns to those, so a prediction made
- * with this build's offsets would be wrong there. */
-static int line_padding_between(const struct flat *f, const struct leafx *a,
-				const struct leafx *b, unsigned base_L)
+/* Members that align to the line (CACHELINE_PADDING, a private padding
+ * type, a ____cacheline_aligned member): on an architecture with larger
+ * lines they align to those, so a prediction made with this build's offsets
+ * would be wrong across one. Their offsets, sorted: one between two fields
+ * is two binary searches. */
+struct follows {
+	uint64_t *off;
+	size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void follows_build(struct follows *fw, const struct flat *f, unsigned base_L)
+{
+	size_t k;
+	fw->off = (uint64_t *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(uint64_t));
+	fw->n = 0;
+	for (k = 0; k < f->nleaves; k++) {
+		const struct leafx *x = &f->leaves[k];
+		if (x->l.pad == CH_PAD_UNIFIED || x->l.pad == CH_PAD_PRIVATE ||
+		    (x->l.pad == CH_PAD_ALIGNED && x->l.member->align >= base_L))
+			fw->off[fw->n++] = x->l.offset;
+	}
+	if (fw->n > 1)
+		qsort(fw->off, fw->n, sizeof(uint64_t), cmp_u64);
+}
+
+/* 1 if one of them lies between a and b (offset from the end of the
+ * earlier to the start of the later, both included). */
+static int follows_between(const struct follows *fw, const struct leafx *a, const struct leafx *b)
 {
 	uint64_t lo = a->l.offset < b->l.offset ? a->l.offset + a->l.size : b->l.offset + b->l.size;
 	uint64_t hi = a->l.offset < b->l.offset ? b->l.offset : a->l.offset;
-	size_t k;
+	size_t x = 0, y = fw->n;
+	while (x < y) {   /* first offset >= lo */
+		size_t m = x + (y - x) / 2;
+		if (fw->off[m] < lo)
+			x = m + 1;
+		else
+			y = m;
+	}
+	return x < fw->n && fw->off[x] <= hi;
+}
+
+/* The pairs judge_pairs judges, in the order it judges them: leaf i
+ * annotated, leaf j any other data leaf (an annotated j only after i), of
+ * conflicting classes, touching a common line of L bytes; sorted by (i, j).
+ * Found by a sweep over the leaves in order of their first line, against
+ * the leaves still reaching it: O(leaves log leaves + pairs on shared
+ * lines), not every pair of leaves. Returns the count; *out malloc'd. */
+struct pair { size_t i, j; };
+struct lspan { size_t k; uint64_t l0, l1; };
+
+static int cmp_lspan(const void *a, const void *b)
+{
+	const struct lspan *x = (const struct lspan *)a, *y = (const struct lspan *)b;
+	if (x->l0 != y->l0)
+		return x->l0 < y->l0 ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct pair *x = (const struct pair *)a, *y = (const struct pair *)b;
+	if (x->i != y->i)
+		return x->i < y->i ? -1 : 1;
+	return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static size_t conflict_pairs(const struct flat *f, unsigned L, struct pair **out)
+{
+	struct lspan *sp = (struct lspan *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(*sp));
+	struct lspan *act = (struct lspan *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(*act));
+	struct pair *pv = NULL;
+	size_t ns = 0, na = 0, np = 0, cap = 0, k, e, keep;
 	for (k = 0; k < f->nleaves; k++) {
 		const struct leafx *x = &f->leaves[k];
-		int follows = x->l.pad == CH_PAD_UNIFIED || x->l.pad == CH_PAD_PRIVATE ||
-			      (x->l.pad == CH_PAD_ALIGNED && x->l.member->align >= base_L);
-		if (follows && x->l.offset >= lo && x->l.offset <= hi)
-			return 1;
+		if (!is_data(x))
+			continue;
+		sp[ns].k = k;
+		sp[ns].l0 = x->l.offset / L;
+		sp[ns++].l1 = (x->l.offset + x->l.size - 1) / L;
 	}
-	return 0;
+	if (ns > 1)
+		qsort(sp, ns, sizeof(*sp), cmp_lspan);
+	for (k = 0; k < ns; k++) {
+		const struct leafx *b = &f->leaves[sp[k].k];
+		for (e = keep = 0; e < na; e++)
+			if (act[e].l1 >= sp[k].l0)
+				act[keep++] = act[e];
+		na = keep;
+		for (e = 0; e < na; e++) {
+			const struct leafx *a = &f->leaves[act[e].k];
+			size_t i, j;
+			if (a->l.cls == CH_CLASS_NONE && b->l.cls == CH_CLASS_NONE)
+				continue;
+			if (!classes_conflict(a, b))
+				continue;
+			if (a->l.cls != CH_CLASS_NONE && b->l.cls != CH_CLASS_NONE) {
+				i = act[e].k < sp[k].k ? act[e].k : sp[k].k;
+				j = act[e].k < sp[k].k ? sp[k].k : act[e].k;
+			} else if (a->l.cls != CH_CLASS_NONE) {
+				i = act[e].k;
+				j = sp[k].k;
+			} else {
+				i = sp[k].k;
+				j = act[e].k;
+			}
+			if (np == cap) {
+				cap = cap ? 2 * cap : 64;
+				pv = (struct pair *)ch_xrealloc(pv, cap * sizeof(*pv));
+			}
+			pv[np].i = i;
+			pv[np++].j = j;
+		}
+		act[na++] = sp[k];
+	}
+	if (np > 1)
+		qsort(pv, np, sizeof(*pv), cmp_pair);
+	free(sp);
+	free(act);
+	*out = pv;
+	return np;
 }
 
 /* The struct's one fix at line size L (core/fix.c), or NULL. */
@@ -625,31 +736,30 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 	const struct ch_fix *sfix = NULL;
 	int sfix_done = 0, sfix_used = 0;
 	(void)sfix_used;
+	struct pair *pv;
+	size_t np, k;
+	struct follows fw = { NULL, 0 };
 	char *array_done = (char *)calloc(f->ninsts ? f->ninsts : 1, 1);
 	if (!array_done)
 		abort();
-	for (i = 0; i < f->nleaves; i++) {
-		const struct leafx *a = &f->leaves[i];
-		if (!is_data(a) || a->l.cls == CH_CLASS_NONE)
-			continue;
-		for (j = 0; j < f->nleaves; j++) {
+	np = conflict_pairs(f, L, &pv);
+	if (predicted)
+		follows_build(&fw, f, base_L);
+	for (k = 0; k < np; k++) {
+		i = pv[k].i;
+		j = pv[k].j;
+		{
+			const struct leafx *a = &f->leaves[i];
 			const struct leafx *b = &f->leaves[j], *first, *second;
 			int64_t line;
 			int c;
 			struct ch_finding *x;
-			if (i == j || !is_data(b))
-				continue;
-			/* each annotated pair once: from the lower index */
-			if (b->l.cls != CH_CLASS_NONE && j < i)
-				continue;
-			if (!classes_conflict(a, b))
-				continue;
 			line = shared_line(a->l.offset, a->l.size, b->l.offset, b->l.size, 0, L);
 			if (line < 0)
 				continue;
 			if (predicted && (shared_line(a->l.offset, a->l.size, b->l.offset,
 						      b->l.size, 0, base_L) >= 0 ||
-					  line_padding_between(f, a, b, base_L)))
+					  follows_between(&fw, a, b)))
 				continue;   /* reported at the base size, or padding that
 					     * follows the architecture's line size */
 			c = common_inst(f, a->inst, b->inst);
@@ -713,26 +823,100 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				ch_check_id(CH_CHECK_FALSE_SHARING));
 		}
 	}
+	free(pv);
+	free(fw.off);
 	free(array_done);
 }
 
-/* Neighbouring data leaf of leaf i, in offset order (dir -1 or +1). */
-static const struct leafx *neighbour(const struct flat *f, size_t i, int dir)
+/* Neighbouring data leaves in offset order, found by binary search: the
+ * data leaves by (offset, index), and by (end, index) with the running best
+ * (largest offset, lowest index) of each prefix. Built once per struct. */
+struct nbrs {
+	const struct flat *f;
+	size_t *by_off, *by_end, *best, n;
+};
+
+static const struct flat *cmp_flat;
+static int cmp_by_off(const void *a, const void *b)
 {
-	const struct leafx *p = &f->leaves[i], *best = NULL;
-	size_t j;
-	for (j = 0; j < f->nleaves; j++) {
-		const struct leafx *x = &f->leaves[j];
-		if (!is_data(x) || j == i)
-			continue;
-		if (dir < 0 && x->l.offset + x->l.size <= p->l.offset &&
-		    (!best || x->l.offset > best->l.offset))
-			best = x;
-		if (dir > 0 && x->l.offset >= p->l.offset + p->l.size &&
-		    (!best || x->l.offset < best->l.offset))
-			best = x;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	uint64_t ox = cmp_flat->leaves[x].l.offset, oy = cmp_flat->leaves[y].l.offset;
+	if (ox != oy)
+		return ox < oy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+static int cmp_by_end(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	uint64_t ex = cmp_flat->leaves[x].l.offset + cmp_flat->leaves[x].l.size;
+	uint64_t ey = cmp_flat->leaves[y].l.offset + cmp_flat->leaves[y].l.size;
+	if (ex != ey)
+		return ex < ey ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void nbrs_build(struct nbrs *nb, const struct flat *f)
+{
+	size_t k;
+	nb->f = f;
+	nb->n = 0;
+	nb->by_off = (size_t *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(size_t));
+	nb->by_end = (size_t *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(size_t));
+	nb->best = (size_t *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(size_t));
+	for (k = 0; k < f->nleaves; k++)
+		if (is_data(&f->leaves[k]))
+			nb->by_off[nb->n] = nb->by_end[nb->n] = k, nb->n++;
+	cmp_flat = f;
+	if (nb->n > 1) {
+		qsort(nb->by_off, nb->n, sizeof(size_t), cmp_by_off);
+		qsort(nb->by_end, nb->n, sizeof(size_t), cmp_by_end);
 	}
-	return best;
+	for (k = 0; k < nb->n; k++) {
+		size_t c = nb->by_end[k];
+		nb->best[k] = c;
+		if (k > 0) {
+			size_t b = nb->best[k - 1];
+			uint64_t ob = f->leaves[b].l.offset, oc = f->leaves[c].l.offset;
+			if (ob > oc || (ob == oc && b < c))
+				nb->best[k] = b;
+		}
+	}
+}
+
+static void nbrs_free(struct nbrs *nb)
+{
+	free(nb->by_off);
+	free(nb->by_end);
+	free(nb->best);
+}
+
+/* Neighbouring data leaf of leaf i (not itself data), in offset order
+ * (dir -1: the last ending at or before it; +1: the first starting at or
+ * after its end; the lowest index among equal offsets). */
+static const struct leafx *neighbour(const struct nbrs *nb, size_t i, int dir)
+{
+	const struct flat *f = nb->f;
+	const struct leafx *p = &f->leaves[i];
+	size_t x = 0, y = nb->n;
+	if (dir > 0) {
+		uint64_t end = p->l.offset + p->l.size;
+		while (x < y) {   /* first by offset starting at or after end */
+			size_t m = x + (y - x) / 2;
+			if (f->leaves[nb->by_off[m]].l.offset < end)
+				x = m + 1;
+			else
+				y = m;
+		}
+		return x < nb->n ? &f->leaves[nb->by_off[x]] : NULL;
+	}
+	while (x < y) {   /* how many end at or before p's offset */
+		size_t m = x + (y - x) / 2, q = nb->by_end[m];
+		if (f->leaves[q].l.offset + f->leaves[q].l.size <= p->l.offset)
+			x = m + 1;
+		else
+			y = m;
+	}
+	return x ? &f->leaves[nb->best[x - 1]] : NULL;
 }
 
 static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_type *t,
@@ -740,6 +924,7 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 {
 	size_t i;
 	static const unsigned sizes[] = { 32, 64, 128, 256 };
+	struct nbrs nb = { NULL, NULL, NULL, NULL, 0 };
 	for (i = 0; i < f->nleaves; i++) {
 		const struct leafx *p = &f->leaves[i], *prev, *next, *ann;
 		const struct ch_member *m = p->l.member;
@@ -747,8 +932,10 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 		const char *what, *fix, *iso;
 		if (p->l.pad != CH_PAD_PRIVATE && p->l.pad != CH_PAD_BYTES)
 			continue;
-		prev = neighbour(f, i, -1);
-		next = neighbour(f, i, +1);
+		if (!nb.f)   /* built at the first padding member */
+			nbrs_build(&nb, f);
+		prev = neighbour(&nb, i, -1);
+		next = neighbour(&nb, i, +1);
 		if (prev && prev->l.cls != CH_CLASS_NONE)
 			ann = prev;
 		else if (next && next->l.cls != CH_CLASS_NONE)
@@ -803,6 +990,8 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 		if (p->l.pad == CH_PAD_PRIVATE)
 			x->fix_macro = "CACHELINE_PADDING";
 	}
+	if (nb.f)
+		nbrs_free(&nb);
 }
 
 static int finding_cmp(const void *pa, const void *pb)
