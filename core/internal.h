@@ -27,9 +27,11 @@ struct ch_side_type {
 
 struct ch_ctx {
 	char err[512];
-	/* every allocation, freed by ch_ctx_free */
+	/* every allocation (chunks of ch_alloc's arena), freed by ch_ctx_free */
 	void **allocs;
 	size_t nallocs, capallocs;
+	char *arena;            /* free part of the current chunk */
+	size_t arena_left;      /* bytes */
 	/* front-end key -> type, open addressing */
 	const void **keys;
 	struct ch_type **vals;
