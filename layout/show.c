@@ -69,8 +69,43 @@ static const char *check_short(enum ch_check c)
 	return ch_check_id(c);
 }
 
+/* Findings by the field they sit on, leaves by path: each sorted by
+ * (name, index), so that a leaf finds its findings, and a finding its other
+ * field, by binary search in the order a scan would have met them. */
+static const struct ch_finding *const *sort_fv;
+static const struct ch_leaf *sort_lv;
+static int by_field_a(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_fv[x]->field_a, sort_fv[y]->field_a);
+	return c ? c : (x < y ? -1 : x > y);
+}
+static int by_path(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(sort_lv[x].path, sort_lv[y].path);
+	return c ? c : (x < y ? -1 : x > y);
+}
+/* First position in idx[0..n) whose name is key (names from name(i)). */
+static size_t first_named(const size_t *idx, size_t n, const char *key,
+			  const char *(*name)(size_t))
+{
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (strcmp(name(idx[m]), key) < 0)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+static const char *fa_name(size_t i) { return sort_fv[i]->field_a; }
+static const char *lp_name(size_t i) { return sort_lv[i].path; }
+
 int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o, FILE *out)
 {
+	size_t *fa, nfa = 0, *lp, q;
 	struct ch_leaf *lv;
 	size_t n, i, j;
 	unsigned L = ch_config_line_size(&o->cfg);
@@ -83,6 +118,19 @@ int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o, FIL
 	ch_check_type(s->ctx, st->t, &o->cfg, collect, &fc);
 	ch_flatten(s->ctx, st->t, &lv, &n);
 	lines = t->size ? (t->size + L - 1) / L : 0;
+	fa = malloc((fc.n + 1) * sizeof(size_t));
+	lp = malloc((n + 1) * sizeof(size_t));
+	if (!fa || !lp)
+		abort();
+	for (j = 0; j < fc.n; j++)
+		if (fc.v[j]->field_a)
+			fa[nfa++] = j;
+	for (i = 0; i < n; i++)
+		lp[i] = i;
+	sort_fv = fc.v;
+	sort_lv = lv;
+	qsort(fa, nfa, sizeof(size_t), by_field_a);
+	qsort(lp, n, sizeof(size_t), by_path);
 
 	fprintf(out, "%s %s {", t->is_union ? "union" : "struct", st->name);
 	fprintf(out, "\t/* %s: %s%s */\n", st->kind == LT_KIND_BTF ? "BTF" : "DWARF", st->input,
@@ -128,19 +176,18 @@ int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o, FIL
 		class_label(cls, sizeof(cls), l);
 		if (*cls)
 			fprintf(out, " %s", cls);
-		for (j = 0; j < fc.n; j++) {
-			const struct ch_finding *f = fc.v[j];
-			if (!f->field_a || strcmp(f->field_a, l->path))
-				continue;
+		sort_fv = fc.v;
+		sort_lv = lv;
+		for (q = first_named(fa, nfa, l->path, fa_name);
+		     q < nfa && !strcmp(fc.v[fa[q]]->field_a, l->path); q++) {
+			const struct ch_finding *f = fc.v[fa[q]];
 			if (f->check == CH_CHECK_FALSE_SHARING && f->field_b) {
 				const char *bcls = "field";
-				size_t k;
-				for (k = 0; k < n; k++)
-					if (!strcmp(lv[k].path, f->field_b)) {
-						class_label(cls, sizeof(cls), &lv[k]);
-						bcls = cls;
-						break;
-					}
+				size_t k = first_named(lp, n, f->field_b, lp_name);
+				if (k < n && !strcmp(lv[lp[k]].path, f->field_b)) {
+					class_label(cls, sizeof(cls), &lv[lp[k]]);
+					bcls = cls;
+				}
 				fprintf(out, "  <-- shares line %llu%s with %s '%s' [%s]",
 					(unsigned long long)f->line_index,
 					f->line_size != L ? (f->line_size > L ? " (predicted)" : "") : "",
@@ -177,5 +224,7 @@ int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o, FIL
 		free((void *)fc.v[j]);
 	}
 	free(fc.v);
+	free(fa);
+	free(lp);
 	return 0;
 }
