@@ -39,11 +39,11 @@ int lt_pt_marked(struct lt_set *s, const char *name, uint64_t *count)
 	int m = 0;
 	if (!name)
 		return 0;
-	/* as the plugin: the attribute (manifest) first; only without it does
-	 * the sidecar give a count */
-	if (s->mf && lt_manifest_per_thread(s->mf, name))
+	/* both looked up, as in the plugin: the sidecar may give the count of
+	 * an attribute-marked heap array */
+	if (ch_sidecar_per_thread_count(s->ctx) && ch_sidecar_per_thread(s->ctx, name, &c))
 		m = 1;
-	else if (ch_sidecar_per_thread_count(s->ctx) && ch_sidecar_per_thread(s->ctx, name, &c))
+	if (s->mf && lt_manifest_per_thread(s->mf, name))
 		m = 1;
 	if (count)
 		*count = m ? c : 0;

@@ -74,15 +74,17 @@ static const char *tag_of(tree type)
 static bool type_marked(tree type)
 {
 	const char *tag;
+	bool side;
 	if (!type || (TREE_CODE(type) != RECORD_TYPE && TREE_CODE(type) != UNION_TYPE))
 		return false;
 	tag = tag_of(TYPE_MAIN_VARIANT(type));
+	side = tag && ch_sidecar_per_thread(cachehot_ctx, tag, NULL);
 	if (lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(type)) ||
 	    lookup_attribute("cacheline_per_thread", TYPE_ATTRIBUTES(TYPE_MAIN_VARIANT(type)))) {
 		to_manifest(tag);
 		return true;
 	}
-	return tag && ch_sidecar_per_thread(cachehot_ctx, tag, NULL);
+	return side;
 }
 
 /* Element type and count of an array (flattened), or of a pointer (count 0). */
@@ -168,8 +170,10 @@ void cachehot_per_thread_var(tree decl)
 	name = IDENTIFIER_POINTER(DECL_NAME(decl));
 	if (lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)))
 		to_manifest(name);
-	marked = lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)) ||
-		 (ch_sidecar_count(cachehot_ctx) && ch_sidecar_per_thread(cachehot_ctx, name, &cnt));
+	/* both looked up: the sidecar may give the count of an attribute-
+	 * marked heap array ("NAME[N] per_thread") */
+	marked = ch_sidecar_count(cachehot_ctx) && ch_sidecar_per_thread(cachehot_ctx, name, &cnt);
+	marked |= lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)) != NULL;
 	if (!marked) {
 		if (type_marked(elem))
 			cachehot_per_thread_type(elem);   /* reported at the type */
@@ -209,10 +213,10 @@ void cachehot_per_thread_members(tree type, const char *sname)
 		fname = IDENTIFIER_POINTER(DECL_NAME(f));
 		if (sname && lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)))
 			to_manifest(ch_printf(cachehot_ctx, "%s.%s", sname, fname));
-		marked = lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)) ||
-			 (sname && ch_sidecar_count(cachehot_ctx) &&
-			  ch_sidecar_per_thread(cachehot_ctx,
-						ch_printf(cachehot_ctx, "%s.%s", sname, fname), &cnt));
+		marked = sname && ch_sidecar_count(cachehot_ctx) &&
+			 ch_sidecar_per_thread(cachehot_ctx,
+					       ch_printf(cachehot_ctx, "%s.%s", sname, fname), &cnt);
+		marked |= lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)) != NULL;
 		if (!marked) {
 			if (type_marked(elem))
 				cachehot_per_thread_type(elem);

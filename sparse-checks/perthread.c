@@ -110,8 +110,10 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	name = text(sym->ident);
 	if (ch_attr_per_thread_var(sym))
 		to_manifest(name);
-	if (!ch_attr_per_thread_var(sym) &&
-	    !(ch_sidecar_per_thread_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)))
+	/* both looked up, as in the plugin: the sidecar may give the count of
+	 * an attribute-marked heap array */
+	if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)) &&
+	    !ch_attr_per_thread_var(sym))
 		return;
 	et = ch_sparse_type(elem);
 	if (!et)
@@ -153,9 +155,9 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 		key = ch_printf(ch_sparse_ctx, "%s.%s", sname, fname);
 		if (ch_attr_per_thread_member(mem))
 			to_manifest(key);
-		if (!ch_attr_per_thread_member(mem) &&
-		    !(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
-		      ch_sidecar_per_thread(ch_sparse_ctx, key, &cnt)))
+		if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
+		      ch_sidecar_per_thread(ch_sparse_ctx, key, &cnt)) &&
+		    !ch_attr_per_thread_member(mem))
 			continue;
 		if (heap) {
 			struct ch_type *et = ch_sparse_type(elem);
@@ -210,9 +212,9 @@ void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 			check_members(sym, tag, cfg, L);
 			if (ch_attr_per_thread_type(sym))
 				to_manifest(tag);
-			if (!ch_attr_per_thread_type(sym) &&
-			    !(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
-			      ch_sidecar_per_thread(ch_sparse_ctx, tag, NULL)))
+			if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
+			      ch_sidecar_per_thread(ch_sparse_ctx, tag, NULL)) &&
+			    !ch_attr_per_thread_type(sym))
 				continue;
 			ct = ch_sparse_type(sym);
 			if (ct && !ct->randomized)

@@ -193,7 +193,7 @@ expect_eq sparse/manifest-fields "usage:0:8:hot min:8:8:read_mostly parent:40:8:
 rm -f "$T/pt.json"
 "$CK" -Wno-decl -fcachehot-annotations=tests/fixtures/array_sharing.ann -fcachehot-manifest="$T/pt.json" \
 	-Iinclude tests/fixtures/array_sharing.c >/dev/null 2>&1
-expect_eq sparse/manifest-per-thread "padded_stats pool.workers slab_class stats" \
+expect_eq sparse/manifest-per-thread "heap_workers2 padded_stats pool.workers slab_class stats" \
 	"$(jq -r '.per_thread | keys | join(" ")' "$T/pt.json" 2>&1)"
 # What the sparse checker cannot see (docs/sparse.rst): each shape gives
 # exactly its expect: block (a "not judged" note instead of findings on
