@@ -316,8 +316,21 @@ void lt_cu_macros_at(const struct lt_cu_macros *cm, uint64_t file, uint64_t line
 		pos = 2 * (uint64_t)(cm->inc_line[file] - 1) + 1;
 	else
 		pos = UINT64_MAX;   /* unknown: the end of the unit */
-	for (i = cm->n; i > 0 && pos != UINT64_MAX && cm->steps[i - 1].pos >= pos; i--)
-		;
+	/* steps are in table order, their positions never decrease: the
+	 * steps before pos are a prefix (binary search: linear overall) */
+	if (pos == UINT64_MAX) {
+		i = cm->n;
+	} else {
+		size_t lo = 0, hi = cm->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (cm->steps[mid].pos < pos)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = lo;
+	}
 	if (i) {
 		st->macro_line_size = cm->steps[i - 1].line_size;
 		st->macro_note = cm->steps[i - 1].note;

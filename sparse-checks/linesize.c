@@ -185,10 +185,19 @@ static int before(struct position a, struct position b)
 
 unsigned ch_line_size_at(struct position p)
 {
-	size_t i = nhist;
+	size_t lo = 0, hi = nhist, i;
 	struct ls_entry *e;
-	while (i > 0 && !before(hist[i - 1].at, p))
-		i--;
+	/* the history is in preprocessing order: the entries before p are a
+	 * prefix; its length by binary search (a file alternating definitions
+	 * and structs stays O(n log n)) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (before(hist[mid].at, p))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	i = lo;
 	if (!i)
 		return 0;
 	e = &hist[i - 1];
