@@ -271,6 +271,12 @@ static struct ch_type *bbuild(struct brd *b, __u32 id, const char *name)
 			if (b->bad)
 				break;
 			nested = bbuild(b, eid, NULL);
+			/* the nested type contains this one (through an anonymous
+			 * member, which the cycle check does not follow past a
+			 * named struct): stop before libbpf lays it out for the
+			 * declaration text (btf__align_of recursed without end) */
+			if (b->bad)
+				break;
 		}
 		nat = balign(b, bm[i].type);
 		sz = btf__resolve_size(b->btf, bm[i].type);
