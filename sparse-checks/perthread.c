@@ -93,6 +93,18 @@ static struct ch_loc loc_at(struct symbol *sym)
 	return l;
 }
 
+/* The attribute on this declaration or an earlier one of the same variable
+ * (GCC merges the attributes of redeclarations: "extern struct x a[8]
+ * __cacheline_per_thread;" in a header marks the definition). */
+static int var_marked(struct symbol *sym)
+{
+	int depth = 0;
+	for (; sym && depth < 64; sym = sym->same_symbol, depth++)
+		if (ch_attr_per_thread_var(sym))
+			return 1;
+	return 0;
+}
+
 static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned L)
 {
 	struct symbol *elem;
@@ -108,12 +120,12 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	if (!is_agg(elem) || !elem->symbol_list)
 		return;
 	name = text(sym->ident);
-	if (ch_attr_per_thread_var(sym))
+	if (var_marked(sym))
 		to_manifest(name);
 	/* both looked up, as in the plugin: the sidecar may give the count of
 	 * an attribute-marked heap array */
 	if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)) &&
-	    !ch_attr_per_thread_var(sym))
+	    !var_marked(sym))
 		return;
 	et = ch_sparse_type(elem);
 	if (!et)
