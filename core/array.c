@@ -46,10 +46,32 @@ static int share(uint64_t a, uint64_t as, uint64_t b, uint64_t bs, unsigned L, u
 
 static const char *elem_type_phrase(ch_ctx *ctx, const struct ch_type *t)
 {
+	if (t->wrap_as)
+		return ch_printf(ctx, "'%s'", t->wrap_as);
 	if (!t->name)
 		return "the element type";
 	return t->name_is_typedef ? ch_printf(ctx, "'%s'", t->name)
 				  : ch_printf(ctx, "'%s %s'", t->is_union ? "union" : "struct", t->name);
+}
+
+/* The fix: align the element type to the line; or, when that type cannot be
+ * changed where it is declared (et->wrap_as: a scalar, a system header's
+ * type), wrap each element in a struct aligned to the line. */
+static const char *align_fix(ch_ctx *ctx, const struct ch_type *et, const char *tp,
+			     const struct ch_config *cfg, unsigned L)
+{
+	if (et->wrap_as)
+		return cfg->kernel == 1
+			? ch_printf(ctx, "wrap each element in 'struct { %s v; } "
+				    "____cacheline_aligned_in_smp' (%s cannot be aligned where it "
+				    "is declared)", et->wrap_as, tp)
+			: ch_printf(ctx, "wrap each element in 'struct { %s(%u) %s v; }' (%s cannot "
+				    "be aligned where it is declared)", CH_ALIGNAS(cfg->kernel), L,
+				    et->wrap_as, tp);
+	return cfg->kernel == 1
+		? ch_printf(ctx, "mark %s ____cacheline_aligned_in_smp", tp)
+		: ch_printf(ctx, "declare the first member of %s %s(%u)", tp,
+			    CH_ALIGNAS(cfg->kernel), L);
 }
 
 int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint64_t base_off,
@@ -60,7 +82,7 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 	struct ch_leaf *lv;
 	size_t nl = 0, i, ns = 0, a, b;
 	struct span *sp;
-	int nhot = 0;
+	int nhot = 0, whole = 0;
 	uint64_t period, k, newE, line = 0;
 	struct ch_finding f;
 	const char *fix, *cost, *tp;
@@ -87,12 +109,13 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 	if (!nhot) {   /* nothing annotated: the whole element is its thread's */
 		for (i = 0; i < ns; i++)
 			sp[i].hot = 1;
-		if (!ns) {
+		if (!ns) {   /* a scalar, or a struct without members */
 			sp[0].off = 0;
 			sp[0].size = E;
 			sp[0].name = "<element>";
 			sp[0].hot = 1;
 			ns = 1;
+			whole = 1;
 		}
 	}
 	period = L / gcd64(E % L ? E % L : L, L);
@@ -134,10 +157,7 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 				f.loc = loc;
 				tp = elem_type_phrase(ctx, et);
 				newE = (E + L - 1) / L * L;
-				fix = cfg->kernel == 1
-					? ch_printf(ctx, "mark %s ____cacheline_aligned_in_smp", tp)
-					: ch_printf(ctx, "declare the first member of %s %s(%u)", tp,
-						    CH_ALIGNAS(cfg->kernel), L);
+				fix = align_fix(ctx, et, tp, cfg, L);
 				cost = N ? ch_printf(ctx, "element %llu -> %llu bytes: %llu bytes per element, "
 						     "%llu bytes for the %llu elements",
 						     (unsigned long long)E, (unsigned long long)newE,
@@ -147,6 +167,22 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 					 : ch_printf(ctx, "element %llu -> %llu bytes: %llu bytes per element",
 						     (unsigned long long)E, (unsigned long long)newE,
 						     (unsigned long long)(newE - E));
+				if (whole)   /* no fields to name: the elements themselves */
+					f.message = ch_printf(ctx,
+					"%s of per-thread %llu-byte elements: element %llu (byte %llu of "
+					"the array) shares cache line %llu of the array (%u-byte lines) "
+					"with element %llu (byte %llu), written by another thread; %s%s; "
+					"this costs %s [%s]",
+					what, (unsigned long long)E, (unsigned long long)hk,
+					(unsigned long long)(ho - base_off), (unsigned long long)line, L,
+					(unsigned long long)dk, (unsigned long long)(dof - base_off), fix,
+					E % L == 0 ? ch_printf(ctx, " (the elements are %llu bytes, but "
+							      "the array starts %llu bytes into a line)",
+							      (unsigned long long)E,
+							      (unsigned long long)base_off)
+						   : "",
+					cost, ch_check_id(CH_CHECK_ARRAY_SHARING));
+				else
 				f.message = ch_printf(ctx,
 					"%s of per-thread %s-byte elements: %s '%s' of element %llu "
 					"(offset %llu in the element, byte %llu of the array) shares cache "
@@ -180,10 +216,7 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 				      "bytes, so the array may start inside a line and each element "
 				      "then shares lines with its neighbours; %s; this costs no bytes "
 				      "per element [%s]", what, (unsigned long long)E, tp, et->align,
-				      cfg->kernel == 1
-				      ? ch_printf(ctx, "mark %s ____cacheline_aligned_in_smp", tp)
-				      : ch_printf(ctx, "declare the first member of %s %s(%u)", tp,
-						  CH_ALIGNAS(cfg->kernel), L),
+				      align_fix(ctx, et, tp, cfg, L),
 				      ch_check_id(CH_CHECK_ARRAY_SHARING));
 	}
 	if (!f.message)

@@ -118,6 +118,12 @@ struct ch_type {
 	unsigned align;           /* bytes, attributes included */
 	int packed;
 	int randomized;           /* laid out by randstruct: not judged */
+	/* [cachehot-array-sharing] only: the element type of a per-thread array
+	 * cannot be aligned where it is declared (a scalar such as 'item *', or
+	 * a type from a system header such as 'pthread_mutex_t'): its C
+	 * spelling; the fix then wraps each element in an aligned struct.
+	 * NULL for the user's own struct types. */
+	const char *wrap_as;
 	struct ch_loc loc;
 	struct ch_member *members;
 	size_t nmembers;
