@@ -1,0 +1,9 @@
+# userspace/rules.mk -- cachehot on real userspace programs (network: Debian
+# source packages; never part of make check). docs/userspace.md.
+.PHONY: userspace-check
+# memcached from Debian's source package, built by its own autotools with
+# the plugin and examples/memcached.annotations; the CI gate on the build
+# log and the compile database, cachehot-layout on the binary, all findings
+# against userspace/memcached.expected. About 1 min at -j2.
+userspace-check: deps $(PLUGIN_SO) bin/cachehot bin/cachehot-layout
+	userspace/memcached-check.sh
