@@ -166,10 +166,6 @@ fi
 $CC -Iinclude $DBG -c tests/fixtures/page_counter_v5_10.c -o "$T/attr.o"
 out=$("$LT" -q "$T/attr.o" 2>&1); rc=$?
 expect_eq layout/nothing-judged-warns "0|cachehot-layout: warning: no annotated struct judged: DWARF and BTF do not carry cachehot's attributes; give the plugin's manifest (--manifest FILE, from -fplugin-arg-cachehot-manifest=FILE) or a sidecar (--annotations FILE)" "$rc|$out"
-# a per-thread array entry: the plugin's check, said so (not "matched no struct")
-printf 'workers[] per_thread\n' >"$T/pt.ann"
-out=$("$LT" -q --annotations "$T/pt.ann" "$T/attr.o" 2>&1); rc=$?
-expect_eq layout/per-thread-entry-not-stale "0|cachehot-layout: note: sidecar entry 'workers[]' ($T/pt.ann:1) is not judged by cachehot-layout: [cachehot-array-sharing] is checked by the GCC plugin [cachehot]" "$rc|$out"
 # two units with their own "struct foo", a third with a file-scope and a
 # function-scope one: every layout kept, each binary matched to the record of
 # its defining location, never "binary differs" (issue 13)
