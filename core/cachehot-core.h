@@ -596,12 +596,6 @@ const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char 
 const char *ch_msg_sidecar_typedef(ch_ctx *ctx, const char *entry, const char *file,
 				   unsigned line, const char *typedef_name, const char *tag,
 				   int is_union);
-/* A per-thread array entry ("NAME[] per_thread") seen by an engine that
- * does not judge [cachehot-array-sharing] (engine: "cachehot-sparse",
- * "cachehot-layout"): said instead of "matched no struct", which would
- * call a correct entry stale. */
-const char *ch_msg_sidecar_per_thread_engine(ch_ctx *ctx, const char *entry, const char *file,
-					     unsigned line, const char *engine);
 /* The driver's verdict over a whole compile database: the entry matched no
  * struct in any of its units (the tree no longer has it, or it names a
  * typedef instead of the tag). units: how many units were checked. */

@@ -202,14 +202,6 @@ const char *ch_msg_sidecar_typedef(ch_ctx *ctx, const char *entry, const char *f
 			 tag, rest ? rest : "");
 }
 
-const char *ch_msg_sidecar_per_thread_engine(ch_ctx *ctx, const char *entry, const char *file,
-					     unsigned line, const char *engine)
-{
-	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) is not judged by %s: "
-			 "[%s] is checked by the GCC plugin [cachehot]", entry, file, line,
-			 engine, ch_check_id(CH_CHECK_ARRAY_SHARING));
-}
-
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line)
 {

@@ -169,13 +169,9 @@ static void side_typedef(const char *file, unsigned line, const char *entry, voi
 
 static void side_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
-	ch_ctx *ctx = arg;
-	if (strchr(entry, '['))   /* NAME[] per_thread: the plugin's check */
-		fprintf(stdout, "cachehot-layout: note: %s\n",
-			ch_msg_sidecar_per_thread_engine(ctx, entry, file, line, "cachehot-layout"));
-	else
-		fprintf(stdout, "cachehot-layout: note: sidecar entry '%s' (%s:%u) matched no struct "
-			"in the input [cachehot]\n", entry, file, line);
+	(void)arg;
+	fprintf(stdout, "cachehot-layout: note: sidecar entry '%s' (%s:%u) matched no struct "
+		"in the input [cachehot]\n", entry, file, line);
 }
 
 static int in_list(char **v, size_t n, const char *s)
@@ -522,7 +518,7 @@ int main(int argc, char **argv)
 				rc = 2;
 			}
 		if (!nonly && unmatched && ch_sidecar_count(s->ctx))
-			ch_sidecar_unmatched(s->ctx, side_unmatched, s->ctx);
+			ch_sidecar_unmatched(s->ctx, side_unmatched, NULL);
 		if (!quiet)
 			for (i = 0; i < s->n; i++)
 				if (s->structs[i].layouts_differ &&

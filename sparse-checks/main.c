@@ -210,9 +210,8 @@ void __wrap_init_builtins(int stream)
 
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
-	fprintf(stderr, "cachehot-sparse: note: %s\n", strchr(entry, '[')
-		? ch_msg_sidecar_per_thread_engine(ch_sparse_ctx, entry, file, line, "cachehot-sparse")
-		: ch_msg_sidecar_unmatched(ch_sparse_ctx, entry, file, line));
+	fprintf(stderr, "cachehot-sparse: note: %s\n",
+		ch_msg_sidecar_unmatched(ch_sparse_ctx, entry, file, line));
 }
 
 /* Struct definitions inside function bodies live in block scopes that
