@@ -46,28 +46,41 @@ static int share(uint64_t a, uint64_t as, uint64_t b, uint64_t bs, unsigned L, u
 
 static const char *elem_type_phrase(ch_ctx *ctx, const struct ch_type *t)
 {
-	if (t->wrap_as)
-		return ch_printf(ctx, "'%s'", t->wrap_as);
 	if (!t->name)
 		return "the element type";
 	return t->name_is_typedef ? ch_printf(ctx, "'%s'", t->name)
 				  : ch_printf(ctx, "'%s %s'", t->is_union ? "union" : "struct", t->name);
 }
 
+int ch_is_system_header(const char *path)
+{
+	return path && (!strncmp(path, "/usr/include/", 13) ||
+			!strncmp(path, "/usr/local/include/", 19) ||
+			!strncmp(path, "/usr/lib/gcc/", 13));
+}
+
 /* The fix: align the element type to the line; or, when that type cannot be
- * changed where it is declared (et->wrap_as: a scalar, a system header's
- * type), wrap each element in a struct aligned to the line. */
+ * changed where it is declared (et->wrap), wrap each element in a struct
+ * aligned to the line. */
 static const char *align_fix(ch_ctx *ctx, const struct ch_type *et, const char *tp,
 			     const struct ch_config *cfg, unsigned L)
 {
-	if (et->wrap_as)
+	if (et->wrap) {
+		const char *T = et->wrap == CH_WRAP_SYSTEM && et->name
+			? (et->name_is_typedef ? et->name
+			   : ch_printf(ctx, "%s %s", et->is_union ? "union" : "struct", et->name))
+			: "T";
+		const char *why = et->wrap == CH_WRAP_SYSTEM && et->name
+			? ch_printf(ctx, "%s is declared in a system header", tp)
+			: et->wrap == CH_WRAP_SYSTEM
+			? "T, the element type, is declared in a system header"
+			: "T, the element type, is a scalar";
 		return cfg->kernel == 1
 			? ch_printf(ctx, "wrap each element in 'struct { %s v; } "
-				    "____cacheline_aligned_in_smp' (%s cannot be aligned where it "
-				    "is declared)", et->wrap_as, tp)
-			: ch_printf(ctx, "wrap each element in 'struct { %s(%u) %s v; }' (%s cannot "
-				    "be aligned where it is declared)", CH_ALIGNAS(cfg->kernel), L,
-				    et->wrap_as, tp);
+				    "____cacheline_aligned_in_smp' (%s)", T, why)
+			: ch_printf(ctx, "wrap each element in 'struct { %s(%u) %s v; }' (%s)",
+				    CH_ALIGNAS(cfg->kernel), L, T, why);
+	}
 	return cfg->kernel == 1
 		? ch_printf(ctx, "mark %s ____cacheline_aligned_in_smp", tp)
 		: ch_printf(ctx, "declare the first member of %s %s(%u)", tp,

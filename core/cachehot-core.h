@@ -119,11 +119,12 @@ struct ch_type {
 	int packed;
 	int randomized;           /* laid out by randstruct: not judged */
 	/* [cachehot-array-sharing] only: the element type of a per-thread array
-	 * cannot be aligned where it is declared (a scalar such as 'item *', or
-	 * a type from a system header such as 'pthread_mutex_t'): its C
-	 * spelling; the fix then wraps each element in an aligned struct.
-	 * NULL for the user's own struct types. */
-	const char *wrap_as;
+	 * cannot be aligned where it is declared, so the fix wraps each element
+	 * in an aligned struct: CH_WRAP_SCALAR (an integer, pointer or enum:
+	 * 'item *heads[N]') or CH_WRAP_SYSTEM (declared in a system header,
+	 * ch_is_system_header(): 'pthread_mutex_t locks[N]'; named by 'name').
+	 * 0 for the user's own struct types. */
+	int wrap;
 	struct ch_loc loc;
 	struct ch_member *members;
 	size_t nmembers;
@@ -204,6 +205,12 @@ const char *ch_msg_global_common(struct ch_ctx *ctx, const char *name, const cha
 /* A sidecar "VARIABLE CLASS" entry naming no data symbol of the inputs. */
 const char *ch_msg_sidecar_no_symbol(struct ch_ctx *ctx, const char *name, const char *file,
 				     unsigned line);
+
+enum { CH_WRAP_NONE = 0, CH_WRAP_SCALAR = 1, CH_WRAP_SYSTEM = 2 };
+/* 1 if path is in a system include directory (/usr/include/, /usr/local/include/,
+ * GCC's own /usr/lib/gcc/): the same answer in every engine, from the file
+ * each reports (not GCC's -isystem notion, which DWARF does not record). */
+int ch_is_system_header(const char *path);
 
 /* ---- one fix per struct (core/fix.c) -------------------------------------- */
 /* The alignment specifier of a userspace vocabulary (ch_config.kernel). */

@@ -894,7 +894,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 
 /* [cachehot-array-sharing] (perthread.c): a variable of static storage
  * defined in this unit (at file scope, or a function's static) that is an
- * array of aggregates or a pointer to one,
+ * array of aggregates or scalars, or a pointer to one,
  * recorded when marked per-thread (as the plugin: only such variables look
  * their name up). Extern declarations are judged where they are defined. */
 static void read_var(struct rd *rd, Dwarf_Die *die)
@@ -905,8 +905,10 @@ static void read_var(struct rd *rd, Dwarf_Die *die)
 	struct lt_var v;
 	const char *name;
 	uint64_t cnt = 0;
-	int flex = 0;
+	int flex = 0, etag, scalar, depth;
 	size_t i;
+	Dwarf_Die td;
+	const char *tdname = NULL;
 
 	if (dwarf_attr(die, DW_AT_declaration, &a) || !dwarf_attr_integrate(die, DW_AT_name, &a) ||
 	    !(name = dwarf_formstring(&a)) || !die_type(die, &vt) || !strip(&vt, &st))
@@ -922,13 +924,51 @@ static void read_var(struct rd *rd, Dwarf_Die *die)
 		v.heap = 1;
 	} else
 		return;
-	if (!strip(&elem, &est) || !is_agg_tag(dwarf_tag(&est)) ||
-	    dwarf_attr(&est, DW_AT_declaration, &a) || !lt_pt_marked(rd->s, name, &cnt))
+	if (!strip(&elem, &est) || dwarf_attr(&est, DW_AT_declaration, &a))
 		return;
+	etag = dwarf_tag(&est);
+	scalar = etag == DW_TAG_base_type || etag == DW_TAG_pointer_type ||
+		 etag == DW_TAG_enumeration_type;
+	if ((!is_agg_tag(etag) && !scalar) || !lt_pt_marked(rd->s, name, &cnt))
+		return;
+	/* the typedef the element is named by, if any (through qualifiers) */
+	for (td = elem, depth = 0; depth < 64; depth++) {
+		int tg = dwarf_tag(&td);
+		if (tg == DW_TAG_typedef) {
+			tdname = dwarf_diename(&td);
+			break;
+		}
+		if ((tg != DW_TAG_const_type && tg != DW_TAG_volatile_type) || !die_type(&td, &td))
+			break;
+	}
 	v.name = name;
-	v.elem = build(rd, &est, NULL);
-	if (!v.elem)
-		return;
+	if (scalar) {
+		Dwarf_Word sz = 0;
+		struct ch_type *t;
+		if (!die_udata(&est, DW_AT_byte_size, &sz) || !sz)
+			return;
+		t = ch_type_new(rd->s->ctx, NULL, NULL, 0, sz, (unsigned)sz);
+		t->wrap = CH_WRAP_SCALAR;
+		v.elem = t;
+	} else {
+		struct ch_loc dl;
+		/* a typedef of an anonymous struct: built under its name, so that
+		 * the sidecar's classes apply (another unit may have been the one
+		 * that recorded the typedef) */
+		v.elem = build(rd, &est, dwarf_diename(&est) ? NULL : tdname);
+		if (!v.elem)
+			return;
+		if (!v.elem->name && tdname) {
+			/* built earlier in this unit as a member's type, unnamed:
+			 * the messages name it as the other engines do */
+			struct ch_type *t = (struct ch_type *)v.elem;
+			t->name = ch_strdup(rd->s->ctx, tdname);
+			t->name_is_typedef = 1;
+		}
+		set_loc(rd, tdname ? &td : &est, &dl);
+		if (ch_is_system_header(dl.file))
+			((struct ch_type *)v.elem)->wrap = CH_WRAP_SYSTEM;
+	}
 	v.elem_size = v.elem->size;
 	if (v.heap)
 		v.nelems = cnt;

@@ -13,10 +13,10 @@
  *     array: count from the sidecar, start aligned as its type);
  *   - a member that is such an array or pointer (offset within the struct;
  *     the struct assumed to start on a line when it is aligned to one);
- *   - arrays of scalars (pointers, integers: an LRU's list heads) and of
- *     types from system headers (pthread_mutex_t) the same way, on a marked
- *     variable or member: their element type cannot be aligned where it is
- *     declared, so the fix wraps each element (ch_type.wrap_as);
+ *   - a marked variable that is an array of scalars (pointers, integers: an
+ *     LRU's list heads) the same way, and arrays of types from system
+ *     headers (pthread_mutex_t): their element type cannot be aligned where
+ *     it is declared, so the fix wraps each element (ch_type.wrap);
  *   - a marked struct type: "arrays of 'struct x'" (count unknown), once,
  *     at its definition; variables and members of a marked type are then
  *     not reported again.
@@ -132,34 +132,20 @@ static bool judgeable(tree elem)
 			is_scalar(elem));
 }
 
-/* A type as the user wrote it: its typedef name, else "struct tag", else
- * the pointee's spelling and " *" (depth-limited: "void *" past 8). */
-static const char *spelling(tree t, int depth)
-{
-	tree n = TYPE_NAME(t);
-	if (n && TREE_CODE(n) == TYPE_DECL && DECL_NAME(n))
-		return IDENTIFIER_POINTER(DECL_NAME(n));
-	if (n && TREE_CODE(n) == IDENTIFIER_NODE)
-		return ch_printf(cachehot_ctx, "%s %s", TREE_CODE(t) == UNION_TYPE ? "union"
-				 : TREE_CODE(t) == ENUMERAL_TYPE ? "enum" : "struct",
-				 IDENTIFIER_POINTER(n));
-	if (TREE_CODE(t) == POINTER_TYPE && depth < 8)
-		return ch_printf(cachehot_ctx, "%s *", spelling(TREE_TYPE(t), depth + 1));
-	return "void *";
-}
-
-/* The C spelling of elem when its declaration cannot be aligned by the user
- * (a scalar, or a type declared in a system header), else NULL. */
-static const char *foreign_spelling(tree elem)
+/* How the fix must wrap elem (ch_type.wrap): a scalar, or a type declared
+ * in a system header (the core's test on the declaring file, as the other
+ * engines make it). */
+static int wrap_kind(tree elem)
 {
 	tree d = TYPE_NAME(elem);
-	if (!is_scalar(elem)) {
-		if (!d || TREE_CODE(d) != TYPE_DECL)
-			d = TYPE_STUB_DECL(TYPE_MAIN_VARIANT(elem));
-		if (!d || !DECL_P(d) || !in_system_header_at(DECL_SOURCE_LOCATION(d)))
-			return NULL;
-	}
-	return spelling(elem, 0);
+	if (is_scalar(elem))
+		return CH_WRAP_SCALAR;
+	if (!d || TREE_CODE(d) != TYPE_DECL)
+		d = TYPE_STUB_DECL(TYPE_MAIN_VARIANT(elem));
+	if (d && DECL_P(d) &&
+	    ch_is_system_header(expand_location(DECL_SOURCE_LOCATION(d)).file))
+		return CH_WRAP_SYSTEM;
+	return CH_WRAP_NONE;
 }
 
 static void check(tree elem, uint64_t n, uint64_t base_off, int base_known, const char *what,
@@ -179,8 +165,7 @@ static void check(tree elem, uint64_t n, uint64_t base_off, int base_known, cons
 		et = cachehot_convert(elem);
 	if (!et)
 		return;
-	if (!et->wrap_as)
-		et->wrap_as = foreign_spelling(elem);
+	et->wrap = wrap_kind(elem);
 	if (!et->name && TYPE_NAME(elem) && TREE_CODE(TYPE_NAME(elem)) == TYPE_DECL &&
 	    DECL_NAME(TYPE_NAME(elem))) {   /* typedef struct { ... } name_t; */
 		et->name = ch_strdup(cachehot_ctx, IDENTIFIER_POINTER(DECL_NAME(TYPE_NAME(elem))));
@@ -271,7 +256,7 @@ void cachehot_per_thread_members(tree type, const char *sname)
 		if (TREE_CODE(f) != FIELD_DECL || !DECL_NAME(f))
 			continue;
 		elem = element_of(TREE_TYPE(f), &n, &heap);
-		if (!judgeable(elem))
+		if (!elem || (TREE_CODE(elem) != RECORD_TYPE && TREE_CODE(elem) != UNION_TYPE))
 			continue;
 		fname = IDENTIFIER_POINTER(DECL_NAME(f));
 		if (sname && lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)))

@@ -5,9 +5,9 @@
  * ch_check_array) exactly as the GCC plugin judges them
  * (plugin/per-thread.c), so that the engines print the same findings:
  *   - a marked variable of static storage (file scope, or a function's
- *     static) that is an array of
- *     aggregates (count and declared alignment from the declaration), or a
- *     pointer to one (a heap array: count from the sidecar, start aligned
+ *     static) that is an array of aggregates or of scalars (count and
+ *     declared alignment from the declaration), or a pointer to one (a heap
+ *     array: count from the sidecar, start aligned
  *     as its type);
  *   - a marked member that is such an array (offset within the struct; the
  *     struct assumed to start on a line when it is aligned to one) or a
@@ -70,10 +70,40 @@ static struct symbol *element_of(struct symbol *type, uint64_t *n, int *heap)
 	return t;
 }
 
+/* An integer, pointer or enum element (a variable's array of them is
+ * judged whole, as the plugin does). */
+static int is_scalar(struct symbol *s)
+{
+	if (!s)
+		return 0;
+	examine_symbol_type(s);
+	return (s->type == SYM_PTR || s->type == SYM_ENUM ||
+		(s->type == SYM_BASETYPE && s != &void_ctype)) && s->bit_size > 0 &&
+	       !(s->bit_size % 8);
+}
+
+/* The element's model: a scalar gets an empty type of its size; a struct
+ * declared in a system header is marked to be wrapped (core/array.c). */
+static struct ch_type *elem_type(struct symbol *elem)
+{
+	struct ch_type *et;
+	if (is_scalar(elem)) {
+		et = ch_type_new(ch_sparse_ctx, NULL, NULL, 0, (uint64_t)elem->bit_size / 8,
+				 (unsigned)(elem->ctype.alignment ? elem->ctype.alignment
+						    : (unsigned long)elem->bit_size / 8));
+		et->wrap = CH_WRAP_SCALAR;
+		return et;
+	}
+	et = ch_sparse_type(elem);
+	if (et && ch_is_system_header(stream_name(elem->pos.stream)))
+		et->wrap = CH_WRAP_SYSTEM;
+	return et;
+}
+
 static void judge(struct symbol *elem, uint64_t n, uint64_t base_off, int base_known,
 		  const char *what, struct ch_loc loc, const struct ch_config *cfg)
 {
-	struct ch_type *et = ch_sparse_type(elem);
+	struct ch_type *et = elem_type(elem);
 	if (!et || !et->size)
 		return;
 	ch_check_array(ch_sparse_ctx, et, et->size, n, base_off, base_known, what, loc, cfg,
@@ -117,7 +147,7 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	if (!sym->ident || (sym->ctype.modifiers & MOD_EXTERN))
 		return;
 	elem = element_of(sym->ctype.base_type, &n, &heap);
-	if (!is_agg(elem) || !elem->symbol_list)
+	if (!(is_agg(elem) && elem->symbol_list) && !is_scalar(elem))
 		return;
 	name = text(sym->ident);
 	if (var_marked(sym))
@@ -127,7 +157,7 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)) &&
 	    !var_marked(sym))
 		return;
-	et = ch_sparse_type(elem);
+	et = elem_type(elem);
 	if (!et)
 		return;
 	examine_symbol_type(sym);

@@ -98,8 +98,8 @@ expect_eq plugin/manifest-device-refused \
 if $CC -Wall -Wextra -Werror -Iinclude -c tests/fixtures/page_counter_v6_0.c -o /dev/null 2>"$t/err"; then
 	ok plugin/header-without-plugin; else fail plugin/header-without-plugin "$(cat "$t/err")"; fi
 # the wrapped elements that the array-sharing fixes ask for are ISO C
-if out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=tests/plugin/cases/array_sharing_lru.ann \
-	-std=c11 -Wall -Werror -pedantic -Iinclude -c tests/plugin/cases/array_sharing_lru_fixed.c -o /dev/null 2>&1); then
+if out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=tests/fixtures/array_sharing_lru.ann \
+	-std=c11 -Wall -Werror -pedantic -Iinclude -c tests/fixtures/array_sharing_lru_fixed.c -o /dev/null 2>&1); then
 	expect_eq plugin/array-fix-pedantic "" "$out"; else fail plugin/array-fix-pedantic "$out"; fi
 if clang_bin=$(command -v clang) && [ -n "$clang_bin" ]; then
 	$clang_bin -Werror -Iinclude -c tests/fixtures/page_counter_v6_0.c -o /dev/null 2>"$t/err" && ok plugin/header-clang || fail plugin/header-clang "$(cat "$t/err")"
