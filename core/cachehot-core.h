@@ -634,6 +634,13 @@ const char *ch_predict_problem(ch_ctx *ctx, unsigned line_size, unsigned predict
  * before it converts a struct). */
 int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name);
 
+/* ---- source text (core/srcline.c) --------------------------------------- */
+/* Text of line 'line' (1-based) of file 'path', without the newline, and its
+ * length in bytes; NULL if the file cannot be read or has fewer lines. Each
+ * file is read once and indexed (O(1) per line); the text stays valid until
+ * 16 other files have been asked for. Not thread-safe. */
+const char *ch_source_line(const char *path, unsigned line, size_t *len);
+
 /* ---- options shared by every front-end ---------------------------------- */
 /* "note" | "warning" | "error". Returns -1 for anything else. */
 int ch_severity_parse(const char *s, enum ch_severity *out);

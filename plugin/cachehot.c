@@ -212,6 +212,16 @@ static struct ch_loc to_loc(location_t l)
  * __cacheline_group_begin(G), so GCC locates it in the macro's definition;
  * the other engines (and the reader) want G in the macro's arguments. Any
  * other field: its own location. */
+/* A line of the user's source, from the core's indexed cache: GCC 12's
+ * location_get_source_line() scans the file on every call, which made
+ * thousands of findings in one file quadratic (docs/reliability.md). */
+static char_span source_line(const char *file, int line)
+{
+	size_t len = 0;
+	const char *t = line > 0 ? ch_source_line(file, (unsigned)line, &len) : NULL;
+	return t ? char_span(t, len) : char_span(NULL, 0);
+}
+
 static location_t marker_location(tree field)
 {
 	location_t l = DECL_SOURCE_LOCATION(field), exp;
@@ -227,7 +237,7 @@ static location_t marker_location(tree field)
 	x = expand_location(exp);
 	if (!x.file || x.line <= 0 || x.column <= 0)
 		return exp;
-	char_span line = location_get_source_line(x.file, x.line);
+	char_span line = source_line(x.file, x.line);
 	n = strlen(g);
 	for (size_t c = x.column - 1; line && c + n <= line.length(); c++)
 		if (!strncmp(line.get_buffer() + c, g, n) &&
@@ -591,7 +601,7 @@ static void add_macro_fixit(rich_location *rich, location_t loc, const char *rep
 		while (n && ISSPACE(def[n - 1]))
 			n--;
 		if (n && def[n - 1] == ';' && x.file && x.line > 0 && x.column > 0) {
-			char_span line = location_get_source_line(x.file, x.line);
+			char_span line = source_line(x.file, x.line);
 			int depth = 0;
 			for (size_t c = x.column - 1; line && c < line.length(); c++) {
 				if (line[c] == '(')
@@ -625,7 +635,7 @@ static bool decl_start(location_t loc, location_t *at, location_t *bol, bool *li
 	x = expand_location(loc);
 	if (!x.file || x.line <= 0 || x.column <= 0)
 		return false;
-	char_span line = location_get_source_line(x.file, x.line);
+	char_span line = source_line(x.file, x.line);
 	if (!line || (size_t)x.column > line.length())
 		return false;
 	size_t c = 0, j = (size_t)x.column - 1, s;

@@ -106,9 +106,6 @@ void ch_note_block_scope(struct scope *sc);
  * moved onto its name, GCC's convention (sparse points at the declarator).
  * The message text and the rules behind it are core's (docs/checks.rst). */
 void ch_print_finding(const struct ch_finding *f, void *arg);
-/* Text of line 'line' (1-based) of file 'path', without the newline, and its
- * length; NULL if unreadable. Valid until the next call for another file. */
-const char *ch_source_line(const char *path, unsigned line, size_t *len);
 /* GCC's column for a member or function: the first whole-word occurrence of
  * the last component of 'field' ("a.b[2]" -> "b") at or after display column
  * 'col' on that line (tabs to multiples of 8); 'col' if not found. */
