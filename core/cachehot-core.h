@@ -202,9 +202,22 @@ int ch_check_globals(struct ch_ctx *ctx, const struct ch_global *v, size_t n, in
 /* A hot global that is a common symbol (-fcommon) in a relocatable object:
  * its place is chosen by the link; a note. */
 const char *ch_msg_global_common(struct ch_ctx *ctx, const char *name, const char *input);
-/* A sidecar "VARIABLE CLASS" entry naming no data symbol of the inputs. */
+/* A sidecar "VARIABLE CLASS" entry (name: "VARIABLE CLASS[:GROUP]", as
+ * ch_sidecar_global_entry gives it) that names no variable of the whole
+ * input: cachehot-layout's verdict on its ELF files, the driver's on the
+ * units of a run (every unit reported ch_msg_sidecar_no_variable_unit).
+ * hint: "STRUCT.FIELD" when the name is a struct tag and one of its members
+ * run together (ch_sidecar_variable_hint), or NULL. Same text everywhere. */
 const char *ch_msg_sidecar_no_symbol(struct ch_ctx *ctx, const char *name, const char *file,
-				     unsigned line);
+				     unsigned line, const char *hint);
+/* A compiler's per-unit note: the entry named no variable (file-scope,
+ * function-static or extern declaration) of this unit; the variable may be
+ * defined in another unit, so only the driver decides (docs/cachehot.rst). */
+const char *ch_msg_sidecar_no_variable_unit(struct ch_ctx *ctx, const char *name,
+					    const char *file, unsigned line, const char *hint);
+#define CH_MSG_UNMATCHED_VAR_TAIL "matched no variable in this translation unit"
+/* The hint's lead-in in both messages above, followed by 'STRUCT.FIELD'. */
+#define CH_MSG_VARIABLE_HINT "; did you mean '"
 
 enum { CH_WRAP_NONE = 0, CH_WRAP_SCALAR = 1, CH_WRAP_SYSTEM = 2 };
 /* 1 if path is in a system include directory (/usr/include/, /usr/local/include/,
@@ -374,6 +387,23 @@ size_t ch_sidecar_per_thread_count(const ch_ctx *ctx);
  * entries as unmatched (ch_sidecar_unmatched): where a variable ends up is
  * only known in the linked binary. */
 enum ch_class ch_sidecar_global_class(ch_ctx *ctx, const char *name, const char **group);
+/* "NAME CLASS[:GROUP]": how messages show a global-variable entry. */
+const char *ch_sidecar_global_entry(ch_ctx *ctx, const char *name, enum ch_class cls,
+				    const char *group);
+/* A sidecar variable entry that matches nothing may be STRUCT.FIELD with
+ * the dot dropped ("page_counterusage" for "page_counter.usage"). Engines
+ * tell the core every member name of every struct or union tag they see
+ * (anonymous members' names count as the tag's own): when tag and member
+ * run together are a variable entry's name, the entry remembers the hint
+ * "TAG.MEMBER" (the longest tag wins). One hash lookup per call; nothing is
+ * done when the sidecar has no variable lines (ch_sidecar_global_count). */
+void ch_sidecar_hint_member(ch_ctx *ctx, const char *tag, const char *member);
+/* The same for every member of t (t->name is the tag). */
+void ch_sidecar_hint_type(ch_ctx *ctx, const struct ch_type *t);
+/* How many "VARIABLE CLASS" lines are loaded. O(1). */
+size_t ch_sidecar_global_count(const ch_ctx *ctx);
+/* The hint remembered for variable entry name ("TAG.MEMBER"), or NULL. */
+const char *ch_sidecar_global_hint(ch_ctx *ctx, const char *name);
 /* Call fn for every global-variable entry in file order (name without any
  * decoration; matched: 1 once ch_sidecar_global_class looked it up).
  * Returns how many there are. */

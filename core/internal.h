@@ -16,6 +16,8 @@ struct ch_sidecar_entry {
 	uint64_t count;         /* NAME[N] per_thread: N elements; 0 unknown */
 	int global;             /* "NAME CLASS[:GROUP]": a global variable; type
 				 * is "NAME=" (a key no other entry has) */
+	const char *hint;       /* global: "TAG.MEMBER" when NAME is TAG and
+				 * MEMBER run together (ch_sidecar_hint_member) */
 };
 
 /* One STRUCT named by field entries: its entries form a chain through
@@ -42,6 +44,7 @@ struct ch_ctx {
 	struct ch_sidecar_entry *side;
 	size_t nside, capside;
 	size_t nside_per_thread;  /* of them "NAME[] per_thread" lines */
+	size_t nside_global;      /* of them "VARIABLE CLASS" lines */
 	/* sidecar indices, open addressing (linear probing), rebuilt when
 	 * half full: (STRUCT, member key) -> entry index + 1, and STRUCT ->
 	 * its chain. Member keys are opaque strings. */

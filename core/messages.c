@@ -414,10 +414,29 @@ const char *ch_msg_global_common(ch_ctx *ctx, const char *name, const char *inpu
 			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
 }
 
+/* "; did you mean 'T.M'? ('T' has a member 'M': a field is written
+ * STRUCT.FIELD)" for hint "T.M", "" without one. */
+static const char *variable_hint(ch_ctx *ctx, const char *hint)
+{
+	const char *dot = hint ? strchr(hint, '.') : NULL;
+	if (!dot)
+		return "";
+	return ch_printf(ctx, "; did you mean '%s'? ('%.*s' has a member '%s': a field is "
+			 "written STRUCT.FIELD)", hint, (int)(dot - hint), hint, dot + 1);
+}
+
 const char *ch_msg_sidecar_no_symbol(ch_ctx *ctx, const char *name, const char *file,
-				     unsigned line)
+				     unsigned line, const char *hint)
 {
 	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) names no variable of the input: "
-			 "no data symbol has that name (a stale or misspelt entry, or a variable "
-			 "the compiler removed) [cachehot]", name, file, line);
+			 "no variable or data symbol has that name (a stale or misspelt entry, "
+			 "or a variable the compiler removed)%s [cachehot]", name, file, line,
+			 variable_hint(ctx, hint));
+}
+
+const char *ch_msg_sidecar_no_variable_unit(ch_ctx *ctx, const char *name, const char *file,
+					    unsigned line, const char *hint)
+{
+	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) %s%s [cachehot]", name, file, line,
+			 CH_MSG_UNMATCHED_VAR_TAIL, variable_hint(ctx, hint));
 }

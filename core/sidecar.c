@@ -290,6 +290,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		/* VARIABLE CLASS[:GROUP]: a global variable, judged where its
 		 * place is known (cachehot-layout, ELF symbol table) */
 		e.global = 1;
+		ctx->nside_global++;
 	} else if (!dot || !ch_is_ident(tok[0], (size_t)(dot - tok[0])) ||
 		   !ch_is_ident(dot + 1, strlen(dot + 1))) {
 		ch_set_error(ctx, dot ? "%s:%u: '%s' is not STRUCT.FIELD"
@@ -571,4 +572,61 @@ size_t ch_sidecar_globals(ch_ctx *ctx,
 		fn(name, e->cls, e->group, e->file, e->line, e->matched, arg);
 	}
 	return n;
+}
+
+const char *ch_sidecar_global_entry(ch_ctx *ctx, const char *name, enum ch_class cls,
+				    const char *group)
+{
+	return ch_printf(ctx, "%s %s%s%s", name, ch_class_name(cls), group ? ":" : "",
+			 group ? group : "");
+}
+
+void ch_sidecar_hint_member(ch_ctx *ctx, const char *tag, const char *member)
+{
+	struct ch_sidecar_entry *e;
+	char key[512];
+	size_t tl;
+	if (!ctx->nside_global || !tag || !member ||
+	    (size_t)snprintf(key, sizeof(key), "%s%s=", tag, member) >= sizeof(key))
+		return;
+	e = find_entry(ctx, key, NULL);
+	tl = strlen(tag);
+	/* the longest tag wins: "a_bc" read as a_b.c over a.bc */
+	if (e && (!e->hint || strchr(e->hint, '.') - e->hint < (ptrdiff_t)tl))
+		e->hint = ch_printf(ctx, "%s.%s", tag, member);
+}
+
+static void hint_members(ch_ctx *ctx, const char *tag, const struct ch_type *t, int depth)
+{
+	size_t i;
+	if (!t || depth > 16)
+		return;
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		if (m->name)
+			ch_sidecar_hint_member(ctx, tag, m->name);
+		else
+			hint_members(ctx, tag, m->type, depth + 1);
+	}
+}
+
+void ch_sidecar_hint_type(ch_ctx *ctx, const struct ch_type *t)
+{
+	if (t && t->name && ctx->nside_global)
+		hint_members(ctx, t->name, t, 0);
+}
+
+size_t ch_sidecar_global_count(const ch_ctx *ctx)
+{
+	return ctx->nside_global;
+}
+
+const char *ch_sidecar_global_hint(ch_ctx *ctx, const char *name)
+{
+	const struct ch_sidecar_entry *e;
+	char key[512];
+	if (!name || !ctx->nside_global || (size_t)snprintf(key, sizeof(key), "%s=", name) >= sizeof(key))
+		return NULL;
+	e = find_entry(ctx, key, NULL);
+	return e ? e->hint : NULL;
 }

@@ -106,11 +106,15 @@ void findings_resolve_scopes(struct findings *fs);
  * column) and merge
  * duplicates (same file, line, check, message) reported by several engines. */
 void findings_sort_dedupe(struct findings *fs);
-/* Sidecar entries engines reported as matching no struct, one report per
- * unit: an entry some unit matched is dropped; one no unit of the units
- * checked matched is kept as a note, or, with whole (the run covered a
- * whole compile database), replaced by one warning that the tree has no
- * such struct. units 0 (a build log): every report kept. */
+/* Sidecar entries engines reported as matching no struct (or no variable),
+ * one report per unit: an entry some unit matched is dropped; one no unit
+ * of the units checked matched is kept as a note, or, with whole (the run
+ * covered a whole compile database), replaced by one warning that the tree
+ * has no such struct. A variable entry no unit matched becomes one
+ * ch_msg_sidecar_no_symbol finding (cachehot-layout's text): a warning with
+ * whole or when a unit gave the "did you mean 'STRUCT.FIELD'" hint, else a
+ * note. units 0 (a build log): every report kept, except variable entries
+ * with a hint (one warning). */
 void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole);
 /* Count by severity. */
 void findings_count(const struct findings *fs, int *errors, int *warnings, int *notes);

@@ -463,17 +463,27 @@ void findings_count(const struct findings *fs, int *errors, int *warnings, int *
 		}
 }
 
-/* "sidecar entry 'E' (F:L) matched no struct ..." from an engine: 1 and the
- * entry, file and line (heap strings) if msg is one. */
-static int unmatched_entry(const struct finding *f, char **entry, char **file, unsigned *line)
+/* A compiler's per-unit note on a sidecar entry: "sidecar entry 'E' (F:L)
+ * matched no struct in this translation unit" (1) or "... matched no
+ * variable in this translation unit[; did you mean 'T.M'? ...]" (2), with
+ * the entry, file, line and (variables) hint "T.M" or NULL as heap strings;
+ * 0 for any other finding. */
+static int unmatched_entry(const struct finding *f, char **entry, char **file, unsigned *line,
+			   char **hint)
 {
-	const char *m = f->message, *e, *p, *c;
+	const char *m = f->message, *e, *p, *c, *h;
 	size_t pl = strlen(CH_MSG_SIDECAR_ENTRY);
-	if (strcmp(f->check, "cachehot") || strncmp(m, CH_MSG_SIDECAR_ENTRY, pl) ||
-	    !strstr(m, ") matched no struct"))
+	int kind;
+	if (strcmp(f->check, "cachehot") || strncmp(m, CH_MSG_SIDECAR_ENTRY, pl))
+		return 0;
+	if ((p = strstr(m, ") " CH_MSG_UNMATCHED_TAIL)))
+		kind = 1;
+	else if ((p = strstr(m, ") " CH_MSG_UNMATCHED_VAR_TAIL)))
+		kind = 2;
+	else
 		return 0;
 	m += pl;
-	if (!(e = strstr(m, "' (")) || !(p = strstr(e, ") matched no struct")))
+	if (!(e = strstr(m, "' (")) || e > p)
 		return 0;
 	for (c = p; c > e && *c != ':'; c--)
 		;
@@ -482,7 +492,14 @@ static int unmatched_entry(const struct finding *f, char **entry, char **file, u
 	*entry = xstrndup(m, (size_t)(e - m));
 	*file = xstrndup(e + 3, (size_t)(c - e - 3));
 	*line = (unsigned)strtoul(c + 1, NULL, 10);
-	return 1;
+	*hint = NULL;
+	if (kind == 2 && (h = strstr(p, CH_MSG_VARIABLE_HINT))) {
+		const char *q;
+		h += strlen(CH_MSG_VARIABLE_HINT);
+		if ((q = strchr(h, '\'')))
+			*hint = xstrndup(h, (size_t)(q - h));
+	}
+	return kind;
 }
 
 static int same_entry(const struct finding *a, const struct finding *b)
@@ -493,27 +510,31 @@ static int same_entry(const struct finding *a, const struct finding *b)
 void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole)
 {
 	static ch_ctx *ctx;
-	size_t o = 0;
 	char *done = xmalloc(fs->n + 1);
 	struct findings out = {0};
 	memset(done, 0, fs->n + 1);
 	for (size_t i = 0; i < fs->n; i++) {
-		char *entry = NULL, *file = NULL;
+		char *entry = NULL, *file = NULL, *hint = NULL;
 		unsigned line = 0;
 		unsigned long per[3] = { 0, 0, 0 };   /* plugin, sparse, other */
+		int kind;
 		if (done[i])
 			continue;
-		if (!unmatched_entry(&fs->v[i], &entry, &file, &line)) {
+		if (!(kind = unmatched_entry(&fs->v[i], &entry, &file, &line, &hint))) {
 			findings_add(&out, &fs->v[i]);
 			continue;
 		}
 		/* every report of this entry, by engine (one per unit each) */
 		for (size_t j = i; j < fs->n; j++) {
-			char *e2, *f2;
+			char *e2, *f2, *h2;
 			unsigned l2;
 			if (done[j] || !same_entry(&fs->v[i], &fs->v[j]) ||
-			    !unmatched_entry(&fs->v[j], &e2, &f2, &l2))
+			    unmatched_entry(&fs->v[j], &e2, &f2, &l2, &h2) != kind)
 				continue;
+			if (!hint && h2)   /* the unit that saw the struct */
+				hint = h2;
+			else
+				free(h2);
 			free(e2); free(f2);
 			per[!strcmp(fs->v[j].engines, "plugin") ? 0 :
 			    !strcmp(fs->v[j].engines, "sparse") ? 1 : 2]++;
@@ -521,10 +542,24 @@ void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole
 				done[j] = 2;   /* folded into i */
 		}
 		int everywhere = units && (per[0] >= units || per[1] >= units);
-		if (everywhere && whole) {
+		if (!ctx)
+			ctx = ch_ctx_new();
+		if (kind == 2 && (everywhere || (!units && hint))) {
+			/* no unit has the variable: the verdict cachehot-layout
+			 * gives on its input, a warning over a whole database or
+			 * when the entry reads as STRUCT.FIELD without the dot
+			 * (a build log, which has no unit count, too: a variable
+			 * named exactly TAG+MEMBER is not worth a CI leak) */
 			struct finding *f = &fs->v[i];
-			if (!ctx)
-				ctx = ch_ctx_new();
+			free(f->message);
+			f->message = xstrdup(ch_msg_sidecar_no_symbol(ctx, entry, file, line, hint));
+			char *tag = strrchr(f->message, '[');   /* printed from f->check */
+			while (tag && tag > f->message && tag[-1] == ' ')
+				*--tag = 0;
+			f->sev = whole || hint ? SEV_WARNING : SEV_NOTE;
+			findings_add(&out, f);
+		} else if (everywhere && whole) {
+			struct finding *f = &fs->v[i];
 			free(f->message);
 			f->message = xstrdup(ch_msg_sidecar_stale(ctx, entry, file, line, units));
 			char *tag = strrchr(f->message, '[');   /* printed from f->check */
@@ -540,7 +575,7 @@ void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole
 					done[j] = 1;
 				}
 		} else {
-			/* matched a struct in another unit: nothing stale */
+			/* matched a struct or variable in another unit: nothing stale */
 			finding_free(&fs->v[i]);
 		}
 		for (size_t j = i + 1; j < fs->n; j++)
@@ -550,7 +585,7 @@ void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole
 			}
 		free(entry);
 		free(file);
-		(void)o;
+		free(hint);
 	}
 	free(done);
 	free(fs->v);

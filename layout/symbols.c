@@ -401,16 +401,22 @@ out:
 	return rc;
 }
 
+/* An entry no data symbol matched: a note, a warning when it reads as
+ * STRUCT.FIELD without its dot (the same verdict the driver gives). */
 static void no_symbol(const char *name, enum ch_class cls, const char *group, const char *file,
 		      unsigned line, int matched, void *arg)
 {
 	struct run *r = arg;
-	(void)group;
+	const char *hint;
 	if (matched)
 		return;
-	fprintf(r->out, "cachehot-layout: note: %s\n",
-		ch_msg_sidecar_no_symbol(r->s->ctx, ch_printf(r->s->ctx, "%s %s", name,
-							      ch_class_name(cls)), file, line));
+	hint = ch_sidecar_global_hint(r->s->ctx, name);
+	fprintf(r->out, "cachehot-layout: %s: %s\n", hint ? "warning" : "note",
+		ch_msg_sidecar_no_symbol(r->s->ctx, ch_sidecar_global_entry(r->s->ctx, name, cls,
+									     group),
+					 file, line, hint));
+	if (hint)
+		r->warnings++;
 }
 
 int lt_globals_run(struct lt_set *s, char **files, int nfiles, struct lt_manifest *mf,
@@ -426,8 +432,12 @@ int lt_globals_run(struct lt_set *s, char **files, int nfiles, struct lt_manifes
 	for (i = 0; i < nfiles; i++)
 		if (run_file(&r, files[i], err, errsz))
 			return -1;
-	if (unmatched)
+	if (unmatched) {
+		size_t k;
+		for (k = 0; k < s->n; k++)   /* hints from the structs read */
+			ch_sidecar_hint_type(s->ctx, s->structs[k].t);
 		ch_sidecar_globals(s->ctx, no_symbol, &r);
+	}
 	*judged = r.judged;
 	return r.warnings;
 }

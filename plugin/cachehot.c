@@ -800,11 +800,28 @@ static bool has_group_markers(tree type)
 	return false;
 }
 
+/* Every member name of tag's struct (anonymous members' names as its own)
+ * to the core: a sidecar variable entry "TAGMEMBER" gets the hint
+ * "TAG.MEMBER" (ch_sidecar_hint_member). */
+static void hint_members(const char *tag, tree type, int depth)
+{
+	for (tree f = TYPE_FIELDS(type); f && depth < 16; f = DECL_CHAIN(f)) {
+		if (TREE_CODE(f) != FIELD_DECL)
+			continue;
+		if (DECL_NAME(f))
+			ch_sidecar_hint_member(cachehot_ctx, tag, IDENTIFIER_POINTER(DECL_NAME(f)));
+		else if (is_aggregate(TREE_TYPE(f)))
+			hint_members(tag, TREE_TYPE(f), depth + 1);
+	}
+}
+
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
+	if (ch_sidecar_global_count(cachehot_ctx) && type_tag(TYPE_MAIN_VARIANT(type)))
+		hint_members(type_tag(TYPE_MAIN_VARIANT(type)), TYPE_MAIN_VARIANT(type), 0);
 	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
 		return;
 	if (!type_tag(TYPE_MAIN_VARIANT(type)))
@@ -875,8 +892,16 @@ static void record_global(tree decl)
 		if (TREE_VALUE(a) && TREE_CODE(TREE_VALUE(TREE_VALUE(a))) == STRING_CST)
 			group = TREE_STRING_POINTER(TREE_VALUE(TREE_VALUE(a)));
 	}
-	if (cls == CH_CLASS_NONE)
-		cls = ch_sidecar_global_class(cachehot_ctx, name, &group);
+	{
+		/* the lookup marks a sidecar entry of the name matched even when
+		 * an attribute gives the class (the attribute wins) */
+		const char *sgroup = NULL;
+		enum ch_class scls = ch_sidecar_global_class(cachehot_ctx, name, &sgroup);
+		if (cls == CH_CLASS_NONE) {
+			cls = scls;
+			group = sgroup;
+		}
+	}
 	if (cls == CH_CLASS_NONE || !cachehot_opts.manifest)
 		return;
 	x = expand_location(DECL_SOURCE_LOCATION(decl));
@@ -927,10 +952,27 @@ static void list_unmatched(const char *file, unsigned line, const char *entry, v
 	inform(UNKNOWN_LOCATION, "%s", ch_msg_sidecar_unmatched(cachehot_ctx, entry, file, line));
 }
 
+/* A variable entry that named no variable of this unit: a note (it may be
+ * defined in another unit; cachehot check decides over the whole run). */
+static void list_unmatched_var(const char *name, enum ch_class cls, const char *group,
+			       const char *file, unsigned line, int matched, void *)
+{
+	if (!matched)
+		inform(UNKNOWN_LOCATION, "%s",
+		       ch_msg_sidecar_no_variable_unit(cachehot_ctx,
+						       ch_sidecar_global_entry(cachehot_ctx, name,
+									       cls, group),
+						       file, line,
+						       ch_sidecar_global_hint(cachehot_ctx, name)));
+}
+
 static void finish_unit(void *, void *)
 {
-	if (unmatched_note && !seen_error())
+	if (unmatched_note && !seen_error()) {
 		ch_sidecar_unmatched(cachehot_ctx, list_unmatched, NULL);
+		if (ch_sidecar_global_count(cachehot_ctx))
+			ch_sidecar_globals(cachehot_ctx, list_unmatched_var, NULL);
+	}
 	if (cachehot_opts.manifest && !seen_error() &&
 	    ch_manifest_write(cachehot_ctx, cachehot_opts.manifest))
 		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_ctx_error(cachehot_ctx));

@@ -208,6 +208,8 @@ void __wrap_init_builtins(int stream)
 	ch_attr_register();
 }
 
+static void note_scope_for_variables(struct symbol_list *syms, int block);
+
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
 	fprintf(stderr, "cachehot-sparse: note: %s\n",
@@ -218,6 +220,8 @@ static void list_unmatched(const char *file, unsigned line, const char *entry, v
  * sparse ends (unbinds) while parsing: note them first. */
 void __wrap_end_block_scope(void)
 {
+	if (block_scope)
+		note_scope_for_variables(block_scope->symbols, 1);
 	ch_note_block_scope(block_scope);
 	ch_note_block_statics(block_scope);
 	__real_end_block_scope();
@@ -225,6 +229,8 @@ void __wrap_end_block_scope(void)
 
 void __wrap_end_function_scope(void)
 {
+	if (block_scope)
+		note_scope_for_variables(block_scope->symbols, 1);
 	ch_attr_end_function();
 	ch_note_block_scope(block_scope);
 	ch_note_block_statics(block_scope);
@@ -242,12 +248,13 @@ void __wrap_clear_token_alloc(void)
 }
 
 /* Sidecar "VARIABLE CLASS" lines naming a variable this file defines or
- * declares at file scope: into the manifest's "globals", as the plugin
- * records them, unless an attribute gave the variable its class. */
+ * declares at file scope: marked matched (an attribute, if any, gives the
+ * class), and into the manifest's "globals", as the plugin records them,
+ * unless an attribute gave the variable its class. */
 static void record_sidecar_globals(struct symbol_list *list)
 {
 	struct symbol *sym;
-	if (!ch_opts.manifest || !ch_sidecar_globals(ch_sparse_ctx, NULL, NULL))
+	if (!ch_sidecar_global_count(ch_sparse_ctx))
 		return;
 	FOR_EACH_PTR(list, sym) {
 		struct symbol *bt = sym->ctype.base_type;
@@ -255,10 +262,10 @@ static void record_sidecar_globals(struct symbol_list *list)
 		enum ch_class cls;
 		struct ch_loc l;
 		if (sym->type != SYM_NODE || !sym->ident || (bt && bt->type == SYM_FN) ||
-		    (sym->ctype.modifiers & MOD_USERTYPE) || ch_attr_var_annotated(sym->ident))
+		    (sym->ctype.modifiers & MOD_USERTYPE))
 			continue;
 		cls = ch_sidecar_global_class(ch_sparse_ctx, show_ident(sym->ident), &group);
-		if (cls == CH_CLASS_NONE)
+		if (cls == CH_CLASS_NONE || !ch_opts.manifest || ch_attr_var_annotated(sym->ident))
 			continue;
 		memset(&l, 0, sizeof(l));
 		l.file = stream_name(sym->pos.stream);
@@ -268,11 +275,63 @@ static void record_sidecar_globals(struct symbol_list *list)
 	} END_FOR_EACH_PTR(sym);
 }
 
+/* Every member name of tag's struct (anonymous members' names as its own)
+ * to the core, for the "did you mean 'TAG.MEMBER'?" hint of a variable
+ * entry that matched nothing (ch_sidecar_hint_member); the plugin does the
+ * same for every struct it sees. */
+static void hint_members(const char *tag, struct symbol *type, int depth)
+{
+	struct symbol *mem;
+	if (!type || depth > 16)
+		return;
+	FOR_EACH_PTR(type->symbol_list, mem) {
+		struct symbol *bt = mem->ctype.base_type;
+		if (mem->ident)
+			ch_sidecar_hint_member(ch_sparse_ctx, tag, show_ident(mem->ident));
+		else if (bt && (bt->type == SYM_STRUCT || bt->type == SYM_UNION))
+			hint_members(tag, bt, depth + 1);
+	} END_FOR_EACH_PTR(mem);
+}
+
+/* The struct tags of a scope (hints), and, in a block, its static and
+ * extern variables (they match variable entries as file-scope ones do). */
+static void note_scope_for_variables(struct symbol_list *syms, int block)
+{
+	struct symbol *sym;
+	if (!ch_sidecar_global_count(ch_sparse_ctx))
+		return;
+	FOR_EACH_PTR(syms, sym) {
+		if (sym->namespace == NS_STRUCT && sym->ident && sym->symbol_list &&
+		    (sym->type == SYM_STRUCT || sym->type == SYM_UNION))
+			hint_members(show_ident(sym->ident), sym, 0);
+		else if (block && sym->namespace == NS_SYMBOL && sym->type == SYM_NODE &&
+			 sym->ident && (sym->ctype.modifiers & (MOD_STATIC | MOD_EXTERN)) &&
+			 !(sym->ctype.base_type && sym->ctype.base_type->type == SYM_FN))
+			ch_sidecar_global_class(ch_sparse_ctx, show_ident(sym->ident), NULL);
+	} END_FOR_EACH_PTR(sym);
+}
+
+/* A variable entry that named no variable of this file: a note (it may be
+ * defined in another file; cachehot check decides over the whole run). */
+static void list_unmatched_var(const char *name, enum ch_class cls, const char *group,
+			       const char *file, unsigned line, int matched, void *arg)
+{
+	(void)arg;
+	if (!matched)
+		fprintf(stderr, "cachehot-sparse: note: %s\n",
+			ch_msg_sidecar_no_variable_unit(ch_sparse_ctx,
+							ch_sidecar_global_entry(ch_sparse_ctx, name,
+										cls, group),
+							file, line,
+							ch_sidecar_global_hint(ch_sparse_ctx, name)));
+}
+
 struct symbol_list *__wrap_sparse(char *filename)
 {
 	struct symbol_list *list = __real_sparse(filename);
 
 	record_sidecar_globals(list);
+	note_scope_for_variables(file_scope->symbols, 0);
 
 	if (ch_opts.layout) {
 		ch_check_scope(0, &file_cfg);
@@ -280,8 +339,11 @@ struct symbol_list *__wrap_sparse(char *filename)
 	}
 	if (ch_opts.inline_addr)
 		ch_check_inline_addr(&file_cfg);
-	if (ch_opts.unmatched && !has_error)
+	if (ch_opts.unmatched && !has_error) {
 		ch_sidecar_unmatched(ch_sparse_ctx, list_unmatched, NULL);
+		if (ch_sidecar_global_count(ch_sparse_ctx))
+			ch_sidecar_globals(ch_sparse_ctx, list_unmatched_var, NULL);
+	}
 	ch_attr_reset();
 	if (ch_opts.manifest && ch_manifest_write(ch_sparse_ctx, ch_opts.manifest))
 		fprintf(stderr, "cachehot-sparse: %s\n", ch_ctx_error(ch_sparse_ctx));

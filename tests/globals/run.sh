@@ -7,7 +7,13 @@
 #     the suggested fix (-DFIXED) is clean; -fcommon; a plain object (no
 #     -g, no plugin) annotated by a sidecar; sparse's manifest agrees;
 #  2. kernel vocabulary (tests/globals/kstats.c, -mcmodel=kernel) and its fix;
-#  3. cachehot check passes the findings through in gcc, json and SARIF.
+#  3. cachehot check passes the findings through in gcc, json and SARIF;
+#  4. a sidecar variable entry that names no variable (charge.c, uncharge.c,
+#     charge.ann: "page_counterusage hot" for "page_counter.usage hot"):
+#     a note per unit from the plugin and sparse, one finding from
+#     cachehot check over the run (a warning with the "did you mean" hint
+#     or over a whole database: the gate fails), the same text from
+#     cachehot-layout; a variable of another unit is not reported.
 # Expected texts are exact for Debian 12's gcc 12 and binutils 2.40.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP"
@@ -20,7 +26,8 @@ export LC_ALL=C
 [ -f "$PLUGIN" ] || { fail globals/plugin "$PLUGIN missing (make plugin)"; exit 0; }
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-cp tests/globals/server.c tests/globals/kstats.c tests/globals/kstats.ann "$T/"
+cp tests/globals/server.c tests/globals/kstats.c tests/globals/kstats.ann tests/globals/charge.c \
+	tests/globals/uncharge.c tests/globals/charge.ann "$T/"
 cd "$T"
 INC=-I$TOP/include
 # run CMD...: "rc|stdout" of cachehot-layout (the summary line is on stderr)
@@ -63,7 +70,7 @@ expect_eq common-object "0|server.c:14:26: note: hot global 'requests_served' is
 gcc $INC -O2 -fno-common -c server.c -o plain.o
 printf 'requests_served hot\nmax_conns read_mostly\nrequests_dropped hot\n' >server.ann
 expect_eq sidecar-plain-object "1|plain.o: warning: hot global 'requests_served' (8 bytes at offset 16 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'queue_tail' (8 bytes at offset 0, line 0) and 'queue_head' (8 bytes at offset 8, line 0): every write to 'requests_served' takes the line from the CPUs using them; declare 'requests_served' _Alignas(64); at this placement that costs 48 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]
-cachehot-layout: note: sidecar entry 'requests_dropped hot' (server.ann:3) names no variable of the input: no data symbol has that name (a stale or misspelt entry, or a variable the compiler removed) [cachehot]" \
+cachehot-layout: note: sidecar entry 'requests_dropped hot' (server.ann:3) names no variable of the input: no variable or data symbol has that name (a stale or misspelt entry, or a variable the compiler removed) [cachehot]" \
 	"$(run "$LT" --annotations server.ann plain.o)"
 expect_eq sidecar-stale-ignored "0" "$("$LT" --annotations server.ann --unmatched ignore plain.o 2>/dev/null | grep -c requests_dropped)"
 gcc plain.o -o plain
@@ -113,7 +120,7 @@ expect_eq kernel-fixed-section ".data..cacheline_aligned 64" \
 if [ -x "$CH" ]; then
 	out=$("$CH" check --engine=layout --annotations=server.ann plain 2>/dev/null); rc=$?
 	expect_eq driver-gcc "1|$(echo "$EXE_MSG" | sed 's/^server.c:14:26:/plain:0:/')
-server.ann:3: note: sidecar entry 'requests_dropped hot' ($T/server.ann:3) names no variable of the input: no data symbol has that name (a stale or misspelt entry, or a variable the compiler removed) [cachehot]" "$rc|$(echo "$out" | sort)"
+server.ann:3: note: sidecar entry 'requests_dropped hot' ($T/server.ann:3) names no variable of the input: no variable or data symbol has that name (a stale or misspelt entry, or a variable the compiler removed) [cachehot]" "$rc|$(echo "$out" | sort)"
 	out=$("$CH" check --engine=layout --annotations=server.ann --format=json s 2>/dev/null); rc=$?
 	expect_eq driver-json "1|server.c:14:26 warning cachehot-global-sharing requests_served" \
 		"$rc|$(echo "$out" | jq -r '.findings[] | select(.check == "cachehot-global-sharing") | "\(.file):\(.line):\(.column) \(.severity) \(.check) \(.field)"')"
@@ -127,3 +134,62 @@ server.ann:3: note: sidecar entry 'requests_dropped hot' ($T/server.ann:3) names
 	out=$("$CH" check --engine=layout --annotations=one.ann f 2>&1); rc=$?
 	expect_eq driver-fixed-clean "0|" "$rc|$out"
 fi
+
+# ---- 4. variable entries that name no variable ---------------------------------------
+NOVAR="names no variable of the input: no variable or data symbol has that name (a stale or misspelt entry, or a variable the compiler removed)"
+HINT="; did you mean 'page_counter.usage'? ('page_counter' has a member 'usage': a field is written STRUCT.FIELD)"
+# one unit, no driver: notes (a -Werror build is unaffected), the hint where
+# the unit sees the struct
+out=$(gcc -Werror -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -c charge.c -o /dev/null 2>&1); rc=$?
+expect_eq novar-plugin-unit-notes "0|cc1: note: sidecar entry 'page_counterusage hot' (charge.ann:2) matched no variable in this translation unit$HINT [cachehot]
+cc1: note: sidecar entry 'nr_uncharges hot' (charge.ann:4) matched no variable in this translation unit [cachehot]
+cc1: note: sidecar entry 'no_such_counter hot' (charge.ann:6) matched no variable in this translation unit [cachehot]" "$rc|$out"
+out=$(gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -fplugin-arg-cachehot-unmatched=ignore -c charge.c -o /dev/null 2>&1); rc=$?
+expect_eq novar-plugin-unmatched-ignore "0|" "$rc|$out"
+if [ -x "$SP" ]; then
+	out=$("$SP" -fcachehot-annotations=charge.ann charge.c 2>&1 | grep cachehot); rc=$?
+	expect_eq novar-sparse-unit-notes "cachehot-sparse: note: sidecar entry 'page_counterusage hot' (charge.ann:2) matched no variable in this translation unit$HINT [cachehot]
+cachehot-sparse: note: sidecar entry 'nr_uncharges hot' (charge.ann:4) matched no variable in this translation unit [cachehot]
+cachehot-sparse: note: sidecar entry 'no_such_counter hot' (charge.ann:6) matched no variable in this translation unit [cachehot]" "$out"
+fi
+if [ -x "$CH" ]; then
+	# the default engine over both units: nr_uncharges (other unit) and
+	# calls (function-static) are matched; the typo fails the gate, the
+	# entry without a hint is a note on a run over some files
+	out=$("$CH" check charge.c uncharge.c --annotations=charge.ann 2>/dev/null); rc=$?
+	expect_eq novar-driver-typo-fails "1|charge.ann:2: warning: sidecar entry 'page_counterusage hot' ($T/charge.ann:2) $NOVAR$HINT [cachehot]
+charge.ann:6: note: sidecar entry 'no_such_counter hot' ($T/charge.ann:6) $NOVAR [cachehot]" "$rc|$out"
+	# over a whole compile database every such entry is a warning
+	printf '[{"directory": "%s", "file": "charge.c", "arguments": ["gcc", "-c", "charge.c"]},\n {"directory": "%s", "file": "uncharge.c", "arguments": ["gcc", "-c", "uncharge.c"]}]\n' "$T" "$T" >cc.json
+	out=$("$CH" check -p cc.json --annotations=charge.ann 2>/dev/null); rc=$?
+	expect_eq novar-driver-database "1|charge.ann:2: warning: sidecar entry 'page_counterusage hot' ($T/charge.ann:2) $NOVAR$HINT [cachehot]
+charge.ann:6: warning: sidecar entry 'no_such_counter hot' ($T/charge.ann:6) $NOVAR [cachehot]" "$rc|$out"
+	if [ -x "$SP" ]; then
+		out=$("$CH" check --engine=sparse charge.c uncharge.c --annotations=charge.ann 2>/dev/null); rc=$?
+		expect_eq novar-driver-sparse "1|charge.ann:2: warning: sidecar entry 'page_counterusage hot' ($T/charge.ann:2) $NOVAR$HINT [cachehot]
+charge.ann:6: note: sidecar entry 'no_such_counter hot' ($T/charge.ann:6) $NOVAR [cachehot]" "$rc|$out"
+	fi
+	# a build log (no unit count): the hinted entry still fails the gate
+	gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -c charge.c -o /dev/null 2>build.log
+	gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -c uncharge.c -o /dev/null 2>>build.log
+	out=$("$CH" check --log build.log 2>/dev/null); rc=$?
+	expect_eq novar-driver-log "1|charge.ann:2: warning: sidecar entry 'page_counterusage hot' (charge.ann:2) $NOVAR$HINT [cachehot]" \
+		"$rc|$(echo "$out" | grep page_counterusage)"
+	# a typo-free sidecar: nothing to report
+	grep -v -e page_counterusage -e no_such_counter charge.ann >charge-ok.ann
+	out=$("$CH" check charge.c uncharge.c --annotations=charge-ok.ann 2>&1); rc=$?
+	expect_eq novar-driver-clean "0|" "$rc|$out"
+fi
+# cachehot-layout: the same text and hint (structs from DWARF)
+gcc -O2 -g -fno-common -c charge.c -o charge.o && gcc -O2 -g -fno-common -c uncharge.c -o uncharge.o ||
+	fail globals/build-charge "gcc failed"
+out=$("$LT" --annotations charge.ann charge.o uncharge.o 2>/dev/null | grep 'sidecar entry'); rc=$?
+expect_eq novar-layout "cachehot-layout: warning: sidecar entry 'page_counterusage hot' (charge.ann:2) $NOVAR$HINT [cachehot]
+cachehot-layout: note: sidecar entry 'no_such_counter hot' (charge.ann:6) $NOVAR [cachehot]" "$out"
+# the hinted entry alone fails the run, an entry without a hint does not
+grep page_counterusage charge.ann >typo.ann; grep no_such_counter charge.ann >stale.ann
+"$LT" --annotations typo.ann charge.o uncharge.o >/dev/null 2>&1; rc=$?
+"$LT" --annotations stale.ann charge.o uncharge.o >/dev/null 2>&1
+expect_eq novar-layout-exit "1 0" "$rc $?"
+
+exit 0
