@@ -730,8 +730,8 @@ static const char *fix_text(ch_ctx *ctx, const struct ch_fix *fx, const struct c
 			sb_printf(&b, "move %s to the start", ch_member_ref(ctx, ed->member));
 	}
 	if (shown < fx->nedits)
-		sb_printf(&b, ", and %zu more edits (the first warning on this struct lists them all)",
-			  fx->nedits - shown);
+		sb_printf(&b, ", and %zu more edit%s (the first warning on this struct lists them all)",
+			  fx->nedits - shown, fx->nedits - shown == 1 ? "" : "s");
 	sb_printf(&b, "; this %s%s",
 		  predicted ? ch_printf(ctx, "with %u-byte lines ", fx->line_size) : "",
 		  ch_fix_cost(ctx, fx->old_size, fx->new_size));

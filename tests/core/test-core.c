@@ -638,6 +638,57 @@ static void test_fix_sweep(void)
 	check(fixes > 1000 && moves > 20, "fix: generated structs exercise breaks and moves", why);
 }
 
+/* A fix of more than 8 edits: written out on the first warning, the first
+ * 8 and a count on the others (output linear in warnings, not warnings x
+ * edits). Ten longs, read-mostly and hot in turn: nine breaks. */
+static void test_fix_brief(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 1 };
+	struct collect c = { "", 0 };
+	struct ch_type *t = ch_type_new(ctx, NULL, "wide", 0, 128, 64);
+	unsigned i;
+	int w;
+	const char *full = "one fix for all of 'struct wide': insert CACHELINE_PADDING(_pad1_) before 'f1', "
+		"CACHELINE_PADDING(_pad2_) before 'f2', CACHELINE_PADDING(_pad3_) before 'f3', "
+		"CACHELINE_PADDING(_pad4_) before 'f4', CACHELINE_PADDING(_pad5_) before 'f5', "
+		"CACHELINE_PADDING(_pad6_) before 'f6', CACHELINE_PADDING(_pad7_) before 'f7', "
+		"CACHELINE_PADDING(_pad8_) before 'f8', CACHELINE_PADDING(_pad9_) before 'f9' "
+		"(<linux/cache.h>); this costs 512 bytes per object (128 -> 640 bytes; an array of n "
+		"grows by 512*n bytes) [cachehot-false-sharing]\n";
+	const char *brief = "one fix for all of 'struct wide': insert CACHELINE_PADDING(_pad1_) before 'f1', "
+		"CACHELINE_PADDING(_pad2_) before 'f2', CACHELINE_PADDING(_pad3_) before 'f3', "
+		"CACHELINE_PADDING(_pad4_) before 'f4', CACHELINE_PADDING(_pad5_) before 'f5', "
+		"CACHELINE_PADDING(_pad6_) before 'f6', CACHELINE_PADDING(_pad7_) before 'f7', "
+		"CACHELINE_PADDING(_pad8_) before 'f8' (<linux/cache.h>), and 1 more edit (the first "
+		"warning on this struct lists them all); this costs 512 bytes per object (128 -> 640 "
+		"bytes; an array of n grows by 512*n bytes) [cachehot-false-sharing]\n";
+	char *line, *save = NULL, why[256];
+	int nfull = 0, nbrief = 0, n = 0, first_full = 0;
+	t->loc.file = "pc.h";
+	t->loc.line = 1;
+	for (i = 0; i < 10; i++)
+		scalar(ctx, t, ch_printf(ctx, "f%u", i), 8 * i, 8,
+		       i % 2 ? CH_CLASS_HOT : CH_CLASS_READ_MOSTLY, 2 + i);
+	w = ch_check_type(ctx, t, &cfg, collect, &c);
+	for (line = strtok_r(c.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char l2[4096];
+		size_t ll = strlen(line);
+		snprintf(l2, sizeof(l2), "%s\n", line);
+		n++;
+		if (ll + 1 >= strlen(full) && !strcmp(l2 + ll + 1 - strlen(full), full)) {
+			nfull++;
+			first_full = n == 1;
+		} else if (ll + 1 >= strlen(brief) && !strcmp(l2 + ll + 1 - strlen(brief), brief))
+			nbrief++;
+	}
+	snprintf(why, sizeof(why), "%d warnings, %d lines: %d with the whole fix, %d brief",
+		 w, n, nfull, nbrief);
+	check(w == 23 && n == 23 && nfull == 1 && first_full && nbrief == 22,
+	      "fix: more than 8 edits are written out on the first warning only", why);
+	ch_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_v510();
@@ -650,5 +701,6 @@ int main(void)
 	test_self_nesting();
 	test_groups();
 	test_fix_sweep();
+	test_fix_brief();
 	return 0;
 }
