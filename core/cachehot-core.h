@@ -411,6 +411,10 @@ size_t ch_sidecar_globals(ch_ctx *ctx,
 			  void (*fn)(const char *name, enum ch_class cls, const char *group,
 				     const char *file, unsigned line, int matched, void *arg),
 			  void *arg);
+/* 1 if some "STRUCT.FIELD[] per_thread" line names a member of struct
+ * type_name (one hash lookup: a front end asks before looking up each
+ * member with ch_sidecar_per_thread). Marks nothing matched. */
+int ch_sidecar_per_thread_members(const ch_ctx *ctx, const char *type_name);
 /* Sidecar lines "STRUCT.@GROUP CLASS" set the class of a kernel cacheline
  * group (CLASS: hot|written, read_mostly, none), overriding the one its name
  * gives. Returns 1 and *out if such a line names type_name.@group (marks it

@@ -18,6 +18,7 @@ struct ch_sidecar_entry {
 				 * is "NAME=" (a key no other entry has) */
 	const char *hint;       /* global: "TAG.MEMBER" when NAME is TAG and
 				 * MEMBER run together (ch_sidecar_hint_member) */
+	const char *pt_struct;  /* "STRUCT." of "STRUCT.FIELD[] per_thread", else NULL */
 };
 
 /* One STRUCT named by field entries: its entries form a chain through
@@ -52,6 +53,9 @@ struct ch_ctx {
 	size_t cap_side_idx;
 	struct ch_side_type *side_types;
 	size_t nside_types, cap_side_types;
+	/* side_types also holds "STRUCT." (no identifier ends in '.') for
+	 * each STRUCT with a "STRUCT.FIELD[] per_thread" entry, so that a
+	 * struct without one costs one lookup, not one per member */
 	void *manifest;         /* json_t * (manifest.c) */
 };
 

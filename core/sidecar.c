@@ -108,6 +108,14 @@ static void index_entry(ch_ctx *ctx, size_t idx)
 		;
 	ctx->side_idx[i] = idx + 1;
 	e->next_of_type = 0;
+	if (e->pt_struct && !find_type(ctx, e->pt_struct)) {
+		for (i = type_hash(e->pt_struct, ctx->cap_side_types); ctx->side_types[i].name;
+		     i = (i + 1) & (ctx->cap_side_types - 1))
+			;
+		ctx->side_types[i].name = e->pt_struct;
+		ctx->side_types[i].first = ctx->side_types[i].last = idx + 1;
+		ctx->nside_types++;
+	}
 	if (!e->field)
 		return;
 	t = find_type(ctx, e->type);
@@ -258,6 +266,8 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		}
 		e.type = ch_printf(ctx, "%s[]", tok[0]);
 		e.count = cnt;
+		if (dt)
+			e.pt_struct = ch_printf(ctx, "%.*s.", (int)(dt - tok[0]), tok[0]);
 		if (!find_entry(ctx, e.type, NULL)) {
 			add_entry(ctx, &e);
 			ctx->nside_per_thread++;
@@ -441,7 +451,8 @@ int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count)
 {
 	struct ch_sidecar_entry *e;
 	char key[512];
-	if (!name || !ctx->nside || (size_t)snprintf(key, sizeof(key), "%s[]", name) >= sizeof(key))
+	if (!name || !ctx->nside_per_thread ||
+	    (size_t)snprintf(key, sizeof(key), "%s[]", name) >= sizeof(key))
 		return 0;
 	e = find_entry(ctx, key, NULL);
 	if (!e)
@@ -450,6 +461,15 @@ int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count)
 	if (count)
 		*count = e->count;
 	return 1;
+}
+
+int ch_sidecar_per_thread_members(const ch_ctx *ctx, const char *type_name)
+{
+	char key[512];
+	if (!type_name || !ctx->nside_per_thread ||
+	    (size_t)snprintf(key, sizeof(key), "%s.", type_name) >= sizeof(key))
+		return 0;
+	return find_type(ctx, key) != NULL;
 }
 
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func)
