@@ -30,6 +30,10 @@ extern ch_ctx *cachehot_ctx;
  * PLUGIN_ATTRIBUTES callback) and its callbacks/passes (from plugin_init). */
 void cachehot_inline_attributes(void);
 void cachehot_inline_init(const char *plugin_name);
+/* PLUGIN_FINISH_DECL for inline-addr, called from the plugin's one
+ * FINISH_DECL callback (one callback per declaration instead of two) when
+ * inline-addr is on. */
+void cachehot_inline_finish_decl(union tree_node *decl);
 /* Print a finding at sev (note, warning or error) at loc (a rich_location*
  * or location_t through the two overloads). A warning is left a warning
  * under -Werror when werror=0, or when not_fatal is set (stale sidecar

@@ -86,6 +86,7 @@ static bool names_seen_any;
 /* Weak stubs: plugin/inline-addr.c provides the real ones. */
 __attribute__((weak)) void cachehot_inline_attributes(void) {}
 __attribute__((weak)) void cachehot_inline_init(const char *) {}
+__attribute__((weak)) void cachehot_inline_finish_decl(tree) {}
 __attribute__((weak)) void cachehot_counter_updaters(const char *, const char *) {}
 __attribute__((weak)) void cachehot_counter_init(const char *) {}
 
@@ -434,6 +435,15 @@ static struct ch_type *convert_type(tree type)
 	return t;
 }
 
+/* 1 if the member name id is a kernel cacheline group marker. Every marker
+ * name starts "__cacheline_group_": the length and a letter turn away
+ * nearly every member without a call. */
+static bool marker_name(tree id)
+{
+	return IDENTIFIER_LENGTH(id) > 18 && IDENTIFIER_POINTER(id)[2] == 'c' &&
+	       ch_marker_kind(IDENTIFIER_POINTER(id), NULL) != CH_MARKER_NONE;
+}
+
 /* Cheap pre-check, memoised: any cachehot attribute or sidecar entry in
  * this type or a nested one? Keeps the plugin's cost near zero on the
  * thousands of structs a kernel file defines. 'outer' is the name sidecar
@@ -443,7 +453,7 @@ static bool relevant(tree type, const char *outer, int depth)
 {
 	int *memo;
 	tree field;
-	bool r = false;
+	bool r = false, named, markers = false;
 	const char *name;
 
 	type = TYPE_MAIN_VARIANT(type);
@@ -460,10 +470,15 @@ static bool relevant(tree type, const char *outer, int depth)
 	name = type_tag(type);
 	if (!name)
 		name = outer;
+	/* one lookup per type: a sidecar entry for a member of 'name'
+	 * exists only when the sidecar names 'name' at all */
+	named = name && ch_sidecar_count(cachehot_ctx) && ch_sidecar_names_type(cachehot_ctx, name);
 	for (field = TYPE_FIELDS(type); field && !r; field = DECL_CHAIN(field)) {
 		tree ft;
 		if (TREE_CODE(field) != FIELD_DECL)
 			continue;
+		if (!markers && DECL_NAME(field) && marker_name(DECL_NAME(field)))
+			markers = true;
 		if (any_attribute_seen &&
 		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
@@ -471,10 +486,9 @@ static bool relevant(tree type, const char *outer, int depth)
 			r = true;
 		/* a struct the sidecar names is judged even when no entry
 		 * matches a member: a misspelt entry then "names no member" */
-		if (!r && name && (name == type_tag(type) || (!depth && !type_tag(type))) &&
-		    ch_sidecar_count(cachehot_ctx) && ch_sidecar_names_type(cachehot_ctx, name))
+		if (!r && named && (name == type_tag(type) || (!depth && !type_tag(type))))
 			r = true;
-		if (!r && name && DECL_NAME(field) && ch_sidecar_count(cachehot_ctx)) {
+		if (!r && named && DECL_NAME(field)) {
 			const char *g;
 			if (ch_sidecar_class(cachehot_ctx, name, IDENTIFIER_POINTER(DECL_NAME(field)), &g)
 			    != CH_CLASS_NONE)
@@ -487,9 +501,11 @@ static bool relevant(tree type, const char *outer, int depth)
 			r = true;
 	}
 	/* an untagged type's answer depends on 'outer' (the typedef name is
-	 * only known on FINISH_DECL): remember only a final one */
+	 * only known on FINISH_DECL): remember only a final one. 3: not
+	 * relevant, but kernel group markers among the direct fields (the
+	 * walk above saw them all) */
 	if (r || type_tag(type))
-		relevance->put(type, r ? 1 : 2);
+		relevance->put(type, r ? 1 : markers ? 3 : 2);
 	return r;
 }
 
@@ -762,7 +778,7 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 		      ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name), true);
 }
 
-static void judge(tree type, const char *typedef_name, tree variant)
+static __attribute__((noinline)) void judge(tree type, const char *typedef_name, tree variant)
 {
 	struct ch_type *t;
 	struct ch_config cfg;
@@ -794,8 +810,7 @@ static void judge(tree type, const char *typedef_name, tree variant)
 static bool has_group_markers(tree type)
 {
 	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
-		if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) &&
-		    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(f)), NULL) != CH_MARKER_NONE)
+		if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) && marker_name(DECL_NAME(f)))
 			return true;
 	return false;
 }
@@ -818,6 +833,7 @@ static void hint_members(const char *tag, tree type, int depth)
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
+	int *memo;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
 	if (ch_sidecar_global_count(cachehot_ctx) && type_tag(TYPE_MAIN_VARIANT(type)))
@@ -828,10 +844,15 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, NULL, 0) ||
-	    (laid_out(TYPE_MAIN_VARIANT(type)) &&
-	     (has_group_markers(type) ||
-	      cachehot_per_thread_any(TYPE_MAIN_VARIANT(type), type_tag(TYPE_MAIN_VARIANT(type)))))) {
+	if (relevant(type, NULL, 0)) {
+		judge(type, NULL, NULL);
+		return;
+	}
+	/* relevant() remembers every laid-out tagged type it was asked
+	 * about, and whether it saw group markers: no second walk */
+	memo = relevance->get(TYPE_MAIN_VARIANT(type));
+	if (memo && (*memo == 3 ||
+		     cachehot_per_thread_any(TYPE_MAIN_VARIANT(type), type_tag(TYPE_MAIN_VARIANT(type))))) {
 		judge(type, NULL, NULL);
 		return;
 	}
@@ -913,20 +934,9 @@ static void record_global(tree decl)
 }
 
 /* typedef struct { ... } name_t [__aligned(N)]; */
-static void finish_decl(void *gcc_data, void *)
+static __attribute__((noinline)) void finish_typedef(tree decl)
 {
-	tree decl = (tree)gcc_data, type, main;
-	if (!decl)
-		return;
-	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx))
-		return;
-	if (TREE_CODE(decl) == VAR_DECL) {
-		cachehot_per_thread_var(decl);
-		record_global(decl);
-		return;
-	}
-	if (TREE_CODE(decl) != TYPE_DECL || !DECL_NAME(decl))
-		return;
+	tree type, main;
 	type = TREE_TYPE(decl);
 	if (!type || !is_aggregate(type))
 		return;
@@ -945,6 +955,25 @@ static void finish_decl(void *gcc_data, void *)
 	if (!relevant(main, IDENTIFIER_POINTER(DECL_NAME(decl)), 0))
 		return;
 	judge(main, IDENTIFIER_POINTER(DECL_NAME(decl)), type);
+}
+
+/* Called for every declaration of the unit (tens of thousands): the
+ * common case returns before anything else is set up. */
+static void finish_decl(void *gcc_data, void *)
+{
+	tree decl = (tree)gcc_data;
+	if (!decl)
+		return;
+	if (any_attribute_seen || ch_sidecar_count(cachehot_ctx)) {
+		if (TREE_CODE(decl) == VAR_DECL) {
+			cachehot_per_thread_var(decl);
+			record_global(decl);
+		} else if (TREE_CODE(decl) == TYPE_DECL && DECL_NAME(decl))
+			finish_typedef(decl);
+	}
+	/* inline-addr's part (static initializers): one callback for both */
+	if (cachehot_opts.inline_addr)
+		cachehot_inline_finish_decl(decl);
 }
 
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *)

@@ -536,11 +536,25 @@ static void finish_function_body(tree fndecl)
  * header function is therefore not reported (docs/inline-addr.rst). */
 static bool header_inline(tree fndecl)
 {
+	/* LOCATION_FILE() without expanding the line and column, and one
+	 * strcmp per file (line maps share the name's storage): it runs for
+	 * each of the unit's inline functions */
+	static const char *last_file;
+	static bool last_header;
+	const line_map_ordinary *map = NULL;
 	const char *file;
 	if (!DECL_DECLARED_INLINE_P(fndecl) || !main_input_filename)
 		return false;
-	file = LOCATION_FILE(DECL_SOURCE_LOCATION(fndecl));
-	return file && strcmp(file, main_input_filename) != 0;
+	linemap_resolve_location(line_table, DECL_SOURCE_LOCATION(fndecl),
+				 LRK_MACRO_EXPANSION_POINT, &map);
+	file = map ? ORDINARY_MAP_FILE_NAME(map) : NULL;
+	if (!file)
+		return false;
+	if (file != last_file) {
+		last_file = file;
+		last_header = strcmp(file, main_input_filename) != 0;
+	}
+	return last_header;
 }
 
 static void pre_genericize_cb(void *event_data, void *data)
@@ -552,9 +566,8 @@ static void pre_genericize_cb(void *event_data, void *data)
 }
 
 /* Initializers of static storage (file scope and static locals). */
-static void finish_decl_cb(void *event_data, void *data)
+void cachehot_inline_finish_decl(tree d)
 {
-	tree d = (tree)event_data;
 	struct ia_slot s;
 
 	if (!d || TREE_CODE(d) != VAR_DECL || !TREE_STATIC(d) || DECL_EXTERNAL(d))
@@ -1043,7 +1056,6 @@ void cachehot_inline_init(const char *plugin_name)
 		return;
 	ia_enabled = 1;
 	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, pre_genericize_cb, NULL);
-	register_callback(plugin_name, PLUGIN_FINISH_DECL, finish_decl_cb, NULL);
 	register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_END, all_ipa_passes_end_cb, NULL);
 	register_callback(plugin_name, PLUGIN_FINISH_UNIT, finish_unit_cb, NULL);
 }

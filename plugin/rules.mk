@@ -17,8 +17,12 @@ $(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(CORE_HDRS)
 # libstdc++ linked in statically: cc1 does not load libstdc++.so, and
 # loading it for the plugin cost more instructions than the checks themselves
 # (bench/plugin-overhead).
+# --exclude-libs: libstdc++'s symbols stay local to the plugin, so that cc1's
+# dlopen(RTLD_NOW) binds about 300 fewer symbols by name (0.02% of cc1 on
+# mm/page_counter.c).
 $(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS)
-	$(CXX) -shared -static-libstdc++ -static-libgcc -Wl,-O1 -Wl,--as-needed -o $@ $^ $(CORE_LIBS)
+	$(CXX) -shared -static-libstdc++ -static-libgcc -Wl,-O1 -Wl,--as-needed -Wl,--exclude-libs,ALL \
+		-o $@ $^ $(CORE_LIBS)
 
 .PHONY: plugin
 plugin: $(PLUGIN_SO)
