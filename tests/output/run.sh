@@ -45,6 +45,27 @@ else
 	fail output/manifest-order-independent "forward / reverse / parallel manifests differ"
 fi
 
+# A unit whose records the manifest already holds leaves the file alone (not
+# rewritten: same inode, same bytes); one with a changed record still merges.
+man "$T/m.keep" $FIX
+cp "$T/m.keep" "$T/m.keep0"
+i1=$(stat -c %i "$T/m.keep")
+man "$T/m.keep" $FIX
+if [ "$(stat -c %i "$T/m.keep")" = "$i1" ] && cmp -s "$T/m.keep" "$T/m.keep0"; then
+	ok output/manifest-kept-when-unchanged
+else
+	fail output/manifest-kept-when-unchanged "rewritten although every record was there"
+fi
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/m.keep" -fplugin-arg-cachehot-line-size=128 \
+	-Iinclude -c tests/fixtures/page_counter_v5_10.c -o /dev/null 2>/dev/null
+if [ "$(jq -c '.structs.page_counter | [.line_size, .other_definitions[].line_size] | sort' \
+	"$T/m.keep")" = "[64,128]" ] &&
+	[ "$(jq '.structs | length' "$T/m.keep")" = "$(jq '.structs | length' "$T/m.keep0")" ]; then
+	ok output/manifest-changed-record-merged
+else
+	fail output/manifest-changed-record-merged "the 128-byte record of page_counter was not merged"
+fi
+
 # ---- 2. SIGKILL at random points -----------------------------------------------
 # KILLS kills per writer (default 15): each at a random delay while the
 # process writes; the target must then be the old bytes or a whole report.
@@ -75,7 +96,8 @@ echo '{"old": true}' >"$T/old.json"
 full_report() { valid_json "$1" && cmp -s "$1" "$T/r.json.1"; }
 killer report "$T/old.json" "$T/out.json" full_report \
 	"$CH" check --no-progress --engine=plugin,sparse --format=json -j 2 -Iinclude -o "$T/out.json" $FIX
-cp "$T/m.fwd" "$T/old.manifest"
+# the old manifest holds one unit's records: the others are merged (written)
+man "$T/old.manifest" tests/fixtures/nested.c
 whole_manifest() { valid_json "$1"; }
 killer manifest "$T/old.manifest" "$T/kill.manifest" whole_manifest \
 	bash -c "for f in $(echo $FIX); do gcc -fplugin=$PLUGIN -fplugin-arg-cachehot-manifest=$T/kill.manifest -Iinclude -c \$f -o /dev/null; done"
