@@ -793,6 +793,9 @@ const char *ch_counter_batch_loop_note(ch_ctx *ctx, const struct ch_counter_find
 int ch_counter_updater(const char *name, int *target_arg, int *item_arg);
 /* The i-th name of that list (0-based), NULL past its end. */
 const char *ch_counter_updater_name(unsigned i);
+/* The i-th built-in updater (0-based) with its argument positions, as
+ * ch_counter_updater gives them; NULL past the end. */
+const char *ch_counter_updater_at(unsigned i, int *target_arg, int *item_arg);
 /* ---- access facts (plugin access mode) and inference (cachehot annotate) -- */
 /* Per struct field and per function: how the code touches the field.
  * Source of the model: issue 11 and docs/annotate.md. A "marked" access is

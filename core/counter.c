@@ -71,6 +71,15 @@ const char *ch_counter_updater_name(unsigned i)
 	return i < sizeof(updaters) / sizeof(updaters[0]) ? updaters[i].name : NULL;
 }
 
+const char *ch_counter_updater_at(unsigned i, int *target_arg, int *item_arg)
+{
+	if (i >= sizeof(updaters) / sizeof(updaters[0]))
+		return NULL;
+	*target_arg = updaters[i].target;
+	*item_arg = updaters[i].item;
+	return updaters[i].name;
+}
+
 static const char *where(ch_ctx *ctx, const struct ch_counter_finding *f)
 {
 	const char *s = ch_printf(ctx, "the loop at %s:%u in '%s'", f->loop_file ? f->loop_file : "?",

@@ -56,6 +56,7 @@ struct ch_ctx {
 	/* side_types also holds "STRUCT." (no identifier ends in '.') for
 	 * each STRUCT with a "STRUCT.FIELD[] per_thread" entry, so that a
 	 * struct without one costs one lookup, not one per member */
+	size_t nside_glob;      /* global-variable entries (counted by index_entry) */
 	void *manifest;         /* json_t * (manifest.c) */
 };
 

@@ -108,6 +108,8 @@ static void index_entry(ch_ctx *ctx, size_t idx)
 		;
 	ctx->side_idx[i] = idx + 1;
 	e->next_of_type = 0;
+	if (e->global)
+		ctx->nside_glob++;
 	if (e->pt_struct && !find_type(ctx, e->pt_struct)) {
 		for (i = type_hash(e->pt_struct, ctx->cap_side_types); ctx->side_types[i].name;
 		     i = (i + 1) & (ctx->cap_side_types - 1))
@@ -147,6 +149,7 @@ static void reindex(ch_ctx *ctx, size_t want)
 		abort();
 	ctx->cap_side_idx = ctx->cap_side_types = cap;
 	ctx->nside_types = 0;
+	ctx->nside_glob = 0;
 	for (i = 0; i < ctx->nside; i++)
 		index_entry(ctx, i);
 }
@@ -560,7 +563,10 @@ enum ch_class ch_sidecar_global_class(ch_ctx *ctx, const char *name, const char 
 {
 	struct ch_sidecar_entry *e;
 	char key[512];
-	if (!name || !ctx->nside || (size_t)snprintf(key, sizeof(key), "%s=", name) >= sizeof(key))
+	/* asked for every static and extern variable of a unit: no
+	 * formatting while the sidecar names no variable */
+	if (!name || !ctx->nside_glob ||
+	    (size_t)snprintf(key, sizeof(key), "%s=", name) >= sizeof(key))
 		return CH_CLASS_NONE;
 	e = find_entry(ctx, key, NULL);
 	if (!e)

@@ -60,6 +60,10 @@ void cachehot_emit(const struct ch_finding *f, void *arg);
 void cachehot_attribute_seen(void);
 /* plugin/per-thread.c ([cachehot-array-sharing]) */
 void cachehot_per_thread_attributes(void);
+/* false while nothing in the unit or the sidecar is marked per-thread:
+ * then none of the per-thread functions can report, and the plugin does
+ * not call them for each struct. */
+bool cachehot_per_thread_possible(void);
 void cachehot_per_thread_type(union tree_node *type);
 void cachehot_per_thread_var(union tree_node *decl);
 void cachehot_per_thread_members(union tree_node *type, const char *sname);

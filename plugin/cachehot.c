@@ -834,6 +834,7 @@ static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
 	int *memo;
+	bool pt;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
 	if (ch_sidecar_global_count(cachehot_ctx) && type_tag(TYPE_MAIN_VARIANT(type)))
@@ -851,12 +852,15 @@ static void finish_type(void *gcc_data, void *)
 	/* relevant() remembers every laid-out tagged type it was asked
 	 * about, and whether it saw group markers: no second walk */
 	memo = relevance->get(TYPE_MAIN_VARIANT(type));
+	pt = cachehot_per_thread_possible();
 	if (memo && (*memo == 3 ||
-		     cachehot_per_thread_any(TYPE_MAIN_VARIANT(type), type_tag(TYPE_MAIN_VARIANT(type))))) {
+		     (pt && cachehot_per_thread_any(TYPE_MAIN_VARIANT(type),
+						    type_tag(TYPE_MAIN_VARIANT(type)))))) {
 		judge(type, NULL, NULL);
 		return;
 	}
-	cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
+	if (pt)
+		cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
 	/* relevant() remembers every laid-out type; what it does not know is
 	 * a type without a fixed layout */
 	if (!any_attribute_seen || relevance->get(TYPE_MAIN_VARIANT(type)))
@@ -964,16 +968,23 @@ static void finish_decl(void *gcc_data, void *)
 	tree decl = (tree)gcc_data;
 	if (!decl)
 		return;
-	if (any_attribute_seen || ch_sidecar_count(cachehot_ctx)) {
-		if (TREE_CODE(decl) == VAR_DECL) {
-			cachehot_per_thread_var(decl);
+	if (TREE_CODE(decl) == VAR_DECL) {
+		/* an automatic variable (most declarations): nothing to do */
+		if (!TREE_STATIC(decl) && !DECL_EXTERNAL(decl))
+			return;
+		if (any_attribute_seen || ch_sidecar_count(cachehot_ctx)) {
+			if (cachehot_per_thread_possible())
+				cachehot_per_thread_var(decl);
 			record_global(decl);
-		} else if (TREE_CODE(decl) == TYPE_DECL && DECL_NAME(decl))
-			finish_typedef(decl);
+		}
+		/* inline-addr's part (static initializers) */
+		if (cachehot_opts.inline_addr && TREE_STATIC(decl) && !DECL_EXTERNAL(decl) &&
+		    DECL_INITIAL(decl))
+			cachehot_inline_finish_decl(decl);
+	} else if (TREE_CODE(decl) == TYPE_DECL && DECL_NAME(decl) &&
+		   (any_attribute_seen || ch_sidecar_count(cachehot_ctx))) {
+		finish_typedef(decl);
 	}
-	/* inline-addr's part (static initializers): one callback for both */
-	if (cachehot_opts.inline_addr)
-		cachehot_inline_finish_decl(decl);
 }
 
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *)

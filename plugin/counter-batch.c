@@ -79,11 +79,9 @@ void cachehot_counter_updaters(const char *spec, const char *plugin_name)
 	char *list = xstrdup(spec ? spec : ""), *save = NULL, *p;
 	if (!updaters) {
 		updaters = new hash_map<tree, upd_info>;
-		for (unsigned i = 0; const char *n = ch_counter_updater_name(i); i++) {
-			int t, it;
-			ch_counter_updater(n, &t, &it);
+		int t, it;
+		for (unsigned i = 0; const char *n = ch_counter_updater_at(i, &t, &it); i++)
 			add_updater(n, t, it);
-		}
 	}
 	if (!spec)
 		goto out;

@@ -42,6 +42,11 @@ static void to_manifest(const char *name)
 		ch_manifest_per_thread(cachehot_ctx, name);
 }
 
+bool cachehot_per_thread_possible(void)
+{
+	return pt_attr_seen || ch_sidecar_per_thread_count(cachehot_ctx);
+}
+
 static tree handle_per_thread(tree *node, tree name, tree, int, bool *no_add_attrs)
 {
 	tree n = *node;
