@@ -349,15 +349,19 @@ static void merge_structs(json_t *old, json_t *mine)
  * structs (zone, pglist_data, ...), so after the first this is the usual
  * case, and parsing, merging and writing the whole file again cost each
  * unit up to 4% of cc1 (bench/plugin-overhead). A record found elsewhere
- * (among other_definitions) or a name needing escapes: 0, the full merge
- * decides. Records are only ever added by a merge, so a record seen here
- * stays in every later version of the file. */
+ * (among other_definitions), a name needing escapes, or a unit with
+ * "globals" or "per_thread" to add, and a file holding them: 0, the full
+ * merge decides. Records are only ever added by a merge, so a record seen
+ * here stays in every later version of the file. */
 static int manifest_holds(const char *text, json_t *mine)
 {
 	static const char head[] = "{\"cachehot_manifest\":1,\"structs\":{";
 	const char *name;
 	json_t *rec;
 	size_t n = strlen(text);
+	if (json_object_size(json_object_get(mine, "globals")) ||
+	    json_object_size(json_object_get(mine, "per_thread")))
+		return 0;
 	if (strncmp(text, head, sizeof(head) - 1) || n < sizeof(head) + 2 ||
 	    strcmp(text + n - 3, "}}\n"))
 		return 0;

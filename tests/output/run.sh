@@ -66,6 +66,17 @@ else
 	fail output/manifest-changed-record-merged "the 128-byte record of page_counter was not merged"
 fi
 
+# ... but a unit with annotated variables adds its "globals" to a manifest
+# that holds all of its (here: no) struct records
+printf '{"cachehot_manifest":1,"structs":{}}\n' >"$T/m.glob"
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$T/m.glob" -Iinclude \
+	-c tests/fixtures/global_attr.c -o /dev/null 2>/dev/null
+if [ "$(jq -c '.globals | keys' "$T/m.glob")" = '["calls","hits","limit"]' ]; then
+	ok output/manifest-globals-merged
+else
+	fail output/manifest-globals-merged "globals: $(jq -c '.globals' "$T/m.glob")"
+fi
+
 # ---- 2. SIGKILL at random points -----------------------------------------------
 # KILLS kills per writer (default 15): each at a random delay while the
 # process writes; the target must then be the old bytes or a whole report.
