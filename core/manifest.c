@@ -134,6 +134,12 @@ static void merge_record(json_t *structs, const char *name, json_t *mine)
 	json_t *prev = json_object_get(structs, name), *first, *others;
 	struct rec *v = NULL;
 	size_t n = 0, cap = 0, i, k = 0;
+	/* the first record of a name (the usual case within one unit): kept
+	 * as it is, without the copy and the text that order and dedupe */
+	if (!prev && !json_object_get(mine, "other_definitions")) {
+		json_object_set_new(structs, name, mine);
+		return;
+	}
 	if (prev)
 		collect(prev, &v, &n, &cap);
 	collect(mine, &v, &n, &cap);

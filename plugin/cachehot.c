@@ -449,13 +449,23 @@ static bool marker_name(tree id)
  * thousands of structs a kernel file defines. 'outer' is the name sidecar
  * entries use for an untagged nested struct: the enclosing struct's (its
  * members are named directly, docs/annotations.rst). */
+static bool relevant_1(tree type, const char *outer, int depth, int *verdict);
+
 static bool relevant(tree type, const char *outer, int depth)
+{
+	int v;
+	return relevant_1(type, outer, depth, &v);
+}
+
+/* relevant(), and *verdict the memo's value (0: none kept) */
+static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 {
 	int *memo;
 	tree field;
 	bool r = false, named, markers = false;
 	const char *name;
 
+	*verdict = 0;
 	type = TYPE_MAIN_VARIANT(type);
 	if (!is_aggregate(type))
 		return false;
@@ -463,8 +473,10 @@ static bool relevant(tree type, const char *outer, int depth)
 	 * limit says it was not walked whole, instead of silence */
 	if (depth > 32)
 		return true;
-	if ((memo = relevance->get(type)))   /* before laid_out(): it walks the fields */
+	if ((memo = relevance->get(type))) {   /* before laid_out(): it walks the fields */
+		*verdict = *memo;
 		return *memo == 1;
+	}
 	if (!laid_out(type))
 		return false;
 	name = type_tag(type);
@@ -504,8 +516,10 @@ static bool relevant(tree type, const char *outer, int depth)
 	 * only known on FINISH_DECL): remember only a final one. 3: not
 	 * relevant, but kernel group markers among the direct fields (the
 	 * walk above saw them all) */
-	if (r || type_tag(type))
-		relevance->put(type, r ? 1 : markers ? 3 : 2);
+	if (r || type_tag(type)) {
+		*verdict = r ? 1 : markers ? 3 : 2;
+		relevance->put(type, *verdict);
+	}
 	return r;
 }
 
@@ -833,7 +847,7 @@ static void hint_members(const char *tag, tree type, int depth)
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
-	int *memo;
+	int memo;
 	bool pt;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
@@ -845,15 +859,14 @@ static void finish_type(void *gcc_data, void *)
 		return;   /* anonymous: judged as part of its container or typedef */
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
-	if (relevant(type, NULL, 0)) {
+	if (relevant_1(type, NULL, 0, &memo)) {
 		judge(type, NULL, NULL);
 		return;
 	}
 	/* relevant() remembers every laid-out tagged type it was asked
 	 * about, and whether it saw group markers: no second walk */
-	memo = relevance->get(TYPE_MAIN_VARIANT(type));
 	pt = cachehot_per_thread_possible();
-	if (memo && (*memo == 3 ||
+	if (memo && (memo == 3 ||
 		     (pt && cachehot_per_thread_any(TYPE_MAIN_VARIANT(type),
 						    type_tag(TYPE_MAIN_VARIANT(type)))))) {
 		judge(type, NULL, NULL);
@@ -863,7 +876,7 @@ static void finish_type(void *gcc_data, void *)
 		cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
 	/* relevant() remembers every laid-out type; what it does not know is
 	 * a type without a fixed layout */
-	if (!any_attribute_seen || relevance->get(TYPE_MAIN_VARIANT(type)))
+	if (!any_attribute_seen || memo)
 		return;
 	if (!laid_out(TYPE_MAIN_VARIANT(type))) {
 		/* a variable-length member or a template pattern: say so once
@@ -899,7 +912,7 @@ static void report_typedef_entry(const char *file, unsigned line, const char *en
  * sidecar "VARIABLE CLASS" line: into the manifest's "globals", for
  * cachehot-layout --manifest. Nothing is printed: the compiler does not
  * know the variable's neighbours. */
-static void record_global(tree decl)
+static __attribute__((noinline)) void record_global(tree decl)
 {
 	enum ch_class cls = CH_CLASS_NONE;
 	const char *group = NULL, *name;
