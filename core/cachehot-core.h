@@ -733,6 +733,12 @@ void ch_atomic_cleanup(void);
 /* Add t with its leaves and findings to the manifest kept in ctx. */
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		     const char *tool);
+/* ch_check_type(ctx, t, cfg, emit, arg) followed by ch_manifest_add(ctx, t,
+ * cfg, tool), with the rules run once: each finding goes to emit and into
+ * the record (ch_manifest_add alone runs them again for the record: a
+ * second fix search per annotated struct). Returns what ch_check_type does. */
+int ch_check_type_manifest(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+			   ch_emit_fn emit, void *arg, const char *tool);
 /* Record global variable name (the symbol name) annotated cls/group (an
  * attribute or a sidecar line) defined or declared at loc, under the
  * manifest's "globals": compilers cannot judge where it is placed,

@@ -232,16 +232,55 @@ static void add_annotations(ch_ctx *ctx, const char *sname, const struct ch_type
 	}
 }
 
+/* One run of the rules feeding the caller's emit and the record. */
+struct tee { json_t *finds; ch_emit_fn emit; void *arg; };
+
+static void tee_finding(const struct ch_finding *f, void *p)
+{
+	struct tee *te = (struct tee *)p;
+	add_finding(f, te->finds);
+	te->emit(f, te->arg);
+}
+
+/* The record of t; finds: its findings (a new reference, taken), or NULL
+ * to run the rules here. */
+static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+			 const char *tool, json_t *finds);
+
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		     const char *tool)
 {
-	json_t *root, *structs, *s, *fields, *ann, *finds;
+	manifest_add(ctx, t, cfg, tool, NULL);
+}
+
+int ch_check_type_manifest(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+			   ch_emit_fn emit, void *arg, const char *tool)
+{
+	struct tee te;
+	int r;
+	if (!t || !t->name || !ch_type_is_annotated(ctx, t))
+		return ch_check_type(ctx, t, cfg, emit, arg);
+	te.finds = json_array();
+	te.emit = emit;
+	te.arg = arg;
+	r = ch_check_type(ctx, t, cfg, tee_finding, &te);
+	manifest_add(ctx, t, cfg, tool, te.finds);
+	return r;
+}
+
+static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+			 const char *tool, json_t *finds)
+{
+	json_t *root, *structs, *s, *fields, *ann;
 	struct ch_leaf *leaves;
 	size_t n, i;
 	unsigned L = ch_config_line_size(cfg);
 
-	if (!t || !t->name || !ch_type_is_annotated(ctx, t))
+	if (!t || !t->name || !ch_type_is_annotated(ctx, t)) {
+		if (finds)
+			json_decref(finds);
 		return;
+	}
 	root = manifest_root(ctx);
 	structs = json_object_get(root, "structs");
 	s = json_object();
@@ -274,8 +313,10 @@ void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg
 		json_array_append_new(fields, o);
 	}
 	json_object_set_new(s, "fields", fields);
-	finds = json_array();
-	ch_check_type(ctx, t, cfg, add_finding, finds);
+	if (!finds) {
+		finds = json_array();
+		ch_check_type(ctx, t, cfg, add_finding, finds);
+	}
 	json_object_set_new(s, "findings", finds);
 	merge_record(structs, t->name, s);
 }

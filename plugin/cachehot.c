@@ -808,9 +808,10 @@ static __attribute__((noinline)) void judge(tree type, const char *typedef_name,
 	if (variant && TYPE_ALIGN_UNIT(variant) > t->align)
 		t->align = TYPE_ALIGN_UNIT(variant);
 	current_config(&cfg);
-	ch_check_type(cachehot_ctx, t, &cfg, emit_finding, NULL);
-	if (cachehot_opts.manifest && cfg.smp)
-		ch_manifest_add(cachehot_ctx, t, &cfg, "plugin");
+	if (cachehot_opts.manifest && cfg.smp)   /* the rules once for both */
+		ch_check_type_manifest(cachehot_ctx, t, &cfg, emit_finding, NULL, "plugin");
+	else
+		ch_check_type(cachehot_ctx, t, &cfg, emit_finding, NULL);
 	if (t->name) {   /* a tag, or the typedef name of an anonymous struct */
 		ch_sidecar_mark_members(cachehot_ctx, t);
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
