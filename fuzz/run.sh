@@ -60,7 +60,7 @@ for n in "${names[@]}"; do
 	log=$BUILD/fuzz/$n.log
 	start=$(awk '{print $14+$15}' /proc/self/stat)
 	/usr/bin/time -f '%U %S' -o "$BUILD/fuzz/$n.time" nice -n 19 "$bin" \
-		-max_total_time="$SECS" -timeout=20 -rss_limit_mb=2048 -max_len=262144 \
+		-max_total_time="$SECS" -timeout="${FUZZ_TIMEOUT:-120}" -rss_limit_mb=2048 -max_len=262144 \
 		-print_final_stats=1 -artifact_prefix="$BUILD/fuzz/crashes/$n/" \
 		"$BUILD/fuzz/corpus/$n" "tests/fuzz/$n" "$S/$n" >"$log" 2>&1
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
@@ -70,7 +70,7 @@ for n in "${names[@]}"; do
 	corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
 	crashes=$(ls "$BUILD/fuzz/crashes/$n" | wc -l)
 	# the kept corpus: only inputs that add coverage (libFuzzer -merge)
-	nice -n 19 "$bin" -merge=1 -timeout=20 -rss_limit_mb=2048 -max_len=262144 \
+	nice -n 19 "$bin" -merge=1 -timeout="${FUZZ_TIMEOUT:-120}" -rss_limit_mb=2048 -max_len=262144 \
 		"tests/fuzz/$n" "$BUILD/fuzz/corpus/$n" >"$BUILD/fuzz/$n.merge.log" 2>&1
 	printf '%-9s %12s %8s %8s %8s %8s  cpu %s s\n' "$n" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
 		"${corp:-?}" "$crashes" "$(awk '{print $1+$2}' "$BUILD/fuzz/$n.time")"
