@@ -66,6 +66,70 @@ static void dump_printf(void *arg, const char *fmt, va_list ap)
 	b->n += k;
 }
 
+/* 1 if printing type id would print the body of an anonymous struct, union
+ * or enum: libbpf's btf_dump writes those inline, once per reference, so a
+ * type graph that shares one anonymous type between several members (only a
+ * crafted file does; found by fuzz-btf) makes the text, and the time to make
+ * it, exponential in the nesting depth. *budget bounds the walk (types
+ * visited); running out counts as anonymous. */
+static int anon_body_reachable(struct brd *b, __u32 id, int *budget)
+{
+	while (id) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		if (!t || --*budget < 0)
+			return 1;
+		if (btf_is_struct(t) || btf_is_union(t) || btf_is_enum(t) || btf_is_enum64(t)) {
+			const char *n = btf__name_by_offset(b->btf, t->name_off);
+			return !n || !*n;
+		}
+		if (btf_is_typedef(t) || btf_is_int(t) || btf_is_float(t) || btf_is_fwd(t))
+			return 0;   /* printed by name */
+		if (btf_is_array(t)) {
+			id = btf_array(t)->type;
+		} else if (btf_is_func_proto(t)) {
+			const struct btf_param *p = btf_params(t);
+			__u16 k, n = btf_vlen(t);
+			for (k = 0; k < n; k++)
+				if (anon_body_reachable(b, p[k].type, budget))
+					return 1;
+			id = t->type;
+		} else if (btf_is_ptr(t) || btf_is_mod(t) || btf_is_decl_tag(t)) {
+			id = t->type;
+		} else {
+			return 0;
+		}
+	}
+	return 0;   /* void */
+}
+
+/* "struct {...} name[2][3]" for a member of anonymous aggregate type through
+ * modifiers and arrays, as the DWARF reader words it (layout/dwarf.c
+ * decl_of); NULL when the type has another shape. */
+static const char *anon_decl(struct brd *b, __u32 id, const char *name)
+{
+	ch_ctx *ctx = b->s->ctx;
+	const char *dims = "", *kw, *n;
+	const struct btf_type *t;
+	int depth = 0;
+	while ((t = btf__type_by_id(b->btf, id)) && depth++ < 64) {
+		if (btf_is_array(t)) {
+			dims = ch_printf(ctx, "%s[%u]", dims, btf_array(t)->nelems);
+			id = btf_array(t)->type;
+		} else if (btf_is_mod(t)) {
+			id = t->type;
+		} else {
+			break;
+		}
+	}
+	if (!t || !(btf_is_struct(t) || btf_is_union(t) || btf_is_enum(t) || btf_is_enum64(t)))
+		return NULL;
+	n = btf__name_by_offset(b->btf, t->name_off);
+	if (n && *n)
+		return NULL;
+	kw = btf_is_union(t) ? "union" : btf_is_struct(t) ? "struct" : "enum";
+	return ch_printf(ctx, "%s {...}%s%s%s", kw, *name ? " " : "", name, dims);
+}
+
 /* Declaration text of type id named name ("" for a type name). */
 static const char *decl_text(struct brd *b, __u32 id, const char *name)
 {
@@ -73,6 +137,11 @@ static const char *decl_text(struct brd *b, __u32 id, const char *name)
 		.field_name = name,
 		.indent_level = 0,
 	);
+	int budget = 256;
+	if (anon_body_reachable(b, id, &budget)) {
+		const char *a = anon_decl(b, id, name);
+		return a ? a : ch_printf(b->s->ctx, "? %s", name);
+	}
 	b->n = 0;
 	if (b->buf)
 		b->buf[0] = 0;
