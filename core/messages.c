@@ -316,6 +316,15 @@ static const char *place(ch_ctx *ctx, const struct ch_global *g, int relocatable
 			 (unsigned long long)(g->addr - g->section_addr), sec);
 }
 
+/* The name a fix is written in: the source name of a symbol ("calls" for
+ * GCC's "calls.0", a function's static; "x" for LTO's "x.lto_priv.0"): C
+ * identifiers have no '.', and the fix is applied to the declaration. */
+static const char *decl_name(ch_ctx *ctx, const char *sym)
+{
+	const char *dot = strchr(sym, '.');
+	return dot && dot > sym ? ch_printf(ctx, "%.*s", (int)(dot - sym), sym) : sym;
+}
+
 const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int relocatable,
 				  uint64_t first, uint64_t last, const struct ch_global_nb *nb,
 				  size_t n, size_t more, const struct ch_global *next, uint64_t pad,
@@ -353,8 +362,8 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 				"own)%s; this costs %llu bytes (its %s take %llu)",
 				h->section && !strcmp(h->section, ".data..read_mostly")
 				? ch_printf(ctx, "drop __read_mostly from '%s' (a written variable), "
-					    "and ", h->name) : "",
-				h->name,
+					    "and ", decl_name(ctx, h->name)) : "",
+				decl_name(ctx, h->name),
 				nrm == n && !more
 				? ch_printf(ctx, ", or mark %s __read_mostly (moved to "
 					    ".data..read_mostly)", n == 1 ? "that reader" : "those readers")
@@ -364,9 +373,10 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 	} else {
 		const char *as = CH_ALIGNAS(cfg->kernel);
 		fix = ch_printf(ctx, "declare '%s' %s(%u)%s; at this placement that costs %s of "
-				"padding", h->name, as, L,
+				"padding", decl_name(ctx, h->name), as, L,
 				next ? ch_printf(ctx, ", and '%s', the first variable after it on "
-						 "its line, %s(%u) too", next->name, as, L) : "",
+						 "its line, %s(%u) too", decl_name(ctx, next->name), as,
+						 L) : "",
 				bytes(ctx, pad));
 	}
 	return ch_printf(ctx, "%s global '%s' (%s) shares cache %s of '%s' (%u-byte lines%s) with "
@@ -376,7 +386,8 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 			 first == last ? ch_printf(ctx, "line %llu", (unsigned long long)first)
 				       : ch_printf(ctx, "lines %llu-%llu", (unsigned long long)first,
 						   (unsigned long long)last),
-			 sec, L, span, with, h->name, n == 1 && !more ? "it" : "them", fix, note,
+			 sec, L, span, with, decl_name(ctx, h->name), n == 1 && !more ? "it" : "them",
+			 fix, note,
 			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
 }
 
@@ -395,9 +406,9 @@ const char *ch_msg_global_open(ch_ctx *ctx, const struct ch_global *h, int open_
 	fix = cfg->kernel == 1
 		? ch_printf(ctx, "mark '%s' __cacheline_aligned_in_smp (.data..cacheline_aligned "
 			    "starts every variable on a line and is followed by an aligned section)",
-			    h->name)
-		: ch_printf(ctx, "declare '%s' %s(%u) and pad it to a multiple of %u bytes", h->name,
-			    CH_ALIGNAS(cfg->kernel), L, L);
+			    decl_name(ctx, h->name))
+		: ch_printf(ctx, "declare '%s' %s(%u) and pad it to a multiple of %u bytes",
+			    decl_name(ctx, h->name), CH_ALIGNAS(cfg->kernel), L, L);
 	return ch_printf(ctx, "%s global '%s' (%s at offset %llu of '%s') has its cache lines to "
 			 "itself in this relocatable object, but the link decides what else shares "
 			 "them: %s; judge the linked file, or %s [%s]",

@@ -26,7 +26,7 @@ export LC_ALL=C
 [ -f "$PLUGIN" ] || { fail globals/plugin "$PLUGIN missing (make plugin)"; exit 0; }
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
-cp tests/globals/server.c tests/globals/kstats.c tests/globals/kstats.ann tests/globals/charge.c \
+cp tests/globals/server.c tests/globals/calls.c tests/globals/kstats.c tests/globals/kstats.ann tests/globals/charge.c \
 	tests/globals/uncharge.c tests/globals/charge.ann "$T/"
 cd "$T"
 INC=-I$TOP/include
@@ -105,6 +105,16 @@ if [ -x "$SP" ]; then
 		"$(jq -r '.globals | "\(.requests_served.class) \(.requests_served.line) \(.queue_head.class) \(.queue_head.line)"' sps.json)|$(jq -r '.globals | "\(.requests_served.class) \(.requests_served.line) \(.queue_head.class) \(.queue_head.line)"' pls.json)"
 	expect_eq sparse-manifest-agrees "$(run "$LT" --manifest s.json s)" "$(run "$LT" --manifest sp.json s | sed 's/, binary/, binary/')"
 fi
+
+# a function's static: the symbol is 'calls.0', the fix names 'calls' as declared
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=c.json $INC -O2 -g -fno-common -c calls.c -o c.o ||
+	fail globals/build-calls "gcc failed"
+expect_eq function-static-fix "1|calls.c:9:23: warning: hot global 'calls.0' (8 bytes at offset 0 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'tally' (8 bytes at offset 8, line 0): every write to 'calls' takes the line from the CPUs using it; declare 'calls' _Alignas(64), and 'tally', the first variable after it on its line, _Alignas(64) too; at this placement that costs 56 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]" \
+	"$(run "$LT" --manifest c.json c.o)"
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=ck.json $INC -O2 -g -fno-pie -mcmodel=kernel -fno-common -D__KERNEL__ -DCONFIG_SMP -c calls.c -o ck.o ||
+	fail globals/build-calls-kernel "gcc failed"
+expect_eq function-static-kernel-fix "mark 'calls' __cacheline_aligned_in_smp" \
+	"$("$LT" --manifest ck.json ck.o 2>/dev/null | grep -o "mark '[^']*' __cacheline_aligned_in_smp")"
 
 # ---- 2. kernel vocabulary ------------------------------------------------------------
 KFLAGS="-O2 -g -fno-pie -mcmodel=kernel -fno-common -D__KERNEL__ -DCONFIG_SMP"
