@@ -626,8 +626,17 @@ const char *ch_msg_addressable_not_function(ch_ctx *ctx, const char *what);
 const char *ch_msg_addressable_args(ch_ctx *ctx);
 const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line, const char *type_name);
+/* An entry no struct (a per_thread entry "NAME[]", "STRUCT.FIELD[]": no
+ * array) of this translation unit matched: "... matched no struct in this
+ * translation unit" (CH_MSG_UNMATCHED_TAIL) or "... matched no array in this
+ * translation unit: ..." (CH_MSG_UNMATCHED_ARRAY_TAIL, then what such an
+ * entry names). */
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line);
+/* The same for cachehot-layout, over all its input files ("... in the
+ * input"). */
+const char *ch_msg_sidecar_unmatched_input(ch_ctx *ctx, const char *entry, const char *file,
+					   unsigned line);
 /* The entry names typedef_name, a typedef of the tagged struct (or union)
  * 'tag' ("typedef struct conn_queue CQ;"): sidecar entries name the tag, so
  * the entry would match nothing. A warning at the typedef (at most a
@@ -649,6 +658,7 @@ const char *ch_msg_nothing_judged(ch_ctx *ctx);
  * engine output: "sidecar entry '"). */
 #define CH_MSG_SIDECAR_ENTRY "sidecar entry '"
 #define CH_MSG_UNMATCHED_TAIL "matched no struct in this translation unit"
+#define CH_MSG_UNMATCHED_ARRAY_TAIL "matched no array in this translation unit"
 /* A struct with annotations but no fixed layout (a variable-length member,
  * a C++ template pattern): not judged, and said so. */
 const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union);

@@ -202,16 +202,50 @@ const char *ch_msg_sidecar_typedef(ch_ctx *ctx, const char *entry, const char *f
 			 tag, rest ? rest : "");
 }
 
+/* A per_thread entry ("NAME[]", "STRUCT.FIELD[]"; core/sidecar.c) names an
+ * array, not a struct: "matched no struct" would be wrong for an entry
+ * whose struct exists but whose member is no array or pointer. */
+static int per_thread_entry(const char *entry)
+{
+	size_t l = strlen(entry);
+	return l > 2 && !strcmp(entry + l - 2, "[]");
+}
+
+/* What a per_thread entry names (docs/annotations.rst) */
+#define PER_THREAD_NAMES "a per_thread entry names an array variable (or a pointer to a heap " \
+	"array) or a struct tag (every array of that type), STRUCT.FIELD an array or pointer " \
+	"member"
+
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line)
 {
+	if (per_thread_entry(entry))
+		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) " CH_MSG_UNMATCHED_ARRAY_TAIL
+				 ": " PER_THREAD_NAMES " [cachehot]", entry, file, line);
 	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no struct in this "
 			 "translation unit [cachehot]", entry, file, line);
+}
+
+const char *ch_msg_sidecar_unmatched_input(ch_ctx *ctx, const char *entry, const char *file,
+					   unsigned line)
+{
+	if (per_thread_entry(entry))
+		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no array in the input: "
+				 PER_THREAD_NAMES " [cachehot]", entry, file, line);
+	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no struct in the input "
+			 "[cachehot]", entry, file, line);
 }
 
 const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *file,
 				 unsigned line, unsigned long units)
 {
+	if (per_thread_entry(entry))
+		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no array in any of the "
+				 "%lu units checked: the tree has no such array variable, struct or "
+				 "array or pointer member (a stale or misspelt entry, a typedef name "
+				 "where the struct tag is needed, or a member that is neither an "
+				 "array nor a pointer); delete or correct it [cachehot]", entry, file,
+				 line, units);
 	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no struct in any of the %lu "
 			 "units checked: the tree has no such struct (a stale or misspelt entry, "
 			 "or a typedef name where the struct tag is needed); delete or correct it "

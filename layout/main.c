@@ -169,9 +169,8 @@ static void side_typedef(const char *file, unsigned line, const char *entry, voi
 
 static void side_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
-	(void)arg;
-	fprintf(stdout, "cachehot-layout: note: sidecar entry '%s' (%s:%u) matched no struct "
-		"in the input [cachehot]\n", entry, file, line);
+	fprintf(stdout, "cachehot-layout: note: %s\n",
+		ch_msg_sidecar_unmatched_input(arg, entry, file, line));
 }
 
 static int in_list(char **v, size_t n, const char *s)
@@ -518,7 +517,7 @@ int main(int argc, char **argv)
 				rc = 2;
 			}
 		if (!nonly && unmatched && ch_sidecar_count(s->ctx))
-			ch_sidecar_unmatched(s->ctx, side_unmatched, NULL);
+			ch_sidecar_unmatched(s->ctx, side_unmatched, s->ctx);
 		if (!quiet)
 			for (i = 0; i < s->n; i++)
 				if (s->structs[i].layouts_differ &&

@@ -316,6 +316,14 @@ bool cachehot_per_thread_any(tree type, const char *sname)
 			return true;
 		if (side) {
 			char key[512];
+			uint64_t n;
+			bool heap;
+			tree elem = element_of(TREE_TYPE(f), &n, &heap);
+			/* only an array or pointer of structs is judged (as in
+			 * cachehot_per_thread_members): an entry naming another
+			 * member stays unmatched, and is reported (sparse, layout) */
+			if (!elem || (TREE_CODE(elem) != RECORD_TYPE && TREE_CODE(elem) != UNION_TYPE))
+				continue;
 			if ((size_t)snprintf(key, sizeof(key), "%s.%s", sname,
 					     IDENTIFIER_POINTER(DECL_NAME(f))) < sizeof(key) &&
 			    ch_sidecar_per_thread(cachehot_ctx, key, NULL))

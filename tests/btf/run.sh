@@ -60,7 +60,7 @@ printf 'workers[] per_thread\nheap_workers[16] per_thread\next_workers[] per_thr
 rc=$?
 expect_eq btf/array-sharing-vars "1|$T/ptv.btf: warning: array 'workers' of per-thread 72-byte elements: field 'spare' of element 0 (offset 16 in the element, byte 16 of the array) shares cache line 1 of the array (64-byte lines) with 'fd' of element 1 (byte 72), written by another thread; mark 'struct worker' ____cacheline_aligned_in_smp; this costs element 72 -> 128 bytes: 56 bytes per element, 224 bytes for the 4 elements [cachehot-array-sharing]
 $T/ptv.btf: warning: heap array 'heap_workers' of per-thread 72-byte elements: field 'spare' of element 0 (offset 16 in the element, byte 16 of the array) shares cache line 1 of the array (64-byte lines) with 'fd' of element 1 (byte 72), written by another thread; mark 'struct worker' ____cacheline_aligned_in_smp; this costs element 72 -> 128 bytes: 56 bytes per element, 896 bytes for the 16 elements [cachehot-array-sharing]
-cachehot-layout: note: sidecar entry 'ext_workers[]' (/tmp/ptv.ann:3) matched no struct in the input [cachehot]" \
+cachehot-layout: note: sidecar entry 'ext_workers[]' (/tmp/ptv.ann:3) matched no array in the input: a per_thread entry names an array variable (or a pointer to a heap array) or a struct tag (every array of that type), STRUCT.FIELD an array or pointer member [cachehot]" \
 	"$rc|$(sed "s#$T/ptv.ann#/tmp/ptv.ann#" "$T/out")"
 
 # the layout fixture through BTF (pahole -J, DWARF stripped): the member
@@ -77,8 +77,8 @@ if [ -f "$PLUGIN" ] && gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=
 	"$LT" -q --manifest "$T/as.json" --annotations tests/fixtures/array_sharing.ann "$T/as.o" >"$T/as-btf.txt" 2>&1
 	expect_eq btf/array-sharing-fixture \
 		"$( { grep -v "array 'stats'\|array 'heap_workers2\{0,1\}'" "$T/as-plugin.txt" | sed "s#^$f:[0-9]*:[0-9]*: ##"
-		      echo "note: sidecar entry 'heap_workers[]' (tests/fixtures/array_sharing.ann:3) matched no struct in the input [cachehot]"
-		      echo "note: sidecar entry 'heap_workers2[]' (tests/fixtures/array_sharing.ann:5) matched no struct in the input [cachehot]"; } | sort)" \
+		      echo "note: sidecar entry 'heap_workers[]' (tests/fixtures/array_sharing.ann:3) matched no array in the input: a per_thread entry names an array variable (or a pointer to a heap array) or a struct tag (every array of that type), STRUCT.FIELD an array or pointer member [cachehot]"
+		      echo "note: sidecar entry 'heap_workers2[]' (tests/fixtures/array_sharing.ann:5) matched no array in the input: a per_thread entry names an array variable (or a pointer to a heap array) or a struct tag (every array of that type), STRUCT.FIELD an array or pointer member [cachehot]"; } | sort)" \
 		"$(sed "s#^$T/as.o: ##; s#^cachehot-layout: ##" "$T/as-btf.txt" | sort)"
 	expect_eq btf/array-sharing-fixture-count 3 "$(grep -c 'cachehot-array-sharing' "$T/as-btf.txt")"
 else

@@ -4,7 +4,8 @@
 # table of objects and linked programs (layout/symbols.c, core/globals.c).
 #  1. userspace (tests/globals/server.c): attributes through the plugin's
 #     manifest, with and without -fdata-sections, object and executable;
-#     the suggested fix (-DFIXED) is clean; -fcommon; a plain object (no
+#     the suggested fix (-DFIXED) is clean; -fcommon; a function's static
+#     (calls.c: the fix names 'calls', not the symbol 'calls.0'); a plain object (no
 #     -g, no plugin) annotated by a sidecar; sparse's manifest agrees;
 #  2. kernel vocabulary (tests/globals/kstats.c, -mcmodel=kernel) and its fix;
 #  3. cachehot check passes the findings through in gcc, json and SARIF;
@@ -14,6 +15,9 @@
 #     cachehot check over the run (a warning with the "did you mean" hint
 #     or over a whole database: the gate fails), the same text from
 #     cachehot-layout; a variable of another unit is not reported.
+#  5. per_thread entries that name no array (a member that is neither an
+#     array nor a pointer, a name nothing has): "matched no array" from
+#     every engine and the driver, not "no such struct".
 # Expected texts are exact for Debian 12's gcc 12 and binutils 2.40.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP"
@@ -201,5 +205,29 @@ grep page_counterusage charge.ann >typo.ann; grep no_such_counter charge.ann >st
 "$LT" --annotations typo.ann charge.o uncharge.o >/dev/null 2>&1; rc=$?
 "$LT" --annotations stale.ann charge.o uncharge.o >/dev/null 2>&1
 expect_eq novar-layout-exit "1 0" "$rc $?"
+
+# ---- 5. per_thread entries that name no array -----------------------------------------
+# 'page_counter.max' exists but is no array or pointer: "matched no struct"
+# (which the per-unit note said) and "the tree has no such struct" (the
+# driver's verdict) were wrong; the note says what such an entry names
+printf '# a member that is no array, and a name nothing has\npage_counter.max[] per_thread\nno_such_pool[] per_thread\n' >pt.ann
+PTN="a per_thread entry names an array variable (or a pointer to a heap array) or a struct tag (every array of that type), STRUCT.FIELD an array or pointer member [cachehot]"
+out=$(gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=pt.ann -c charge.c -o /dev/null 2>&1); rc=$?
+expect_eq perthread-unmatched-plugin "0|cc1: note: sidecar entry 'page_counter.max[]' (pt.ann:2) matched no array in this translation unit: $PTN
+cc1: note: sidecar entry 'no_such_pool[]' (pt.ann:3) matched no array in this translation unit: $PTN" "$rc|$out"
+if [ -x "$SP" ]; then
+	out=$("$SP" -fcachehot-annotations=pt.ann charge.c 2>&1 | grep cachehot)
+	expect_eq perthread-unmatched-sparse "cachehot-sparse: note: sidecar entry 'page_counter.max[]' (pt.ann:2) matched no array in this translation unit: $PTN
+cachehot-sparse: note: sidecar entry 'no_such_pool[]' (pt.ann:3) matched no array in this translation unit: $PTN" "$out"
+fi
+out=$("$LT" --annotations pt.ann charge.o 2>/dev/null | grep 'sidecar entry')
+expect_eq perthread-unmatched-layout "cachehot-layout: note: sidecar entry 'page_counter.max[]' (pt.ann:2) matched no array in the input: $PTN
+cachehot-layout: note: sidecar entry 'no_such_pool[]' (pt.ann:3) matched no array in the input: $PTN" "$out"
+if [ -x "$CH" ]; then
+	PTS="the tree has no such array variable, struct or array or pointer member (a stale or misspelt entry, a typedef name where the struct tag is needed, or a member that is neither an array nor a pointer); delete or correct it [cachehot]"
+	out=$("$CH" check -p cc.json --annotations=pt.ann 2>/dev/null); rc=$?
+	expect_eq perthread-unmatched-database "1|pt.ann:2: warning: sidecar entry 'page_counter.max[]' ($T/pt.ann:2) matched no array in any of the 2 units checked: $PTS
+pt.ann:3: warning: sidecar entry 'no_such_pool[]' ($T/pt.ann:3) matched no array in any of the 2 units checked: $PTS" "$rc|$out"
+fi
 
 exit 0
