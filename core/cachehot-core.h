@@ -398,6 +398,11 @@ const char *ch_sidecar_global_entry(ch_ctx *ctx, const char *name, enum ch_class
  * "TAG.MEMBER" (the longest tag wins). One hash lookup per call; nothing is
  * done when the sidecar has no variable lines (ch_sidecar_global_count). */
 void ch_sidecar_hint_member(ch_ctx *ctx, const char *tag, const char *member);
+/* 1 if some variable entry's name starts with tag and is longer: only then
+ * can a member of tag give a hint (most tags of a unit cannot; engines ask
+ * before walking the members). One hash lookup; the table of the names'
+ * prefixes (linear in the sidecar's size) is built on the first call. */
+int ch_sidecar_hint_tag(ch_ctx *ctx, const char *tag);
 /* The same for every member of t (t->name is the tag). */
 void ch_sidecar_hint_type(ch_ctx *ctx, const struct ch_type *t);
 /* How many "VARIABLE CLASS" lines are loaded. O(1). */

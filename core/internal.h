@@ -28,6 +28,12 @@ struct ch_side_type {
 	size_t first, last;
 };
 
+/* the first len bytes of s (ch_sidecar_hint_tag) */
+struct ch_name_prefix {
+	const char *s;
+	size_t len;
+};
+
 struct ch_ctx {
 	char err[512];
 	/* every allocation (chunks of ch_alloc's arena), freed by ch_ctx_free */
@@ -46,6 +52,11 @@ struct ch_ctx {
 	size_t nside, capside;
 	size_t nside_per_thread;  /* of them "NAME[] per_thread" lines */
 	size_t nside_global;      /* of them "VARIABLE CLASS" lines */
+	/* every proper prefix of their names (ch_sidecar_hint_tag), open
+	 * addressing over (start, length) of the names; ch_alloc memory,
+	 * built for nside_prefixes_for variable lines */
+	struct ch_name_prefix *side_prefixes;
+	size_t cap_side_prefixes, nside_prefixes_for;
 	/* sidecar indices, open addressing (linear probing), rebuilt when
 	 * half full: (STRUCT, member key) -> entry index + 1, and STRUCT ->
 	 * its chain. Member keys are opaque strings. */

@@ -607,6 +607,60 @@ const char *ch_sidecar_global_entry(ch_ctx *ctx, const char *name, enum ch_class
 			 group ? group : "");
 }
 
+static size_t prefix_hash(const char *s, size_t len)
+{
+	size_t h = 2166136261u, i;   /* FNV-1a */
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* The prefix table for the variable lines loaded so far: sum of the name
+ * lengths slots (x2), each prefix once. */
+static void build_prefixes(ch_ctx *ctx)
+{
+	size_t i, total = 0, cap = 16;
+	for (i = 0; i < ctx->nside; i++)
+		if (ctx->side[i].global)
+			total += strlen(ctx->side[i].type);
+	while (cap < 2 * total)
+		cap *= 2;
+	ctx->side_prefixes = (struct ch_name_prefix *)ch_alloc(ctx, cap * sizeof(*ctx->side_prefixes));
+	memset(ctx->side_prefixes, 0, cap * sizeof(*ctx->side_prefixes));
+	ctx->cap_side_prefixes = cap;
+	for (i = 0; i < ctx->nside; i++) {
+		const char *name = ctx->side[i].type;   /* "NAME=" */
+		size_t l, n;
+		if (!ctx->side[i].global)
+			continue;
+		n = strlen(name) - 1;
+		for (l = 1; l < n; l++) {
+			size_t h = prefix_hash(name, l) & (cap - 1);
+			while (ctx->side_prefixes[h].s &&
+			       !(ctx->side_prefixes[h].len == l && !memcmp(ctx->side_prefixes[h].s, name, l)))
+				h = (h + 1) & (cap - 1);
+			ctx->side_prefixes[h].s = name;
+			ctx->side_prefixes[h].len = l;
+		}
+	}
+	ctx->nside_prefixes_for = ctx->nside_global;
+}
+
+int ch_sidecar_hint_tag(ch_ctx *ctx, const char *tag)
+{
+	size_t l, h;
+	if (!ctx->nside_global || !tag)
+		return 0;
+	if (ctx->nside_prefixes_for != ctx->nside_global)
+		build_prefixes(ctx);
+	l = strlen(tag);
+	for (h = prefix_hash(tag, l) & (ctx->cap_side_prefixes - 1); ctx->side_prefixes[h].s;
+	     h = (h + 1) & (ctx->cap_side_prefixes - 1))
+		if (ctx->side_prefixes[h].len == l && !memcmp(ctx->side_prefixes[h].s, tag, l))
+			return 1;
+	return 0;
+}
+
 void ch_sidecar_hint_member(ch_ctx *ctx, const char *tag, const char *member)
 {
 	struct ch_sidecar_entry *e;
@@ -638,7 +692,7 @@ static void hint_members(ch_ctx *ctx, const char *tag, const struct ch_type *t, 
 
 void ch_sidecar_hint_type(ch_ctx *ctx, const struct ch_type *t)
 {
-	if (t && t->name && ctx->nside_global)
+	if (t && t->name && ch_sidecar_hint_tag(ctx, t->name))
 		hint_members(ctx, t->name, t, 0);
 }
 

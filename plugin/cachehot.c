@@ -78,6 +78,7 @@ static struct plugin_info cachehot_info = {
 };
 
 static hash_set<tree> *judged;          /* struct types already judged */
+static hash_set<tree> *hinted;          /* struct types whose members gave hints */
 static hash_map<tree, int> *relevance;  /* 1: annotations inside, 2: none */
 static bool any_attribute_seen;
 static int unmatched_note = 1;
@@ -852,7 +853,10 @@ static void finish_type(void *gcc_data, void *)
 	bool pt;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
-	if (ch_sidecar_global_count(cachehot_ctx) && type_tag(TYPE_MAIN_VARIANT(type)))
+	/* FINISH_TYPE fires on every use of a type: its members once */
+	if (ch_sidecar_global_count(cachehot_ctx) &&
+	    ch_sidecar_hint_tag(cachehot_ctx, type_tag(TYPE_MAIN_VARIANT(type))) &&
+	    !hinted->add(TYPE_MAIN_VARIANT(type)))
 		hint_members(type_tag(TYPE_MAIN_VARIANT(type)), TYPE_MAIN_VARIANT(type), 0);
 	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
 		return;
@@ -1146,6 +1150,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 						      cachehot_opts.predict))
 		error("cachehot: %s", problem);
 	judged = new hash_set<tree>;
+	hinted = new hash_set<tree>;
 	relevance = new hash_map<tree, int>;
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);

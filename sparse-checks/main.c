@@ -302,7 +302,8 @@ static void note_scope_for_variables(struct symbol_list *syms, int block)
 		return;
 	FOR_EACH_PTR(syms, sym) {
 		if (sym->namespace == NS_STRUCT && sym->ident && sym->symbol_list &&
-		    (sym->type == SYM_STRUCT || sym->type == SYM_UNION))
+		    (sym->type == SYM_STRUCT || sym->type == SYM_UNION) &&
+		    ch_sidecar_hint_tag(ch_sparse_ctx, show_ident(sym->ident)))
 			hint_members(show_ident(sym->ident), sym, 0);
 		else if (block && sym->namespace == NS_SYMBOL && sym->type == SYM_NODE &&
 			 sym->ident && (sym->ctype.modifiers & (MOD_STATIC | MOD_EXTERN)) &&

@@ -689,6 +689,37 @@ static void test_fix_brief(void)
 	ch_ctx_free(ctx);
 }
 
+/* "did you mean 'STRUCT.FIELD'?" for a variable entry that is a tag and a
+ * member run together: the prefix table, the longest tag, no hint for a
+ * tag that is the whole name or begins no entry. */
+static void test_variable_hints(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	check(ch_sidecar_load_string(ctx, "h.ann", "page_counterusage hot\na_bc hot\nx.y hot\n") == 0,
+	      "hints: load", ch_ctx_error(ctx));
+	check(ch_sidecar_global_count(ctx) == 2, "hints: two variable lines", "");
+	check(ch_sidecar_hint_tag(ctx, "page") && ch_sidecar_hint_tag(ctx, "page_counter") &&
+	      !ch_sidecar_hint_tag(ctx, "page_counterusage") && !ch_sidecar_hint_tag(ctx, "x") &&
+	      !ch_sidecar_hint_tag(ctx, "pagecounter"), "hints: prefix table", "");
+	ch_sidecar_hint_member(ctx, "page_counter", "max");   /* no such entry */
+	check(!ch_sidecar_global_hint(ctx, "page_counterusage"), "hints: none yet", "");
+	ch_sidecar_hint_member(ctx, "page_counter", "usage");
+	check_str("hints: tag.member", "page_counter.usage",
+		  ch_sidecar_global_hint(ctx, "page_counterusage"));
+	ch_sidecar_hint_member(ctx, "a_b", "c");
+	ch_sidecar_hint_member(ctx, "a", "_bc");
+	check_str("hints: longest tag", "a_b.c", ch_sidecar_global_hint(ctx, "a_bc"));
+	check_str("hints: message", "sidecar entry 'page_counterusage hot' (h.ann:1) names no "
+		  "variable of the input: no variable or data symbol has that name (a stale or "
+		  "misspelt entry, or a variable the compiler removed); did you mean "
+		  "'page_counter.usage'? ('page_counter' has a member 'usage': a field is written "
+		  "STRUCT.FIELD) [cachehot]",
+		  ch_msg_sidecar_no_symbol(ctx, ch_sidecar_global_entry(ctx, "page_counterusage",
+									CH_CLASS_HOT, NULL),
+					   "h.ann", 1, ch_sidecar_global_hint(ctx, "page_counterusage")));
+	ch_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_v510();
@@ -702,5 +733,6 @@ int main(void)
 	test_groups();
 	test_fix_sweep();
 	test_fix_brief();
+	test_variable_hints();
 	return 0;
 }
