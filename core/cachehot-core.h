@@ -632,10 +632,11 @@ const char *ch_msg_addressable_args(ch_ctx *ctx);
 const char *ch_msg_sidecar_no_member(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line, const char *type_name);
 /* An entry no struct (a per_thread entry "NAME[]", "STRUCT.FIELD[]": no
- * array) of this translation unit matched: "... matched no struct in this
- * translation unit" (CH_MSG_UNMATCHED_TAIL) or "... matched no array in this
- * translation unit: ..." (CH_MSG_UNMATCHED_ARRAY_TAIL, then what such an
- * entry names). */
+ * array; "FUNCTION()": no inline function whose address is taken) of this
+ * translation unit matched: "... matched no struct in this translation
+ * unit" (CH_MSG_UNMATCHED_TAIL), "... matched no array in this translation
+ * unit: ..." (CH_MSG_UNMATCHED_ARRAY_TAIL, then what such an entry names)
+ * or CH_MSG_UNMATCHED_FUNC_TAIL. */
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line);
 /* The same for cachehot-layout, over all its input files ("... in the
@@ -664,6 +665,8 @@ const char *ch_msg_nothing_judged(ch_ctx *ctx);
 #define CH_MSG_SIDECAR_ENTRY "sidecar entry '"
 #define CH_MSG_UNMATCHED_TAIL "matched no struct in this translation unit"
 #define CH_MSG_UNMATCHED_ARRAY_TAIL "matched no array in this translation unit"
+#define CH_MSG_UNMATCHED_FUNC_TAIL "matched no inline function whose address is taken in this " \
+	"translation unit"
 /* A struct with annotations but no fixed layout (a variable-length member,
  * a C++ template pattern): not judged, and said so. */
 const char *ch_msg_no_layout(ch_ctx *ctx, const char *type_name, int is_union);

@@ -216,9 +216,20 @@ static int per_thread_entry(const char *entry)
 	"array) or a struct tag (every array of that type), STRUCT.FIELD an array or pointer " \
 	"member"
 
+/* A FUNCTION() addressable entry matches where [cachehot-inline-addr] would
+ * report the function: an inline function whose address is taken. */
+static int function_entry(const char *entry)
+{
+	size_t l = strlen(entry);
+	return l > 2 && !strcmp(entry + l - 2, "()");
+}
+
 const char *ch_msg_sidecar_unmatched(ch_ctx *ctx, const char *entry, const char *file,
 				     unsigned line)
 {
+	if (function_entry(entry))
+		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) " CH_MSG_UNMATCHED_FUNC_TAIL
+				 " [cachehot]", entry, file, line);
 	if (per_thread_entry(entry))
 		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) " CH_MSG_UNMATCHED_ARRAY_TAIL
 				 ": " PER_THREAD_NAMES " [cachehot]", entry, file, line);
@@ -239,6 +250,11 @@ const char *ch_msg_sidecar_unmatched_input(ch_ctx *ctx, const char *entry, const
 const char *ch_msg_sidecar_stale(ch_ctx *ctx, const char *entry, const char *file,
 				 unsigned line, unsigned long units)
 {
+	if (function_entry(entry))
+		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no inline function whose "
+				 "address is taken in any of the %lu units checked: it silences "
+				 "nothing (a stale or misspelt entry); delete or correct it [cachehot]",
+				 entry, file, line, units);
 	if (per_thread_entry(entry))
 		return ch_printf(ctx, "sidecar entry '%s' (%s:%u) matched no array in any of the "
 				 "%lu units checked: the tree has no such array variable, struct or "

@@ -477,7 +477,8 @@ static int unmatched_entry(const struct finding *f, char **entry, char **file, u
 	if (strcmp(f->check, "cachehot") || strncmp(m, CH_MSG_SIDECAR_ENTRY, pl))
 		return 0;
 	if ((p = strstr(m, ") " CH_MSG_UNMATCHED_TAIL)) ||
-	    (p = strstr(m, ") " CH_MSG_UNMATCHED_ARRAY_TAIL)))
+	    (p = strstr(m, ") " CH_MSG_UNMATCHED_ARRAY_TAIL)) ||
+	    (p = strstr(m, ") " CH_MSG_UNMATCHED_FUNC_TAIL)))
 		kind = 1;
 	else if ((p = strstr(m, ") " CH_MSG_UNMATCHED_VAR_TAIL)))
 		kind = 2;

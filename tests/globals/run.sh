@@ -17,7 +17,8 @@
 #     cachehot-layout; a variable of another unit is not reported.
 #  5. per_thread entries that name no array (a member that is neither an
 #     array nor a pointer, a name nothing has): "matched no array" from
-#     every engine and the driver, not "no such struct".
+#     every engine and the driver, not "no such struct"; FUNCTION()
+#     entries: "matched no inline function whose address is taken".
 # Expected texts are exact for Debian 12's gcc 12 and binutils 2.40.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP"
@@ -228,6 +229,25 @@ if [ -x "$CH" ]; then
 	out=$("$CH" check -p cc.json --annotations=pt.ann 2>/dev/null); rc=$?
 	expect_eq perthread-unmatched-database "1|pt.ann:2: warning: sidecar entry 'page_counter.max[]' ($T/pt.ann:2) matched no array in any of the 2 units checked: $PTS
 pt.ann:3: warning: sidecar entry 'no_such_pool[]' ($T/pt.ann:3) matched no array in any of the 2 units checked: $PTS" "$rc|$out"
+fi
+# FUNCTION() addressable entries match an inline function whose address is
+# taken (they silence [cachehot-inline-addr]), not a struct; cachehot-layout
+# does not judge inline-addr, so it reports none of them
+printf 'static inline int helper(int x) { return x + 1; }\nint (*hook)(int) = helper;\nint use(void) { return helper(1); }\n' >ia.c
+printf 'helper() addressable\nno_such_helper() addressable\n' >ia.ann
+FNT="matched no inline function whose address is taken in this translation unit [cachehot]"
+out=$(gcc -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=ia.ann -c ia.c -o /dev/null 2>&1); rc=$?
+expect_eq function-unmatched-plugin "0|cc1: note: sidecar entry 'no_such_helper()' (ia.ann:2) $FNT" "$rc|$out"
+if [ -x "$SP" ]; then
+	out=$("$SP" -fcachehot-inline-addr=1 -fcachehot-annotations=ia.ann ia.c 2>&1 | grep cachehot)
+	expect_eq function-unmatched-sparse "cachehot-sparse: note: sidecar entry 'no_such_helper()' (ia.ann:2) $FNT" "$out"
+fi
+gcc -g -c ia.c -o ia.o || fail globals/build-ia "gcc failed"
+expect_eq function-unmatched-layout "" "$("$LT" --annotations ia.ann ia.o 2>/dev/null | grep 'sidecar entry')"
+if [ -x "$CH" ]; then
+	printf '[{"directory": "%s", "file": "ia.c", "arguments": ["gcc", "-O2", "-c", "ia.c"]}]\n' "$T" >ia-cc.json
+	out=$("$CH" check -p ia-cc.json --annotations=ia.ann 2>/dev/null); rc=$?
+	expect_eq function-unmatched-database "1|ia.ann:2: warning: sidecar entry 'no_such_helper()' ($T/ia.ann:2) matched no inline function whose address is taken in any of the 1 units checked: it silences nothing (a stale or misspelt entry); delete or correct it [cachehot]" "$rc|$out"
 fi
 
 exit 0
