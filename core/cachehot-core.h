@@ -208,6 +208,11 @@ const char *ch_msg_global_common(struct ch_ctx *ctx, const char *name, const cha
  * units of a run (every unit reported ch_msg_sidecar_no_variable_unit).
  * hint: "STRUCT.FIELD" when the name is a struct tag and one of its members
  * run together (ch_sidecar_variable_hint), or NULL. Same text everywhere. */
+/* A manifest "globals" entry (name, defined at file:line; file may be
+ * NULL) that no data symbol of the inputs matched, by name or demangled
+ * name (cachehot-layout): the variable was not judged. */
+const char *ch_msg_manifest_global_no_symbol(struct ch_ctx *ctx, const char *name,
+					     const char *file, unsigned line);
 const char *ch_msg_sidecar_no_symbol(struct ch_ctx *ctx, const char *name, const char *file,
 				     unsigned line, const char *hint);
 /* A compiler's per-unit note: the entry named no variable (file-scope,

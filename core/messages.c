@@ -368,11 +368,23 @@ static const char *place(ch_ctx *ctx, const struct ch_global *g, int relocatable
 
 /* The name a fix is written in: the source name of a symbol ("calls" for
  * GCC's "calls.0", a function's static; "x" for LTO's "x.lto_priv.0"): C
- * identifiers have no '.', and the fix is applied to the declaration. */
+ * identifiers have no '.', and the fix is applied to the declaration. A
+ * demangled C++ name is declared as its last component: "nshot" of
+ * "ns::nshot", "calls" of "f(int)::calls". */
 static const char *decl_name(ch_ctx *ctx, const char *sym)
 {
-	const char *dot = strchr(sym, '.');
-	return dot && dot > sym ? ch_printf(ctx, "%.*s", (int)(dot - sym), sym) : sym;
+	const char *dot, *p, *last = sym;
+	int depth = 0;
+	for (p = sym; *p; p++) {
+		if (*p == '(' || *p == '<')
+			depth++;
+		else if ((*p == ')' || *p == '>') && depth)
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':')
+			last = p + 2;
+	}
+	dot = strchr(last, '.');
+	return dot && dot > last ? ch_printf(ctx, "%.*s", (int)(dot - last), last) : last;
 }
 
 const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int relocatable,
@@ -484,6 +496,15 @@ static const char *variable_hint(ch_ctx *ctx, const char *hint)
 		return "";
 	return ch_printf(ctx, "; did you mean '%s'? ('%.*s' has a member '%s': a field is "
 			 "written STRUCT.FIELD)", hint, (int)(dot - hint), hint, dot + 1);
+}
+
+const char *ch_msg_manifest_global_no_symbol(ch_ctx *ctx, const char *name, const char *file,
+					     unsigned line)
+{
+	return ch_printf(ctx, "annotated variable '%s' (%s:%u, manifest \"globals\") matched no data "
+			 "symbol of the input: it was not judged (a variable the compiler removed, "
+			 "an input that does not hold it, or a symbol name the manifest does not "
+			 "know) [cachehot]", name, file ? file : "?", line);
 }
 
 const char *ch_msg_sidecar_no_symbol(ch_ctx *ctx, const char *name, const char *file,

@@ -17,7 +17,7 @@ FUZZ_LIBSRC  := $(wildcard core/*.c) $(wildcard layout/*.c) bloat/bloat.c bloat/
 		$(filter-out driver/main.c,$(wildcard driver/*.c))
 FUZZ_LIBOBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIBSRC))
 FUZZ_INC     := -Icore -Ilayout -Ibloat -Idriver
-FUZZ_LIBS    = -ldw -lelf -lbpf -ljansson $(DRIVER_LIBS)
+FUZZ_LIBS    = -ldw -lelf -lbpf -lstdc++ -ljansson $(DRIVER_LIBS)
 
 $(BUILD)/fuzz/obj/%.o: %.c $(CORE_HDRS) layout/lt.h $(wildcard bloat/*.h) driver/driver.h
 	@mkdir -p $(@D)

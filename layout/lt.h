@@ -124,6 +124,7 @@ struct lt_set {
 				 * in DW_AT_producer, or BTF (fix vocabulary, ch_config.kernel);
 				 * 2: C++ (DW_AT_language), alignas() as the plugin says */
 	int have_macros;
+	size_t globals_unmatched; /* manifest "globals" no data symbol had (symbols.c) */
 	int want_decls;            /* readers fill lt_typeinfo decls (--show,
 				    * --reorganize); off, only what the core needs */
 	int quiet;
@@ -230,6 +231,14 @@ int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **o
  * with its group and source location (strings ctx-owned). 1 if recorded. */
 int lt_manifest_global(struct lt_manifest *m, ch_ctx *ctx, const char *name,
 		       enum ch_class *cls, const char **group, struct ch_loc *loc);
+/* fn(name, file, line, arg) for each of the manifest's "globals" that
+ * lt_manifest_global() was never asked for (no data symbol of the inputs
+ * has its name, demangled): a variable the compiler removed, or one this
+ * run did not read. file may be NULL. */
+void lt_manifest_globals_unmatched(struct lt_manifest *m,
+				   void (*fn)(const char *name, const char *file, unsigned line,
+					      void *arg),
+				   void *arg);
 /* How many global variables the manifest (may be NULL) records. */
 size_t lt_manifest_nglobals(struct lt_manifest *m);
 

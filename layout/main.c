@@ -539,6 +539,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "
 				"%d warnings%s\n", s->n, judged, ea.warnings + sa.warnings,
 				mf ? (diffs || refused ? ", binary differs from the manifest"
+				      : s->globals_unmatched ? ", binary matches the manifest's structs, "
+							       "not all of its annotated variables"
 					 : ", binary matches the manifest") : "");
 		if (!rc && (ea.warnings || diffs || refused || sa.warnings))
 			rc = 1;

@@ -22,6 +22,7 @@ struct lt_manifest {
 	json_t *root;
 	json_t *structs;           /* borrowed from root */
 	char *path;
+	json_t *globals_matched;   /* names of "globals" some data symbol had */
 };
 
 struct lt_manifest *lt_manifest_load(const char *path, char *err, size_t errsz)
@@ -74,6 +75,8 @@ void lt_manifest_free(struct lt_manifest *m)
 	if (!m)
 		return;
 	json_decref(m->root);
+	if (m->globals_matched)
+		json_decref(m->globals_matched);
 	free(m->path);
 	free(m);
 }
@@ -384,6 +387,9 @@ int lt_manifest_global(struct lt_manifest *m, ch_ctx *ctx, const char *name,
 	const char *c, *s;
 	if (!json_is_object(g))
 		return 0;
+	if (!m->globals_matched)
+		m->globals_matched = json_object();
+	json_object_set_new(m->globals_matched, name, json_true());
 	c = json_string_value(json_object_get(g, "class"));
 	if (!c || ch_class_parse(c, cls))
 		return 0;
@@ -395,6 +401,23 @@ int lt_manifest_global(struct lt_manifest *m, ch_ctx *ctx, const char *name,
 	loc->line = (unsigned)json_integer_value(json_object_get(g, "line"));
 	loc->col = (unsigned)json_integer_value(json_object_get(g, "col"));
 	return 1;
+}
+
+void lt_manifest_globals_unmatched(struct lt_manifest *m,
+				   void (*fn)(const char *name, const char *file, unsigned line,
+					      void *arg),
+				   void *arg)
+{
+	json_t *g = m ? json_object_get(m->root, "globals") : NULL, *rec;
+	const char *name;
+	if (!json_is_object(g))
+		return;
+	json_object_foreach(g, name, rec) {
+		if (m->globals_matched && json_object_get(m->globals_matched, name))
+			continue;
+		fn(name, json_string_value(json_object_get(rec, "file")),
+		   (unsigned)json_integer_value(json_object_get(rec, "line")), arg);
+	}
 }
 
 size_t lt_manifest_nglobals(struct lt_manifest *m)

@@ -5,7 +5,8 @@
 #   make layout-bench    bench/layout: time against one pahole dump (long)
 LAYOUT_SRCS := $(wildcard layout/*.c)
 LAYOUT_OBJS := $(patsubst layout/%.c,$(BUILD)/layout/%.o,$(LAYOUT_SRCS))
-LAYOUT_LIBS := -ldw -lelf -lbpf
+# libstdc++: __cxa_demangle for C++ symbol names (layout/symbols.c)
+LAYOUT_LIBS := -ldw -lelf -lbpf -lstdc++
 DEB_PACKAGES += libdw-dev libelf-dev libbpf-dev libjansson-dev pahole patch
 ALL_TARGETS  += bin/cachehot-layout
 CLEAN_FILES  += bin/cachehot-layout

@@ -85,6 +85,41 @@ static const char *source_name(ch_ctx *ctx, const char *name, int local)
 	return ch_printf(ctx, "%.*s", (int)(dot - name), name);
 }
 
+/* The C++ source name of a mangled symbol (the Itanium ABI, as GCC and
+ * Clang write it), demangled by libstdc++: '_ZN2ns5nshotE' is 'ns::nshot',
+ * '_ZZ4mainE5calls' 'main::calls'; NULL when name is not mangled. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+static const char *demangled(ch_ctx *ctx, const char *name)
+{
+	int st = 0;
+	char *d;
+	const char *r;
+	if (strncmp(name, "_Z", 2) || !(d = __cxa_demangle(name, NULL, NULL, &st)) || st) {
+		return NULL;
+	}
+	r = ch_strdup(ctx, d);
+	free(d);
+	return r;
+}
+
+/* The name a C++ variable is declared with (what the plugin and sparse
+ * record): the last component of its demangled name, 'nshot' of
+ * 'ns::nshot', 'calls' of 'f(int)::calls'. */
+static const char *declared_name(ch_ctx *ctx, const char *dm)
+{
+	const char *p = dm, *last = dm;
+	int depth = 0;
+	for (; *p; p++) {
+		if (*p == '(' || *p == '<')
+			depth++;
+		else if ((*p == ')' || *p == '>') && depth)
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':')
+			last = p + 2;
+	}
+	return last == dm ? dm : ch_strdup(ctx, last);
+}
+
 /* Class of a variable: the attribute as compiled (manifest), else the
  * sidecar given to this run (docs/annotations.rst: the attribute wins). */
 static enum ch_class class_of(struct lt_set *s, struct lt_manifest *mf, const char *name,
@@ -264,7 +299,11 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 		if (!name || !*name)
 			continue;
 		memset(&y, 0, sizeof(y));
-		y.g.name = ch_strdup(s->ctx, name);
+		y.g.name = demangled(s->ctx, name);
+		if (y.g.name)   /* C++: matched and printed by its source name */
+			name = declared_name(s->ctx, y.g.name);
+		else
+			y.g.name = ch_strdup(s->ctx, name);
 		y.g.size = st.st_size;
 		if (st.st_shndx == SHN_COMMON) {
 			y.common = 1;
@@ -419,6 +458,15 @@ static void no_symbol(const char *name, enum ch_class cls, const char *group, co
 		r->warnings++;
 }
 
+/* A manifest "globals" entry no data symbol matched: never silently. */
+static void no_manifest_symbol(const char *name, const char *file, unsigned line, void *arg)
+{
+	struct run *r = arg;
+	r->s->globals_unmatched++;
+	fprintf(r->out, "cachehot-layout: note: %s\n",
+		ch_msg_manifest_global_no_symbol(r->s->ctx, name, file, line));
+}
+
 int lt_globals_run(struct lt_set *s, char **files, int nfiles, struct lt_manifest *mf,
 		   const struct lt_opts *o, FILE *out, int unmatched, size_t *judged,
 		   char *err, size_t errsz)
@@ -437,6 +485,7 @@ int lt_globals_run(struct lt_set *s, char **files, int nfiles, struct lt_manifes
 		for (k = 0; k < s->n; k++)   /* hints from the structs read */
 			ch_sidecar_hint_type(s->ctx, s->structs[k].t);
 		ch_sidecar_globals(s->ctx, no_symbol, &r);
+		lt_manifest_globals_unmatched(mf, no_manifest_symbol, &r);
 	}
 	*judged = r.judged;
 	return r.warnings;

@@ -15,6 +15,9 @@
 #     cachehot check over the run (a warning with the "did you mean" hint
 #     or over a whole database: the gate fails), the same text from
 #     cachehot-layout; a variable of another unit is not reported.
+#  6. C++ (nsvars.cc): mangled symbols matched by their demangled names,
+#     printed demangled, the fix names the declared name; a manifest
+#     variable no symbol has is reported, never silently passed.
 #  5. per_thread entries that name no array (a member that is neither an
 #     array nor a pointer, a name nothing has): "matched no array" from
 #     every engine and the driver, not "no such struct"; FUNCTION()
@@ -32,7 +35,7 @@ export LC_ALL=C
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 cp tests/globals/server.c tests/globals/calls.c tests/globals/kstats.c tests/globals/kstats.ann tests/globals/charge.c \
-	tests/globals/uncharge.c tests/globals/charge.ann "$T/"
+	tests/globals/uncharge.c tests/globals/charge.ann tests/globals/nsvars.cc "$T/"
 cd "$T"
 INC=-I$TOP/include
 # run CMD...: "rc|stdout" of cachehot-layout (the summary line is on stderr)
@@ -112,10 +115,10 @@ if [ -x "$SP" ]; then
 fi
 
 # a function's static: the symbol is 'calls.0', the fix names 'calls' as declared
-gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=c.json $INC -O2 -g -fno-common -c calls.c -o c.o ||
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=cs.json $INC -O2 -g -fno-common -c calls.c -o c.o ||
 	fail globals/build-calls "gcc failed"
 expect_eq function-static-fix "1|calls.c:9:23: warning: hot global 'calls.0' (8 bytes at offset 0 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'tally' (8 bytes at offset 8, line 0): every write to 'calls' takes the line from the CPUs using it; declare 'calls' _Alignas(64), and 'tally', the first variable after it on its line, _Alignas(64) too; at this placement that costs 56 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]" \
-	"$(run "$LT" --manifest c.json c.o)"
+	"$(run "$LT" --manifest cs.json c.o)"
 gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=ck.json $INC -O2 -g -fno-pie -mcmodel=kernel -fno-common -D__KERNEL__ -DCONFIG_SMP -c calls.c -o ck.o ||
 	fail globals/build-calls-kernel "gcc failed"
 expect_eq function-static-kernel-fix "mark 'calls' __cacheline_aligned_in_smp" \
@@ -249,5 +252,24 @@ if [ -x "$CH" ]; then
 	out=$("$CH" check -p ia-cc.json --annotations=ia.ann 2>/dev/null); rc=$?
 	expect_eq function-unmatched-database "1|ia.ann:2: warning: sidecar entry 'no_such_helper()' ($T/ia.ann:2) matched no inline function whose address is taken in any of the 1 units checked: it silences nothing (a stale or misspelt entry); delete or correct it [cachehot]" "$rc|$out"
 fi
+
+# ---- 6. C++: mangled symbol names; manifest variables no symbol has ----------------
+g++ -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=ns.json $INC -O2 -g -fno-common -c nsvars.cc -o ns.o ||
+	fail globals/build-cxx "g++ failed"
+expect_eq cxx-mangled-judged "1|nsvars.cc:8:15: warning: hot global 'ns::nshot' (8 bytes at offset 8 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'ns::other' (8 bytes at offset 0, line 0) and 'main::calls' (hot, 8 bytes at offset 16, line 0): every write to 'nshot' takes the line from the CPUs using them; declare 'nshot' alignas(64), and 'calls', the first variable after it on its line, alignas(64) too; at this placement that costs 112 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]
+nsvars.cc:14:14: warning: hot global 'main::calls' (8 bytes at offset 16 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'ns::other' (8 bytes at offset 0, line 0) and 'ns::nshot' (hot, 8 bytes at offset 8, line 0): every write to 'calls' takes the line from the CPUs using them; declare 'calls' alignas(64); at this placement that costs 48 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]" \
+	"$(run "$LT" --manifest ns.json ns.o)"
+"$LT" --manifest ns.json ns.o >/dev/null 2>err.txt
+expect_eq cxx-summary "cachehot-layout: 0 structs read, 2 annotated judged, 2 warnings, binary matches the manifest" "$(cat err.txt)"
+# the manifest's variables in a file that does not hold them: said, and the
+# summary does not claim a match
+printf 'long unrelated;\n' >unrelated.c
+gcc -O2 -c unrelated.c -o unrelated.o
+expect_eq manifest-variable-no-symbol "0|cachehot-layout: note: annotated variable 'calls' (nsvars.cc:14, manifest \"globals\") matched no data symbol of the input: it was not judged (a variable the compiler removed, an input that does not hold it, or a symbol name the manifest does not know) [cachehot]
+cachehot-layout: note: annotated variable 'nshot' (nsvars.cc:8, manifest \"globals\") matched no data symbol of the input: it was not judged (a variable the compiler removed, an input that does not hold it, or a symbol name the manifest does not know) [cachehot]" \
+	"$(run "$LT" --manifest ns.json unrelated.o)"
+"$LT" --manifest ns.json unrelated.o >/dev/null 2>err.txt
+expect_eq manifest-variable-no-symbol-summary "cachehot-layout: 0 structs read, 0 annotated judged, 0 warnings, binary matches the manifest's structs, not all of its annotated variables" "$(cat err.txt)"
+expect_eq manifest-variable-no-symbol-ignored "0|" "$(run "$LT" --manifest ns.json --unmatched ignore unrelated.o)"
 
 exit 0
