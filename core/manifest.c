@@ -34,7 +34,9 @@
  * compiles ran in, and written with sorted keys: the same build gives a
  * byte-identical manifest under any -j.
  * "globals" (only when a variable is annotated): NAME -> { "class", "group",
- * "file", "line", "col", "tool" }, see ch_manifest_add_global().
+ * "file", "line", "col", "tool" [, "other_definitions": [records of other
+ * variables of that name: function statics, statics of other units]] },
+ * see ch_manifest_add_global().
  * Written with jansson; merged under flock; written to an unnamed file and
  * renamed into place (ch_atomic_open), so no partial file is ever seen.
  */
@@ -324,8 +326,8 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 /* "globals": { NAME: { "class": "hot", "group": null, "file": ..., "line": N,
  * "col": N, "tool": "plugin" } }: global variables annotated in the source
  * (the class attributes on a variable, or the sidecar), for cachehot-layout
- * to judge where the link put them. Of two records of one name (a static in
- * two units) the first by file, line and text is kept: order-independent. */
+ * to judge where the link put them. Records of one name at other places are
+ * the record's "other_definitions" (merge_global). */
 static int global_before(json_t *a, json_t *b)
 {
 	const char *fa = json_string_value(json_object_get(a, "file"));
@@ -344,11 +346,69 @@ static int global_before(json_t *a, json_t *b)
 	return c < 0;
 }
 
+/* 1 if records a and b are the definition at one file:line (one variable
+ * seen twice: by the plugin and sparse, or a header's in two units). */
+static int global_same_place(json_t *a, json_t *b)
+{
+	const char *fa = json_string_value(json_object_get(a, "file"));
+	const char *fb = json_string_value(json_object_get(b, "file"));
+	return !strcmp(fa ? fa : "", fb ? fb : "") &&
+	       json_integer_value(json_object_get(a, "line")) ==
+		       json_integer_value(json_object_get(b, "line"));
+}
+
+/* Add rec to the sorted array others unless a record of its place is
+ * there (then the first by text stays). */
+static void others_add(json_t *others, json_t *rec)
+{
+	size_t i, n = json_array_size(others);
+	for (i = 0; i < n; i++) {
+		json_t *o = json_array_get(others, i);
+		if (global_same_place(o, rec)) {
+			if (global_before(rec, o))
+				json_array_set(others, i, rec);
+			return;
+		}
+		if (global_before(rec, o))
+			break;
+	}
+	json_array_insert(others, i, rec);
+}
+
+/* Records of one name at distinct places (function statics 'calls' of
+ * f() and g(), statics of two units) are distinct variables: the first by
+ * file and line is the record, the others its "other_definitions" (sorted
+ * by file and line), so cachehot-layout matches each symbol by its DWARF
+ * declaration. Order-independent. */
 static void merge_global(json_t *globals, const char *name, json_t *rec)
 {
-	json_t *prev = json_object_get(globals, name);
-	if (!json_is_object(prev) || global_before(rec, prev))
+	json_t *prev = json_object_get(globals, name), *all, *r, *first, *rest;
+	size_t i;
+	if (!json_is_object(prev)) {
 		json_object_set(globals, name, rec);
+		return;
+	}
+	/* every record of both, flattened, in one sorted array */
+	all = json_array();
+	for (i = 0; i < 2; i++) {
+		json_t *x = i ? rec : prev, *od = json_object_get(x, "other_definitions");
+		size_t k;
+		r = json_deep_copy(x);
+		json_object_del(r, "other_definitions");
+		others_add(all, r);
+		json_decref(r);
+		for (k = 0; k < json_array_size(od); k++)
+			others_add(all, json_array_get(od, k));
+	}
+	first = json_incref(json_array_get(all, 0));
+	if (json_array_size(all) > 1) {
+		rest = json_array();
+		for (i = 1; i < json_array_size(all); i++)
+			json_array_append(rest, json_array_get(all, i));
+		json_object_set_new(first, "other_definitions", rest);
+	}
+	json_object_set_new(globals, name, first);
+	json_decref(all);
 }
 
 void ch_manifest_add_global(ch_ctx *ctx, const char *name, enum ch_class cls,

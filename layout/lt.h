@@ -228,9 +228,16 @@ int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **o
 
 /* The class of the global variable called name from the manifest's
  * "globals" (an attribute on the variable, or the sidecar the compile had),
- * with its group and source location (strings ctx-owned). 1 if recorded. */
+ * with its group and source location (strings ctx-owned). 1 if recorded.
+ * decl (may be NULL): where the symbol's variable is declared (DWARF);
+ * when the manifest has several variables of that name (function statics
+ * of one name, "other_definitions"), the one declared there, 0 if none is;
+ * without decl, the first by file and line (manifests before those too). */
 int lt_manifest_global(struct lt_manifest *m, ch_ctx *ctx, const char *name,
-		       enum ch_class *cls, const char **group, struct ch_loc *loc);
+		       const struct ch_loc *decl, enum ch_class *cls, const char **group,
+		       struct ch_loc *loc);
+/* 1 if some name of the manifest's "globals" has several variables. */
+int lt_manifest_globals_dup(struct lt_manifest *m);
 /* fn(name, file, line, arg) for each of the manifest's "globals" that
  * lt_manifest_global() was never asked for (no data symbol of the inputs
  * has its name, demangled): a variable the compiler removed, or one this

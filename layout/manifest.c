@@ -380,13 +380,45 @@ unsigned lt_manifest_line_size(struct lt_manifest *m)
 }
 
 /* ---- annotated global variables ("globals", core/manifest.c) -------------- */
+/* 1 if path names the file of a record (equal, or one a path ending in
+ * the other: the manifest says what the compiler was given, DWARF may say
+ * more of the path). */
+static int decl_file_is(const char *path, const char *rec)
+{
+	size_t a = strlen(path), b = strlen(rec);
+	if (a == b)
+		return !strcmp(path, rec);
+	if (a > b)
+		return path[a - b - 1] == '/' && !strcmp(path + a - b, rec);
+	return rec[b - a - 1] == '/' && !strcmp(rec + b - a, path);
+}
+
 int lt_manifest_global(struct lt_manifest *m, ch_ctx *ctx, const char *name,
-		       enum ch_class *cls, const char **group, struct ch_loc *loc)
+		       const struct ch_loc *decl, enum ch_class *cls, const char **group,
+		       struct ch_loc *loc)
 {
 	json_t *g = m && name ? json_object_get(json_object_get(m->root, "globals"), name) : NULL;
+	json_t *od;
 	const char *c, *s;
 	if (!json_is_object(g))
 		return 0;
+	/* several variables of that name: the one declared at decl, none if
+	 * no record is there (another variable, unannotated) */
+	od = json_object_get(g, "other_definitions");
+	if (json_array_size(od) && decl && decl->file && decl->line) {
+		size_t i;
+		json_t *hit = NULL;
+		for (i = 0; i <= json_array_size(od) && !hit; i++) {
+			json_t *r = i ? json_array_get(od, i - 1) : g;
+			s = json_string_value(json_object_get(r, "file"));
+			if (s && decl_file_is(decl->file, s) &&
+			    (unsigned)json_integer_value(json_object_get(r, "line")) == decl->line)
+				hit = r;
+		}
+		if (!hit)
+			return 0;
+		g = hit;
+	}
 	if (!m->globals_matched)
 		m->globals_matched = json_object();
 	json_object_set_new(m->globals_matched, name, json_true());
@@ -418,6 +450,16 @@ void lt_manifest_globals_unmatched(struct lt_manifest *m,
 		fn(name, json_string_value(json_object_get(rec, "file")),
 		   (unsigned)json_integer_value(json_object_get(rec, "line")), arg);
 	}
+}
+
+int lt_manifest_globals_dup(struct lt_manifest *m)
+{
+	json_t *g = m ? json_object_get(m->root, "globals") : NULL, *rec;
+	const char *name;
+	json_object_foreach(g, name, rec)
+		if (json_array_size(json_object_get(rec, "other_definitions")))
+			return 1;
+	return 0;
 }
 
 size_t lt_manifest_nglobals(struct lt_manifest *m)

@@ -123,14 +123,14 @@ static const char *declared_name(ch_ctx *ctx, const char *dm)
 /* Class of a variable: the attribute as compiled (manifest), else the
  * sidecar given to this run (docs/annotations.rst: the attribute wins). */
 static enum ch_class class_of(struct lt_set *s, struct lt_manifest *mf, const char *name,
-			      const char **group, struct ch_loc *loc)
+			      const struct ch_loc *decl, const char **group, struct ch_loc *loc)
 {
 	enum ch_class c = CH_CLASS_NONE;
 	const char *sg = NULL;
 	enum ch_class sc = ch_sidecar_global_class(s->ctx, name, &sg);  /* marks it matched */
 	memset(loc, 0, sizeof(*loc));
 	*group = NULL;
-	if (mf && lt_manifest_global(mf, s->ctx, name, &c, group, loc) && c != CH_CLASS_NONE)
+	if (mf && lt_manifest_global(mf, s->ctx, name, decl, &c, group, loc) && c != CH_CLASS_NONE)
 		return c;
 	*group = sg;
 	return sc;
@@ -223,6 +223,120 @@ static void dwarf_locs(ch_ctx *ctx, const char *path, struct sym **want, size_t 
 	dwfl_end(dwfl);
 }
 
+/* Where each data symbol's variable is declared, from DWARF: the
+ * DW_TAG_variable whose DW_AT_location is DW_OP_addr of the symbol's
+ * address (libdwfl applies an object's relocations and places its sections,
+ * and gives the symbols in the same addresses). Distinguishes variables of
+ * one name ('calls.0', 'calls.1': statics of two functions). */
+struct var_addr {
+	Dwarf_Addr addr;
+	struct ch_loc loc;
+};
+
+struct var_addrs {
+	struct var_addr *v;
+	size_t n, cap;
+};
+
+static void collect_vars(ch_ctx *ctx, Dwarf_Die *parent, const char *comp_dir, Dwarf_Addr bias,
+			 struct var_addrs *va, int depth)
+{
+	Dwarf_Die die;
+	if (depth > 32 || dwarf_child(parent, &die) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&die);
+		Dwarf_Attribute a;
+		Dwarf_Op *ops;
+		size_t nops;
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		    tag == DW_TAG_namespace) {
+			collect_vars(ctx, &die, comp_dir, bias, va, depth + 1);
+		} else if (tag == DW_TAG_variable && dwarf_attr(&die, DW_AT_location, &a) &&
+			   dwarf_getlocation(&a, &ops, &nops) == 0 && nops >= 1 &&
+			   ops[0].atom == DW_OP_addr) {
+			const char *file = dwarf_decl_file(&die);
+			size_t cl = comp_dir ? strlen(comp_dir) : 0;
+			int line = 0, col = 0;
+			if (!file)
+				continue;
+			if (cl && !strncmp(file, comp_dir, cl) && file[cl] == '/')
+				file += cl + 1;
+			dwarf_decl_line(&die, &line);
+			dwarf_decl_column(&die, &col);
+			if (va->n == va->cap) {
+				va->cap = va->cap ? 2 * va->cap : 64;
+				va->v = realloc(va->v, va->cap * sizeof(*va->v));
+				if (!va->v)
+					abort();
+			}
+			va->v[va->n].addr = ops[0].number + bias;
+			va->v[va->n].loc.file = ch_strdup(ctx, file);
+			va->v[va->n].loc.line = line > 0 ? (unsigned)line : 0;
+			va->v[va->n++].loc.col = col > 0 ? (unsigned)col : 0;
+		}
+	} while (dwarf_siblingof(&die, &die) == 0);
+}
+
+static int cmp_var_addr(const void *a, const void *b)
+{
+	const struct var_addr *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* An array of *n declarations indexed by .symtab index (loc.file NULL
+ * where unknown), or NULL without DWARF. Caller frees. */
+static struct ch_loc *sym_decls(ch_ctx *ctx, const char *path, size_t *n)
+{
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Dwarf *dw;
+	Dwarf_Addr bias;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, sub;
+	uint8_t ut;
+	struct var_addrs va = { NULL, 0, 0 };
+	struct ch_loc *decls = NULL;
+	int nsym, i;
+	*n = 0;
+	if (lt_elf_has_section(path, ".debug_info") <= 0 || !(dwfl = dwfl_begin(&offline_cb)))
+		return NULL;
+	mod = dwfl_report_offline(dwfl, path, path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias)))
+		goto out;
+	while (dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &sub) == 0) {
+		Dwarf_Attribute a;
+		if (ut == DW_UT_compile || ut == DW_UT_partial)
+			collect_vars(ctx, &cudie, dwarf_attr(&cudie, DW_AT_comp_dir, &a)
+						 ? dwarf_formstring(&a) : NULL, bias, &va, 0);
+	}
+	nsym = dwfl_module_getsymtab(mod);
+	if (!va.n || nsym <= 0)
+		goto out;
+	qsort(va.v, va.n, sizeof(*va.v), cmp_var_addr);
+	decls = calloc((size_t)nsym, sizeof(*decls));
+	if (!decls)
+		abort();
+	*n = (size_t)nsym;
+	for (i = 1; i < nsym; i++) {
+		GElf_Sym st;
+		GElf_Addr addr;
+		struct var_addr key, *hit;
+		if (!dwfl_module_getsym_info(mod, i, &st, &addr, NULL, NULL, NULL) ||
+		    GELF_ST_TYPE(st.st_info) != STT_OBJECT)
+			continue;
+		key.addr = addr;
+		hit = bsearch(&key, va.v, va.n, sizeof(*va.v), cmp_var_addr);
+		if (hit)
+			decls[i] = hit->loc;
+	}
+out:
+	free(va.v);
+	dwfl_end(dwfl);
+	return decls;
+}
+
 /* ---- one file ---------------------------------------------------------------- */
 
 struct run {
@@ -246,7 +360,8 @@ static void emit(const struct ch_finding *f, void *arg)
 /* Read the data symbols of path into sv; *rel: 1 for ET_REL. Returns 0, 1
  * when the file has no symbol table, -1 when it is no readable ELF file. */
 static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size_t shstrndx,
-			struct symvec *sv, int *rel, int *any_hot)
+			const struct ch_loc *decls, size_t ndecls, struct symvec *sv, int *rel,
+			int *any_hot)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL, *xscn = NULL;
 	GElf_Shdr sh, symsh;
@@ -266,6 +381,7 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 			xscn = scn;
 	}
 	if (!symscn) {   /* a stripped binary: the dynamic symbols at least */
+		decls = NULL;   /* indexed by .symtab */
 		for (scn = NULL; (scn = elf_nextscn(elf, scn));)
 			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
 				symscn = scn;
@@ -281,6 +397,8 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 	nsyms = symsh.sh_size / symsh.sh_entsize;
 	if (nsyms > data->d_size / symsh.sh_entsize)   /* a lying header */
 		nsyms = data->d_size / symsh.sh_entsize;
+	if (ndecls < nsyms)
+		decls = NULL;
 	for (i = 1; i < nsyms; i++) {
 		GElf_Sym st;
 		Elf32_Word xndx = 0;
@@ -318,7 +436,7 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 			/* defined here: its sidecar entry is matched, judged or not */
 			y.g.cls = class_of(s, mf, source_name(s->ctx, name,
 							      GELF_ST_BIND(st.st_info) == STB_LOCAL),
-					   &y.g.group, &y.g.loc);
+					   decls ? &decls[i] : NULL, &y.g.group, &y.g.loc);
 			if (!(dsh.sh_flags & SHF_ALLOC) ||
 			    (dsh.sh_flags & SHF_TLS))   /* thread-local: one copy per thread */
 				continue;
@@ -341,7 +459,7 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 		if (y.common)
 			y.g.cls = class_of(s, mf, source_name(s->ctx, name,
 							      GELF_ST_BIND(st.st_info) == STB_LOCAL),
-					   &y.g.group, &y.g.loc);
+					   decls ? &decls[i] : NULL, &y.g.group, &y.g.loc);
 		/* the kernel's __read_mostly section says what the annotation would */
 		if (y.g.cls == CH_CLASS_NONE && y.g.section && !strcmp(y.g.section, ".data..read_mostly"))
 			y.g.cls = CH_CLASS_READ_MOSTLY;
@@ -356,7 +474,8 @@ static int run_file(struct run *r, const char *path, char *err, size_t errsz)
 {
 	struct symvec sv = { NULL, 0, 0 };
 	struct sym **want = NULL;
-	size_t i, j, nwant = 0, shstrndx;
+	struct ch_loc *decls = NULL;
+	size_t i, j, nwant = 0, shstrndx, ndecls = 0;
 	int fd, rel = 0, any_hot = 0, rc;
 	Elf *elf;
 
@@ -378,7 +497,10 @@ static int run_file(struct run *r, const char *path, char *err, size_t errsz)
 		close(fd);
 		return -1;
 	}
-	rc = read_symbols(r->s, r->mf, elf, shstrndx, &sv, &rel, &any_hot);
+	/* several manifest variables of one name: each symbol's declaration */
+	if (lt_manifest_globals_dup(r->mf))
+		decls = sym_decls(r->s->ctx, path, &ndecls);
+	rc = read_symbols(r->s, r->mf, elf, shstrndx, decls, ndecls, &sv, &rel, &any_hot);
 	if (rc < 0) {
 		snprintf(err, errsz, "%s: cannot read its symbol table: %s", path, elf_errmsg(-1));
 		goto out;
@@ -433,6 +555,7 @@ static int run_file(struct run *r, const char *path, char *err, size_t errsz)
 		free(g);
 	}
 out:
+	free(decls);
 	free(want);
 	free(sv.v);
 	elf_end(elf);

@@ -15,6 +15,9 @@
 #     cachehot check over the run (a warning with the "did you mean" hint
 #     or over a whole database: the gate fails), the same text from
 #     cachehot-layout; a variable of another unit is not reported.
+#  7. function statics of one name (dup.c): distinct manifest records,
+#     matched by DWARF declaration line; one warning, plugin and sparse alike;
+#     a manifest of one record per name (before) still reads.
 #  6. C++ (nsvars.cc): mangled symbols matched by their demangled names,
 #     printed demangled, the fix names the declared name; a manifest
 #     variable no symbol has is reported, never silently passed.
@@ -35,7 +38,7 @@ export LC_ALL=C
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 cp tests/globals/server.c tests/globals/calls.c tests/globals/kstats.c tests/globals/kstats.ann tests/globals/charge.c \
-	tests/globals/uncharge.c tests/globals/charge.ann tests/globals/nsvars.cc "$T/"
+	tests/globals/uncharge.c tests/globals/charge.ann tests/globals/nsvars.cc tests/globals/dup.c "$T/"
 cd "$T"
 INC=-I$TOP/include
 # run CMD...: "rc|stdout" of cachehot-layout (the summary line is on stderr)
@@ -271,5 +274,22 @@ cachehot-layout: note: annotated variable 'nshot' (nsvars.cc:8, manifest \"globa
 "$LT" --manifest ns.json unrelated.o >/dev/null 2>err.txt
 expect_eq manifest-variable-no-symbol-summary "cachehot-layout: 0 structs read, 0 annotated judged, 0 warnings, binary matches the manifest's structs, not all of its annotated variables" "$(cat err.txt)"
 expect_eq manifest-variable-no-symbol-ignored "0|" "$(run "$LT" --manifest ns.json --unmatched ignore unrelated.o)"
+
+# ---- 7. function statics of one name -----------------------------------------------
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=dup.json $INC -O2 -g -fno-common -c dup.c -o dup.o ||
+	fail globals/build-dup "gcc failed"
+DUP_MSG="dup.c:9:28: warning: hot global 'calls.2' (8 bytes at offset 8 of '.bss') shares cache line 0 of '.bss' (64-byte lines) with 'calls.1' (8 bytes at offset 0, line 0): every write to 'calls' takes the line from the CPUs using it; declare 'calls' _Alignas(64); at this placement that costs 56 bytes of padding (lines counted as if '.bss' started on a line: in this relocatable object it is aligned to 8 bytes and the link decides where it starts, so judge the linked file) [cachehot-global-sharing]"
+expect_eq statics-one-name "1|$DUP_MSG" "$(run "$LT" --manifest dup.json dup.o)"
+expect_eq statics-one-name-manifest "hot 9 read_mostly 11" \
+	"$(jq -r '.globals.calls | "\(.class) \(.line) \([.other_definitions[] | "\(.class) \(.line)"] | join(" "))"' dup.json)"
+if [ -x "$SP" ]; then
+	"$SP" $INC -fcachehot-manifest=dupsp.json dup.c >/dev/null 2>&1
+	expect_eq statics-one-name-sparse "1|$DUP_MSG" "$(run "$LT" --manifest dupsp.json dup.o)"
+fi
+# a manifest written before "other_definitions" still reads: its one record
+# names every 'calls' (what it knew then: all three taken as f's hot one)
+jq '.globals.calls |= del(.other_definitions)' dup.json >dupold.json
+expect_eq statics-one-name-old-manifest "cachehot-layout: 0 structs read, 3 annotated judged, 2 warnings, binary matches the manifest" \
+	"$("$LT" --manifest dupold.json dup.o 2>&1 >/dev/null)"
 
 exit 0
