@@ -9,8 +9,8 @@
  * it depends on, with the line in the main file (a directive inside an
  * included file at the line of that #include), and a struct looks up the
  * value before its DW_AT_decl_line (a struct of a header: before the line
- * that includes the header). Headers' own definitions are in imported units
- * that are not followed (see macro_cb()), so only the main file's count.
+ * that includes the header). Command-line and headers' definitions are in
+ * imported units, followed in a linked file, not in an object (macro_cb()).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -182,6 +182,9 @@ static void evaluate(struct macros *mt, uint64_t pos, const char *cu)
 struct cb_arg {
 	struct macros *mt;
 	const char *cu;
+	Dwarf *dw;
+	Dwarf_Word own;   /* offset of the unit's own table */
+	int imported;     /* reading an imported unit */
 };
 
 static int macro_cb(Dwarf_Macro *m, void *arg)
@@ -243,11 +246,25 @@ static int macro_cb(Dwarf_Macro *m, void *arg)
 							    : 2 * (uint64_t)mt->inc_line + 1, ca->cu);
 		}
 	}
-	/* DW_MACRO_import (a header's macros) is not followed: in a relocatable
-	 * object GCC puts each imported unit in a COMDAT .debug_macro section of
-	 * its own, which libdw cannot address (the import offset reads back as
-	 * the importing unit: endless recursion). The main file's own
-	 * definitions are read; headers' are not (give --line-size). */
+	/* DW_MACRO_import: the predefined and command-line macros (-D__KERNEL__,
+	 * -DSMP_CACHE_BYTES=128: line 0, before the main file) and each
+	 * header's, in units of their own. Followed where libdw can address
+	 * them: in a linked file. In a relocatable object GCC puts each in a
+	 * COMDAT .debug_macro section of its own, which libdw does not load (the
+	 * offset reads back as the importing unit's: skipped, no recursion), so
+	 * only the main file's own definitions count there. Imported units
+	 * import nothing (GCC), one level is followed. */
+	else if (op == DW_MACRO_import && !ca->imported && ca->dw) {   /* = _GNU_transparent_include */
+		Dwarf_Word off = 0;
+		if (dwarf_macro_param(m, 0, &a) == 0 && dwarf_formudata(&a, &off) == 0 &&
+		    off != ca->own) {
+			ptrdiff_t tok = DWARF_GETMACROS_START;
+			ca->imported = 1;
+			while ((tok = dwarf_getmacros_off(ca->dw, off, macro_cb, ca, tok)) > 0)
+				;
+			ca->imported = 0;
+		}
+	}
 	return DWARF_CB_OK;
 }
 
@@ -267,6 +284,11 @@ int lt_cu_macros_read(struct lt_set *s, Dwarf_Die *cudie, struct lt_cu_macros *c
 	mt.ctx = s->ctx;
 	ca.mt = &mt;
 	ca.cu = dwarf_diename(cudie);
+	ca.dw = dwarf_cu_getdwarf(cudie->cu);
+	ca.imported = 0;
+	ca.own = 0;
+	if (dwarf_formudata(&a, &ca.own) != 0)
+		ca.dw = NULL;   /* cannot tell the unit's own table: no imports */
 	while ((tok = dwarf_getmacros(cudie, macro_cb, &ca, tok)) > 0)
 		;
 	if (mt.any) {

@@ -15,6 +15,9 @@
 #     cachehot check over the run (a warning with the "did you mean" hint
 #     or over a whole database: the gate fails), the same text from
 #     cachehot-layout; a variable of another unit is not reported.
+#  8. command-line macros of a -g3 linked program (cmdline.c): -D__KERNEL__
+#     gives the kernel fix, -DSMP_CACHE_BYTES=128 the line size
+#     (DW_MACRO_import followed); in an object libdw cannot reach them.
 #  7. function statics of one name (dup.c): distinct manifest records,
 #     matched by DWARF declaration line; one warning, plugin and sparse alike;
 #     a manifest of one record per name (before) still reads.
@@ -38,7 +41,7 @@ export LC_ALL=C
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 cp tests/globals/server.c tests/globals/calls.c tests/globals/kstats.c tests/globals/kstats.ann tests/globals/charge.c \
-	tests/globals/uncharge.c tests/globals/charge.ann tests/globals/nsvars.cc tests/globals/dup.c "$T/"
+	tests/globals/uncharge.c tests/globals/charge.ann tests/globals/nsvars.cc tests/globals/dup.c tests/globals/cmdline.c "$T/"
 cd "$T"
 INC=-I$TOP/include
 # run CMD...: "rc|stdout" of cachehot-layout (the summary line is on stderr)
@@ -291,5 +294,14 @@ fi
 jq '.globals.calls |= del(.other_definitions)' dup.json >dupold.json
 expect_eq statics-one-name-old-manifest "cachehot-layout: 0 structs read, 3 annotated judged, 2 warnings, binary matches the manifest" \
 	"$("$LT" --manifest dupold.json dup.o 2>&1 >/dev/null)"
+
+# ---- 8. command-line macros in a -g3 linked program ------------------------------
+printf 'total_forks hot\n' >cmdline.ann
+gcc $INC -O2 -g3 -D__KERNEL__ -DCONFIG_SMP -fno-common cmdline.c -o cmdk && gcc $INC -O2 -g3 -DSMP_CACHE_BYTES=128 -fno-common cmdline.c -o cmd128 ||
+	fail globals/build-cmdline "gcc failed"
+expect_eq cmdline-kernel "1|cmdline.c:6:15: warning: hot global 'total_forks' (8 bytes at 0x4018, offset 8 of '.bss') shares cache line 0 of '.bss' (64-byte lines, 0x4000-0x403f) with 'completed.0' (1 byte at 0x4010, offset 0, line 0) and 'nr_forks' (8 bytes at 0x4020, offset 16, line 0): every write to 'total_forks' takes the line from the CPUs using them; mark 'total_forks' __cacheline_aligned_in_smp (it moves to .data..cacheline_aligned, where every variable starts a line of its own); this costs 56 bytes (its 8 bytes take 64) [cachehot-global-sharing]" \
+	"$(run "$LT" --annotations cmdline.ann cmdk)"
+expect_eq cmdline-line-size "1|cmdline.c:6:15: warning: hot global 'total_forks' (8 bytes at 0x4018, offset 8 of '.bss') shares cache line 0 of '.bss' (128-byte lines, 0x4000-0x407f) with 'completed.0' (1 byte at 0x4010, offset 0, line 0) and 'nr_forks' (8 bytes at 0x4020, offset 16, line 0): every write to 'total_forks' takes the line from the CPUs using them; declare 'total_forks' _Alignas(128), and 'nr_forks', the first variable after it on its line, _Alignas(128) too; at this placement that costs 224 bytes of padding [cachehot-global-sharing]" \
+	"$(run "$LT" --annotations cmdline.ann cmd128)"
 
 exit 0
