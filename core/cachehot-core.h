@@ -184,6 +184,8 @@ struct ch_global {
 	enum ch_class cls;        /* from the attribute (manifest) or the sidecar */
 	const char *group;        /* hot group, or NULL */
 	struct ch_loc loc;        /* the definition, when known (DWARF, manifest) */
+	int read_only;            /* its section is not writable (no SHF_WRITE:
+				   * .rodata): a const, never written */
 };
 /* Judge n data symbols, v sorted by addr then size (not modified): one
  * finding per hot/exclusive symbol that shares a line with any other symbol
@@ -195,6 +197,8 @@ struct ch_global {
  * are exact only when the section is aligned to a line (the message says
  * so); else v may span sections (a linked file: neighbours across a
  * section boundary share lines too). O(n + k), k the neighbours named.
+ * A hot/exclusive symbol of a read-only section gets a note instead (the
+ * annotation is wrong: nothing writes it, so it takes no line from anyone).
  * Returns the number of findings of severity >= warning. */
 int ch_check_globals(struct ch_ctx *ctx, const struct ch_global *v, size_t n, int relocatable,
 		     const struct ch_config *cfg,

@@ -60,6 +60,19 @@ int ch_check_globals(ch_ctx *ctx, const struct ch_global *v, size_t n, int reloc
 
 		if (!is_hot(h->cls) || !h->size)
 			continue;
+		if (h->read_only) {   /* a const: the annotation is wrong, not the layout */
+			memset(&f, 0, sizeof(f));
+			f.check = CH_CHECK_GLOBAL_SHARING;
+			f.severity = CH_SEV_NOTE;
+			f.field_a = h->name;
+			f.size_a = h->size;
+			f.line_size = L;
+			f.loc = h->loc;
+			f.message = ch_msg_global_read_only(ctx, h);
+			if (emit)
+				emit(&f, arg);
+			continue;
+		}
 		lo = a / L;
 		hi = (a + h->size - 1) / L;
 		lo_b = lo * L;

@@ -109,6 +109,9 @@ struct ch_global_nb {
  * section leaves them open to the link: the section is aligned to less
  * than a line (open_start: data before it may share the first line) or
  * ends inside the variable's last line (open_end). A note. */
+/* A hot/exclusive global in a read-only section (a const): never written,
+ * so the annotation is wrong. A note. */
+const char *ch_msg_global_read_only(ch_ctx *ctx, const struct ch_global *h);
 const char *ch_msg_global_open(ch_ctx *ctx, const struct ch_global *h, int open_start,
 			       int open_end, const struct ch_config *cfg);
 const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int relocatable,

@@ -479,6 +479,17 @@ const char *ch_msg_global_open(ch_ctx *ctx, const struct ch_global *h, int open_
 			 why, fix, ch_check_id(CH_CHECK_GLOBAL_SHARING));
 }
 
+const char *ch_msg_global_read_only(ch_ctx *ctx, const struct ch_global *h)
+{
+	const char *cls = h->cls == CH_CLASS_EXCLUSIVE ? "exclusive" : "hot";
+	return ch_printf(ctx, "%s global '%s' (%s in '%s') is in a read-only section: it is "
+			 "never written (a const), so no write takes its cache line from other "
+			 "CPUs and the %s annotation is wrong; annotate '%s' read-mostly or drop "
+			 "the annotation [%s]", cls, h->name, bytes(ctx, h->size),
+			 h->section ? h->section : "?", cls, decl_name(ctx, h->name),
+			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
+}
+
 const char *ch_msg_global_common(ch_ctx *ctx, const char *name, const char *input)
 {
 	return ch_printf(ctx, "hot global '%s' is a common symbol in %s (-fcommon): the link "

@@ -445,6 +445,7 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 			y.g.section_addr = *rel ? 0 : dsh.sh_addr;
 			y.g.section_align = dsh.sh_addralign;
 			y.g.section_size = dsh.sh_size;
+			y.g.read_only = !(dsh.sh_flags & SHF_WRITE);
 			y.g.section = elf_strptr(elf, shstrndx, dsh.sh_name);
 			/* the kernel's link drops .discard.* (__ADDRESSABLE()); a
 			 * per-CPU variable (.data..percpu*, zero-based in vmlinux)

@@ -15,6 +15,8 @@
 #     cachehot check over the run (a warning with the "did you mean" hint
 #     or over a whole database: the gate fails), the same text from
 #     cachehot-layout; a variable of another unit is not reported.
+#  9. a const annotated hot (rodata.c): in .rodata, a note that the
+#     annotation is wrong, no sharing warning.
 #  8. command-line macros of a -g3 linked program (cmdline.c): -D__KERNEL__
 #     gives the kernel fix, -DSMP_CACHE_BYTES=128 the line size
 #     (DW_MACRO_import followed); in an object libdw cannot reach them.
@@ -41,7 +43,7 @@ export LC_ALL=C
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 cp tests/globals/server.c tests/globals/calls.c tests/globals/kstats.c tests/globals/kstats.ann tests/globals/charge.c \
-	tests/globals/uncharge.c tests/globals/charge.ann tests/globals/nsvars.cc tests/globals/dup.c tests/globals/cmdline.c "$T/"
+	tests/globals/uncharge.c tests/globals/charge.ann tests/globals/nsvars.cc tests/globals/dup.c tests/globals/cmdline.c tests/globals/rodata.c "$T/"
 cd "$T"
 INC=-I$TOP/include
 # run CMD...: "rc|stdout" of cachehot-layout (the summary line is on stderr)
@@ -303,5 +305,11 @@ expect_eq cmdline-kernel "1|cmdline.c:6:15: warning: hot global 'total_forks' (8
 	"$(run "$LT" --annotations cmdline.ann cmdk)"
 expect_eq cmdline-line-size "1|cmdline.c:6:15: warning: hot global 'total_forks' (8 bytes at 0x4018, offset 8 of '.bss') shares cache line 0 of '.bss' (128-byte lines, 0x4000-0x407f) with 'completed.0' (1 byte at 0x4010, offset 0, line 0) and 'nr_forks' (8 bytes at 0x4020, offset 16, line 0): every write to 'total_forks' takes the line from the CPUs using them; declare 'total_forks' _Alignas(128), and 'nr_forks', the first variable after it on its line, _Alignas(128) too; at this placement that costs 224 bytes of padding [cachehot-global-sharing]" \
 	"$(run "$LT" --annotations cmdline.ann cmd128)"
+
+# ---- 9. a const annotated hot ---------------------------------------------------------
+gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest=ro.json $INC -O2 -g -fno-common -c rodata.c -o ro.o ||
+	fail globals/build-rodata "gcc failed"
+expect_eq rodata-hot-note "0|rodata.c:4:21: note: hot global 'ro_limit' (8 bytes in '.rodata') is in a read-only section: it is never written (a const), so no write takes its cache line from other CPUs and the hot annotation is wrong; annotate 'ro_limit' read-mostly or drop the annotation [cachehot-global-sharing]" \
+	"$(run "$LT" --manifest ro.json ro.o)"
 
 exit 0
