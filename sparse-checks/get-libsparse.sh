@@ -9,9 +9,10 @@
 #
 # Steps (each says clearly what failed):
 #   1. the binary package 'sparse' and 'dpkg-dev' must be installed (make deps);
-#   2. if apt knows no source record for sparse, add a deb-src entry for
-#      bookworm (deb822 file /etc/apt/sources.list.d/cachehot-deb-src.sources)
-#      and update that source only; needs root or sudo;
+#   2. if apt knows no source record for sparse, scripts/deb-src.sh adds a
+#      deb-src entry for this release (deb822 file
+#      /etc/apt/sources.list.d/cachehot-deb-src.sources) and updates that
+#      source only; needs root or sudo;
 #   3. 'apt-get source sparse=VERSION' (no root needed) into DESTDIR;
 #   4. 'make libsparse.a' there.
 # Output: DESTDIR/sparse/libsparse.a and headers in DESTDIR/sparse/.
@@ -30,35 +31,9 @@ if [ -f "$DEST/sparse/libsparse.a" ] && [ "$(cat "$DEST/version" 2>/dev/null)" =
 	exit 0
 fi
 
-# 2. a source record for sparse
-has_src() { apt-cache showsrc sparse 2>/dev/null | grep -qx "Version: $ver"; }
-if ! has_src; then
-	if [ "$(id -u)" -eq 0 ]; then SUDO=""; else
-		command -v sudo >/dev/null ||
-			die "apt has no source record for sparse, and adding a deb-src entry needs root: run as root, install sudo, or add a deb-src line for bookworm yourself"
-		SUDO="sudo"
-	fi
-	list=/etc/apt/sources.list.d/cachehot-deb-src.sources
-	codename=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-bookworm}")
-	echo "get-libsparse: adding deb-src entry for $codename ($list)" >&2
-	if [ ! -f "$list" ]; then
-		printf '%s\n' \
-			"# added by cachehot sparse-checks/get-libsparse.sh: source packages" \
-			"Types: deb-src" \
-			"URIs: http://deb.debian.org/debian" \
-			"Suites: $codename $codename-updates" \
-			"Components: main" \
-			"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
-			$SUDO tee "$list" >/dev/null || die "cannot write $list"
-	fi
-	# Update only this source list (fast, leaves the others alone).
-	$SUDO apt-get update -q -o DPkg::Lock::Timeout=300 \
-		-o Dir::Etc::sourcelist="$list" -o Dir::Etc::sourceparts=- \
-		-o APT::Get::List-Cleanup=0 >"$DEST.apt.log" 2>&1 ||
-		{ tail -5 "$DEST.apt.log" >&2; die "apt-get update of $list failed (network to deb.debian.org?)"; }
-	has_src ||
-		die "no source package sparse=$ver in the archive after adding $list"
-fi
+# 2. a source record for sparse (scripts/deb-src.sh adds a deb-src entry
+# for this release when apt has none)
+"$(dirname "$0")"/../scripts/deb-src.sh sparse "$ver" || die "no source record for sparse=$ver"
 
 # 3. fetch and unpack (dpkg-source applies Debian's quilt patches)
 rm -rf "$DEST.tmp"; mkdir -p "$DEST.tmp" || die "cannot create $DEST.tmp"
