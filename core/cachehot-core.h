@@ -200,6 +200,12 @@ struct ch_global {
  * A hot/exclusive symbol of a read-only section gets a note instead (the
  * annotation is wrong: nothing writes it, so it takes no line from anyone).
  * Returns the number of findings of severity >= warning. */
+/* The name a global variable is declared with in its source, from its
+ * symbol or demangled name: "calls" of GCC's "calls.0" (a function's
+ * static) and of LTO's "calls.lto_priv.0", "nshot" of C++ "ns::nshot",
+ * "calls" of "f(int)::calls". Returns sym itself or a ctx-owned string. */
+const char *ch_declared_name(struct ch_ctx *ctx, const char *sym);
+
 int ch_check_globals(struct ch_ctx *ctx, const struct ch_global *v, size_t n, int relocatable,
 		     const struct ch_config *cfg,
 		     void (*emit)(const struct ch_finding *f, void *arg), void *arg);

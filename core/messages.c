@@ -371,7 +371,7 @@ static const char *place(ch_ctx *ctx, const struct ch_global *g, int relocatable
  * identifiers have no '.', and the fix is applied to the declaration. A
  * demangled C++ name is declared as its last component: "nshot" of
  * "ns::nshot", "calls" of "f(int)::calls". */
-static const char *decl_name(ch_ctx *ctx, const char *sym)
+const char *ch_declared_name(ch_ctx *ctx, const char *sym)
 {
 	const char *dot, *p, *last = sym;
 	int depth = 0;
@@ -424,8 +424,8 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 				"own)%s; this costs %llu bytes (its %s take %llu)",
 				h->section && !strcmp(h->section, ".data..read_mostly")
 				? ch_printf(ctx, "drop __read_mostly from '%s' (a written variable), "
-					    "and ", decl_name(ctx, h->name)) : "",
-				decl_name(ctx, h->name),
+					    "and ", ch_declared_name(ctx, h->name)) : "",
+				ch_declared_name(ctx, h->name),
 				nrm == n && !more
 				? ch_printf(ctx, ", or mark %s __read_mostly (moved to "
 					    ".data..read_mostly)", n == 1 ? "that reader" : "those readers")
@@ -435,9 +435,9 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 	} else {
 		const char *as = CH_ALIGNAS(cfg->kernel);
 		fix = ch_printf(ctx, "declare '%s' %s(%u)%s; at this placement that costs %s of "
-				"padding", decl_name(ctx, h->name), as, L,
+				"padding", ch_declared_name(ctx, h->name), as, L,
 				next ? ch_printf(ctx, ", and '%s', the first variable after it on "
-						 "its line, %s(%u) too", decl_name(ctx, next->name), as,
+						 "its line, %s(%u) too", ch_declared_name(ctx, next->name), as,
 						 L) : "",
 				bytes(ctx, pad));
 	}
@@ -448,7 +448,7 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 			 first == last ? ch_printf(ctx, "line %llu", (unsigned long long)first)
 				       : ch_printf(ctx, "lines %llu-%llu", (unsigned long long)first,
 						   (unsigned long long)last),
-			 sec, L, span, with, decl_name(ctx, h->name), n == 1 && !more ? "it" : "them",
+			 sec, L, span, with, ch_declared_name(ctx, h->name), n == 1 && !more ? "it" : "them",
 			 fix, note,
 			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
 }
@@ -468,9 +468,9 @@ const char *ch_msg_global_open(ch_ctx *ctx, const struct ch_global *h, int open_
 	fix = cfg->kernel == 1
 		? ch_printf(ctx, "mark '%s' __cacheline_aligned_in_smp (.data..cacheline_aligned "
 			    "starts every variable on a line and is followed by an aligned section)",
-			    decl_name(ctx, h->name))
+			    ch_declared_name(ctx, h->name))
 		: ch_printf(ctx, "declare '%s' %s(%u) and pad it to a multiple of %u bytes",
-			    decl_name(ctx, h->name), CH_ALIGNAS(cfg->kernel), L, L);
+			    ch_declared_name(ctx, h->name), CH_ALIGNAS(cfg->kernel), L, L);
 	return ch_printf(ctx, "%s global '%s' (%s at offset %llu of '%s') has its cache lines to "
 			 "itself in this relocatable object, but the link decides what else shares "
 			 "them: %s; judge the linked file, or %s [%s]",
@@ -486,7 +486,7 @@ const char *ch_msg_global_read_only(ch_ctx *ctx, const struct ch_global *h)
 			 "never written (a const), so no write takes its cache line from other "
 			 "CPUs and the %s annotation is wrong; annotate '%s' read-mostly or drop "
 			 "the annotation [%s]", cls, h->name, bytes(ctx, h->size),
-			 h->section ? h->section : "?", cls, decl_name(ctx, h->name),
+			 h->section ? h->section : "?", cls, ch_declared_name(ctx, h->name),
 			 ch_check_id(CH_CHECK_GLOBAL_SHARING));
 }
 

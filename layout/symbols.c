@@ -102,24 +102,6 @@ static const char *demangled(ch_ctx *ctx, const char *name)
 	return r;
 }
 
-/* The name a C++ variable is declared with (what the plugin and sparse
- * record): the last component of its demangled name, 'nshot' of
- * 'ns::nshot', 'calls' of 'f(int)::calls'. */
-static const char *declared_name(ch_ctx *ctx, const char *dm)
-{
-	const char *p = dm, *last = dm;
-	int depth = 0;
-	for (; *p; p++) {
-		if (*p == '(' || *p == '<')
-			depth++;
-		else if ((*p == ')' || *p == '>') && depth)
-			depth--;
-		else if (!depth && p[0] == ':' && p[1] == ':')
-			last = p + 2;
-	}
-	return last == dm ? dm : ch_strdup(ctx, last);
-}
-
 /* Class of a variable: the attribute as compiled (manifest), else the
  * sidecar given to this run (docs/annotations.rst: the attribute wins). */
 static enum ch_class class_of(struct lt_set *s, struct lt_manifest *mf, const char *name,
@@ -419,7 +401,7 @@ static int read_symbols(struct lt_set *s, struct lt_manifest *mf, Elf *elf, size
 		memset(&y, 0, sizeof(y));
 		y.g.name = demangled(s->ctx, name);
 		if (y.g.name)   /* C++: matched and printed by its source name */
-			name = declared_name(s->ctx, y.g.name);
+			name = ch_declared_name(s->ctx, y.g.name);
 		else
 			y.g.name = ch_strdup(s->ctx, name);
 		y.g.size = st.st_size;
