@@ -295,6 +295,29 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 		return;
 	if (h[0].inst_len)
 		where = ch_printf(ctx, " in '%.*s'", (int)h[0].inst_len, h[0].inst);
+	if (!on) {
+		/* No field of the group fits within one line (6.12 mem_cgroup's
+		 * 'events': two 72-byte arrays from offset 1144): moving fields
+		 * onto a line cannot help; starting the group on a line can. */
+		const struct ch_leaf *first = h[0].l;
+		uint64_t shift = (L - first->offset % L) % L;
+		x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L, first->offset / L);
+		x->field_a = first->path;
+		x->offset_a = first->offset;
+		x->size_a = first->size;
+		x->loc = first->member->loc;
+		x->message = ch_printf(ctx,
+			"hot group '%s' of %s%s (%llu bytes) spans %llu cache lines %s where its bytes "
+			"need %llu, and none of its fields fits within one line; start '%s' (offset "
+			"%llu) on a line boundary, %llu bytes later: move %llu bytes of fields from "
+			"before it to after it, or align it to the line [%s]",
+			name, ch_type_phrase(ctx, t), where, (unsigned long long)bytes,
+			(unsigned long long)lines, lines_words(ctx, L, base_L != 0),
+			(unsigned long long)need, first->path, (unsigned long long)first->offset,
+			(unsigned long long)shift, (unsigned long long)shift,
+			ch_check_id(CH_CHECK_GROUP_SPAN));
+		return;
+	}
 	x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L, at->offset / L);
 	x->field_a = at->path;
 	x->offset_a = at->offset;
@@ -305,8 +328,8 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 		"%llu; move %s onto line %llu next to '%s' (offset %llu) [%s]",
 		name, ch_type_phrase(ctx, t), where, (unsigned long long)bytes,
 		(unsigned long long)lines, lines_words(ctx, L, base_L != 0),
-		(unsigned long long)need, moves, (unsigned long long)anchor, on ? on->path : "?",
-		(unsigned long long)(on ? on->offset : 0), ch_check_id(CH_CHECK_GROUP_SPAN));
+		(unsigned long long)need, moves, (unsigned long long)anchor, on->path,
+		(unsigned long long)on->offset, ch_check_id(CH_CHECK_GROUP_SPAN));
 }
 
 /* O(n log n) in leaves: the hot-group leaves sorted by (group, instance,
