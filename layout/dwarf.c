@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lt.h"
+#include "dwarf-internal.h"
 #include "macros.h"
 
 struct rd {
@@ -42,45 +43,8 @@ struct rd {
 	Dwarf_Files *files;        /* the current unit's file names */
 };
 
-/* ---- small string buffer ---------------------------------------------- */
-struct sb {
-	char *p;
-	size_t n, cap;
-};
-
-static void sb_ins(struct sb *b, size_t at, const char *s)
-{
-	size_t k = strlen(s);
-	if (b->n + k + 1 > b->cap) {
-		b->cap = (b->n + k + 1) * 2;
-		b->p = realloc(b->p, b->cap);
-		if (!b->p)
-			abort();
-	}
-	memmove(b->p + at + k, b->p + at, b->n - at + 1);
-	memcpy(b->p + at, s, k);
-	b->n += k;
-}
-
-static void sb_init(struct sb *b, const char *s)
-{
-	b->p = NULL;
-	b->n = b->cap = 0;
-	b->cap = 64;
-	b->p = malloc(b->cap);
-	if (!b->p)
-		abort();
-	b->p[0] = 0;
-	sb_ins(b, 0, s);
-}
-
-static void sb_add(struct sb *b, const char *s)
-{
-	sb_ins(b, b->n, s);
-}
-
 /* ---- DIE helpers ---------------------------------------------------------- */
-static int die_type(Dwarf_Die *die, Dwarf_Die *out)
+int lt_die_type(Dwarf_Die *die, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 	if (!dwarf_attr_integrate(die, DW_AT_type, &a))
@@ -88,7 +52,7 @@ static int die_type(Dwarf_Die *die, Dwarf_Die *out)
 	return dwarf_formref_die(&a, out) != NULL;
 }
 
-static int die_udata(Dwarf_Die *die, unsigned attr, Dwarf_Word *v)
+int lt_die_udata(Dwarf_Die *die, unsigned attr, Dwarf_Word *v)
 {
 	Dwarf_Attribute a;
 	if (!dwarf_attr_integrate(die, attr, &a))
@@ -134,7 +98,7 @@ static int strip(Dwarf_Die *in, Dwarf_Die *out)
 		     tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
 		     tag == DW_TAG_atomic_type) && depth++ < 64) {
 			Dwarf_Die n;
-			if (!die_type(&cur, &n))
+			if (!lt_die_type(&cur, &n))
 				return 0;
 			cur = n;
 			continue;
@@ -166,13 +130,13 @@ static void array_info(Dwarf_Die *arr, Dwarf_Die *elem, uint64_t *nelems, int *f
 				Dwarf_Word c, ub, lb = 0;
 				if (dwarf_tag(&child) != DW_TAG_subrange_type)
 					continue;
-				if (die_udata(&child, DW_AT_count, &c)) {
+				if (lt_die_udata(&child, DW_AT_count, &c)) {
 					/* a GNU zero-length array x[0] has count 0
 					 * (size 0); a flexible x[] has no count */
 					n *= c;
 				}
-				else if (die_udata(&child, DW_AT_upper_bound, &ub)) {
-					die_udata(&child, DW_AT_lower_bound, &lb);
+				else if (lt_die_udata(&child, DW_AT_upper_bound, &ub)) {
+					lt_die_udata(&child, DW_AT_lower_bound, &lb);
 					n *= ub + 1 - lb;
 				} else {
 					*flex = 1;
@@ -180,7 +144,7 @@ static void array_info(Dwarf_Die *arr, Dwarf_Die *elem, uint64_t *nelems, int *f
 				}
 			} while (dwarf_siblingof(&child, &child) == 0);
 		}
-		if (!die_type(&st, &cur)) {
+		if (!lt_die_type(&st, &cur)) {
 			memset(&cur, 0, sizeof(cur));
 			break;
 		}
@@ -213,7 +177,7 @@ static unsigned type_align(struct rd *rd, Dwarf_Die *t)
 	while (depth++ < 64) {
 		int tag = dwarf_tag(&cur);
 		Dwarf_Die n;
-		if (die_udata(&cur, DW_AT_alignment, &a) && a)
+		if (lt_die_udata(&cur, DW_AT_alignment, &a) && a)
 			return (unsigned)a;
 		switch (tag) {
 		case DW_TAG_typedef:
@@ -230,7 +194,7 @@ static unsigned type_align(struct rd *rd, Dwarf_Die *t)
 					al <<= 1;
 				return al;
 			}
-			if (!die_type(&cur, &n))
+			if (!lt_die_type(&cur, &n))
 				return 1;
 			cur = n;
 			continue;
@@ -266,146 +230,11 @@ static int is_integer_type(Dwarf_Die *t)
 		return 0;
 	if (dwarf_tag(&st) == DW_TAG_enumeration_type)
 		return 1;
-	if (dwarf_tag(&st) != DW_TAG_base_type || !die_udata(&st, DW_AT_encoding, &enc))
+	if (dwarf_tag(&st) != DW_TAG_base_type || !lt_die_udata(&st, DW_AT_encoding, &enc))
 		return 0;
 	return enc == DW_ATE_signed || enc == DW_ATE_unsigned ||
 	       enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char ||
 	       enc == DW_ATE_boolean;
-}
-
-/* C declaration of an object of type t called name ("" for a type name).
- * Returns malloc'd text. */
-static char *decl_of(Dwarf_Die *t, const char *name)
-{
-	struct sb d;
-	Dwarf_Die cur;
-	int have = t != NULL && t->addr != NULL, depth = 0;
-	const char *base = "void";
-	char tmp[64];
-
-	sb_init(&d, name);
-	if (have)
-		cur = *t;
-	while (have && depth++ < 64) {
-		int tag = dwarf_tag(&cur);
-		Dwarf_Die n, child;
-		const char *nm = dwarf_diename(&cur);
-		switch (tag) {
-		case DW_TAG_pointer_type:
-		case DW_TAG_reference_type:
-			sb_ins(&d, 0, "*");
-			break;
-		case DW_TAG_const_type:
-		case DW_TAG_volatile_type:
-		case DW_TAG_restrict_type: {
-			const char *q = tag == DW_TAG_const_type ? "const" :
-					tag == DW_TAG_volatile_type ? "volatile" : "restrict";
-			/* the qualifier applies to what is left of the
-			 * declarator: "char const *p", "char *const p" */
-			if (!(d.n > strlen(q) && !strncmp(d.p, q, strlen(q)) &&
-			      d.p[strlen(q)] == ' ')) {  /* GCC repeats it on arrays */
-				sb_ins(&d, 0, d.n ? " " : "");
-				sb_ins(&d, 0, q);
-			}
-			break;
-		}
-		case DW_TAG_array_type:
-			if (d.n && d.p[0] == '*') {
-				sb_ins(&d, 0, "(");
-				sb_add(&d, ")");
-			}
-			if (dwarf_child(&cur, &child) == 0) {
-				do {
-					Dwarf_Word c, ub, lb = 0;
-					if (dwarf_tag(&child) != DW_TAG_subrange_type)
-						continue;
-					if (die_udata(&child, DW_AT_count, &c))
-						snprintf(tmp, sizeof(tmp), "[%llu]", (unsigned long long)c);
-					else if (die_udata(&child, DW_AT_upper_bound, &ub)) {
-						die_udata(&child, DW_AT_lower_bound, &lb);
-						snprintf(tmp, sizeof(tmp), "[%llu]",
-							 (unsigned long long)(ub + 1 - lb));
-					} else
-						snprintf(tmp, sizeof(tmp), "[]");
-					sb_add(&d, tmp);
-				} while (dwarf_siblingof(&child, &child) == 0);
-			}
-			break;
-		case DW_TAG_subroutine_type: {
-			int first = 1;
-			Dwarf_Attribute a;
-			bool proto = false;
-			if (dwarf_attr(&cur, DW_AT_prototyped, &a))
-				dwarf_formflag(&a, &proto);
-			if (d.n && d.p[0] == '*') {
-				sb_ins(&d, 0, "(");
-				sb_add(&d, ")");
-			}
-			sb_add(&d, "(");
-			if (dwarf_child(&cur, &child) == 0) {
-				do {
-					int ct = dwarf_tag(&child);
-					Dwarf_Die pt;
-					if (ct == DW_TAG_formal_parameter) {
-						char *p = die_type(&child, &pt) ?
-							  decl_of(&pt, "") : decl_of(NULL, "");
-						if (!first)
-							sb_add(&d, ", ");
-						sb_add(&d, p);
-						free(p);
-						first = 0;
-					} else if (ct == DW_TAG_unspecified_parameters) {
-						if (!first)
-							sb_add(&d, ", ");
-						sb_add(&d, "...");
-						first = 0;
-					}
-				} while (dwarf_siblingof(&child, &child) == 0);
-			}
-			if (first && proto)
-				sb_add(&d, "void");
-			sb_add(&d, ")");
-			break;
-		}
-		case DW_TAG_structure_type:
-		case DW_TAG_class_type:
-		case DW_TAG_union_type:
-		case DW_TAG_enumeration_type: {
-			const char *kw = tag == DW_TAG_union_type ? "union " :
-					 tag == DW_TAG_enumeration_type ? "enum " : "struct ";
-			char *r;
-			size_t k;
-			nm = nm ? nm : (tag == DW_TAG_union_type ? "{...}" : "{...}");
-			k = strlen(kw) + strlen(nm) + d.n + 2;
-			r = malloc(k);
-			if (!r)
-				abort();
-			snprintf(r, k, "%s%s%s%s", kw, nm, d.n && d.p[0] != '[' ? " " : "", d.p);
-			free(d.p);
-			return r;
-		}
-		default:
-			base = nm ? nm : "?";
-			have = 0;
-			continue;
-		}
-		if (tag == DW_TAG_typedef)
-			break;
-		if (!die_type(&cur, &n)) {
-			base = "void";
-			break;
-		}
-		cur = n;
-	}
-	{
-		size_t k = strlen(base) + d.n + 2;
-		char *r = malloc(k);
-		if (!r)
-			abort();
-		snprintf(r, k, "%s%s%s", base, d.n && d.p[0] != '[' ? " " : "", d.p);
-		free(d.p);
-		return r;
-	}
 }
 
 /* ---- display columns -------------------------------------------------------
@@ -582,7 +411,7 @@ static void set_loc(struct rd *rd, Dwarf_Die *die, struct ch_loc *loc)
 	/* the file table of the unit (of the skeleton for a split unit): not
 	 * dwarf_decl_file(), which asserts when a split unit has none */
 	Dwarf_Word fi;
-	const char *f = rd->files && die_udata(die, DW_AT_decl_file, &fi) ?
+	const char *f = rd->files && lt_die_udata(die, DW_AT_decl_file, &fi) ?
 			dwarf_filesrc(rd->files, fi, NULL, NULL) : NULL;
 	int line = 0, col = 0;
 	loc->file = f ? intern_file(rd, f) : NULL;
@@ -636,7 +465,7 @@ static void note_pointer_member(struct rd *rd, struct ch_type *t, const char *mn
 	Dwarf_Attribute a;
 	struct lt_ptr_member p;
 	char key[512];
-	if (!strip(mt, &st) || dwarf_tag(&st) != DW_TAG_pointer_type || !die_type(&st, &pt) ||
+	if (!strip(mt, &st) || dwarf_tag(&st) != DW_TAG_pointer_type || !lt_die_type(&st, &pt) ||
 	    !strip(&pt, &pst) || !is_agg_tag(dwarf_tag(&pst)) ||
 	    (size_t)snprintf(key, sizeof(key), "%s.%s", t->name, mname) >= sizeof(key) ||
 	    !lt_pt_marked(rd->s, key, NULL))
@@ -673,7 +502,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				rd->bad = 1;   /* contains itself by value: malformed */
 		return rd->bad ? NULL : t;
 	}
-	if (dwarf_attr(die, DW_AT_declaration, &a) || !die_udata(die, DW_AT_byte_size, &size))
+	if (dwarf_attr(die, DW_AT_declaration, &a) || !lt_die_udata(die, DW_AT_byte_size, &size))
 		return NULL;
 	if (rd->nbuilding >= LT_MAX_DWARF_NEST) {
 		rd->too_deep = 1;
@@ -685,7 +514,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 		if (!rd->building)
 			abort();
 	}
-	explicit_align = die_udata(die, DW_AT_alignment, &al) && al;
+	explicit_align = lt_die_udata(die, DW_AT_alignment, &al) && al;
 	t = ch_type_new(ctx, key, name ? name : dwarf_diename(die),
 			dwarf_tag(die) == DW_TAG_union_type, size,
 			explicit_align ? (unsigned)al : 1);
@@ -718,7 +547,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			if (dwarf_attr(&child, DW_AT_external, &a) ||
 			    dwarf_attr(&child, DW_AT_declaration, &a))
 				continue; /* C++ static member */
-			has_type = die_type(&child, &mt);
+			has_type = lt_die_type(&child, &mt);
 			mname = dwarf_diename(&child);
 			/* element type, nested aggregate */
 			if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type &&
@@ -747,7 +576,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			m->size = has_type ? type_size(&mt) : 0;
 			m->is_integer = has_type && elem.addr && is_integer_type(&elem);
 			m->align = malign;
-			if (die_udata(&child, DW_AT_alignment, &balign) && balign) {
+			if (lt_die_udata(&child, DW_AT_alignment, &balign) && balign) {
 				m->align = (unsigned)balign;
 				m->user_align = 1;
 			}
@@ -757,7 +586,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				    !dwarf_hasattr(&est, DW_AT_GNU_vector)) {
 					/* "char[56]": the element's name (tag without
 					 * "struct") and the total element count */
-					char *en = elem.addr ? decl_of(&elem, "") : decl_of(NULL, "");
+					char *en = elem.addr ? lt_dwarf_decl(&elem, "") : lt_dwarf_decl(NULL, "");
 					const char *e = en;
 					size_t k = strlen(en) + 32;
 					if (!strncmp(e, "struct ", 7))
@@ -772,12 +601,12 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 					snprintf(tn, k, "%s[%llu]", e, (unsigned long long)nelems);
 					free(en);
 				} else if (rd->s->want_decls || nested)
-					tn = has_type ? decl_of(&mt, "") : decl_of(NULL, "");
+					tn = has_type ? lt_dwarf_decl(&mt, "") : lt_dwarf_decl(NULL, "");
 				else
 					tn = NULL;  /* the plugin names arrays and aggregates only */
 				char *dn = !rd->s->want_decls ? NULL : has_type ?
-					   decl_of(&mt, mname ? mname : "") :
-					   decl_of(NULL, mname ? mname : "");
+					   lt_dwarf_decl(&mt, mname ? mname : "") :
+					   lt_dwarf_decl(NULL, mname ? mname : "");
 				m->type_name = tn ? ch_strdup(ctx, tn) : NULL;
 				free(tn);
 				if (ndecls == capdecls) {
@@ -794,17 +623,17 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			if (!mname && !m->loc.line && nested && has_type && strip(&mt, &est))
 				set_loc(rd, &est, &m->loc);
 
-			if (die_udata(&child, DW_AT_bit_size, &bsize) && bsize) {
+			if (lt_die_udata(&child, DW_AT_bit_size, &bsize) && bsize) {
 				uint64_t bitpos;
-				if (die_udata(&child, DW_AT_data_bit_offset, &dbo))
+				if (lt_die_udata(&child, DW_AT_data_bit_offset, &dbo))
 					bitpos = dbo;
 				else {
 					/* DWARF 2-4: big-endian bit numbering within
 					 * the storage unit (little-endian target) */
 					Dwarf_Word bo = 0, bs = 0;
 					member_location(&child, &loc);
-					die_udata(&child, DW_AT_bit_offset, &bo);
-					if (!die_udata(&child, DW_AT_byte_size, &bs))
+					lt_die_udata(&child, DW_AT_bit_offset, &bo);
+					if (!lt_die_udata(&child, DW_AT_byte_size, &bs))
 						bs = m->size;
 					bitpos = loc * 8 + bs * 8 - bo - bsize;
 				}
@@ -911,7 +740,7 @@ static void read_var(struct rd *rd, Dwarf_Die *die)
 	const char *tdname = NULL;
 
 	if (dwarf_attr(die, DW_AT_declaration, &a) || !dwarf_attr_integrate(die, DW_AT_name, &a) ||
-	    !(name = dwarf_formstring(&a)) || !die_type(die, &vt) || !strip(&vt, &st))
+	    !(name = dwarf_formstring(&a)) || !lt_die_type(die, &vt) || !strip(&vt, &st))
 		return;
 	memset(&v, 0, sizeof(v));
 	if (dwarf_tag(&st) == DW_TAG_array_type && !dwarf_hasattr(&st, DW_AT_GNU_vector)) {
@@ -919,7 +748,7 @@ static void read_var(struct rd *rd, Dwarf_Die *die)
 		if (!elem.addr)
 			return;
 	} else if (dwarf_tag(&st) == DW_TAG_pointer_type) {
-		if (!die_type(&st, &elem))
+		if (!lt_die_type(&st, &elem))
 			return;
 		v.heap = 1;
 	} else
@@ -938,14 +767,14 @@ static void read_var(struct rd *rd, Dwarf_Die *die)
 			tdname = dwarf_diename(&td);
 			break;
 		}
-		if ((tg != DW_TAG_const_type && tg != DW_TAG_volatile_type) || !die_type(&td, &td))
+		if ((tg != DW_TAG_const_type && tg != DW_TAG_volatile_type) || !lt_die_type(&td, &td))
 			break;
 	}
 	v.name = name;
 	if (scalar) {
 		Dwarf_Word sz = 0;
 		struct ch_type *t;
-		if (!die_udata(&est, DW_AT_byte_size, &sz) || !sz)
+		if (!lt_die_udata(&est, DW_AT_byte_size, &sz) || !sz)
 			return;
 		t = ch_type_new(rd->s->ctx, NULL, NULL, 0, sz, (unsigned)sz);
 		t->wrap = CH_WRAP_SCALAR;
@@ -974,7 +803,7 @@ static void read_var(struct rd *rd, Dwarf_Die *die)
 		v.nelems = cnt;
 	else if (flex)
 		v.nelems = 0;
-	if (die_udata(die, DW_AT_alignment, &al))
+	if (lt_die_udata(die, DW_AT_alignment, &al))
 		v.align = (unsigned)al;
 	set_loc(rd, die, &v.loc);
 	v.input = rd->path;
@@ -1027,8 +856,8 @@ static void struct_line_size(struct lt_set *s, const struct lt_cu_macros *cm, Dw
 	Dwarf_Word file = 0, line = 0;
 	if (!cm->any || !s->n || s->structs[s->n - 1].t != t)
 		return;
-	die_udata(agg, DW_AT_decl_file, &file);
-	die_udata(agg, DW_AT_decl_line, &line);
+	lt_die_udata(agg, DW_AT_decl_file, &file);
+	lt_die_udata(agg, DW_AT_decl_line, &line);
 	lt_cu_macros_at(cm, file, line, &s->structs[s->n - 1]);
 }
 
@@ -1159,7 +988,7 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 			} else if (tag == DW_TAG_typedef) {
 				Dwarf_Die tt;
 				Dwarf_Word al;
-				if (!die_type(&die, &tt) || !is_agg_tag(dwarf_tag(&tt)))
+				if (!lt_die_type(&die, &tt) || !is_agg_tag(dwarf_tag(&tt)))
 					continue;
 				if (dwarf_diename(&tt)) {
 					note_typedef_of_tag(&rd, &die, &tt, path);
@@ -1177,7 +1006,7 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 					continue;
 				t->name_is_typedef = 1;
 				/* alignment given on the typedef of an anonymous struct */
-				if (die_udata(&die, DW_AT_alignment, &al) && al > t->align)
+				if (lt_die_udata(&die, DW_AT_alignment, &al) && al > t->align)
 					t->align = (unsigned)al;
 				lt_set_add(s, name, t, path, LT_KIND_DWARF);
 				struct_line_size(s, &cm, &agg, t);
@@ -1187,7 +1016,7 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 			old = lt_set_find(s, name);
 			if (old) {
 				Dwarf_Word sz;
-				if (die_udata(&agg, DW_AT_byte_size, &sz) && sz != old->t->size)
+				if (lt_die_udata(&agg, DW_AT_byte_size, &sz) && sz != old->t->size)
 					old->layouts_differ = 1;
 				continue;
 			}

@@ -11,7 +11,7 @@ DEB_PACKAGES += libdw-dev libelf-dev libbpf-dev libjansson-dev pahole patch
 ALL_TARGETS  += bin/cachehot-layout
 CLEAN_FILES  += bin/cachehot-layout
 
-$(BUILD)/layout/%.o: layout/%.c layout/lt.h $(CORE_HDRS)
+$(BUILD)/layout/%.o: layout/%.c layout/lt.h layout/dwarf-internal.h $(CORE_HDRS)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu99 $(CFLAGS) $(WARN) -c -o $@ $<
 

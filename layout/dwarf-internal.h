@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* dwarf-internal.h -- what layout/dwarf.c and layout/dwarf-decl.c share. */
+#ifndef CACHEHOT_LAYOUT_DWARF_INTERNAL_H
+#define CACHEHOT_LAYOUT_DWARF_INTERNAL_H
+#include <elfutils/libdw.h>
+
+/* The DIE that DW_AT_type of die refers to (through DW_AT_abstract_origin
+ * and DW_AT_specification): 1 and *out set, 0 when there is none. */
+int lt_die_type(Dwarf_Die *die, Dwarf_Die *out);
+/* An unsigned constant attribute: 1 and *v set, 0 when absent or not one. */
+int lt_die_udata(Dwarf_Die *die, unsigned attr, Dwarf_Word *v);
+/* C declaration of an object of type t called name ("" for a type name;
+ * t NULL or t->addr NULL for void). Returns malloc'd text; the caller
+ * frees it. */
+char *lt_dwarf_decl(Dwarf_Die *t, const char *name);
+#endif
