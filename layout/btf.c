@@ -103,8 +103,8 @@ static int anon_body_reachable(struct brd *b, __u32 id, int *budget)
 }
 
 /* "struct {...} name[2][3]" for a member of anonymous aggregate type through
- * modifiers and arrays, as the DWARF reader words it (layout/dwarf.c
- * lt_dwarf_decl in dwarf-decl.c); NULL when the type has another shape. */
+ * modifiers and arrays, as the DWARF reader words it
+ * (lt_dwarf_decl, layout/dwarf-decl.c); NULL when the type has another shape. */
 static const char *anon_decl(struct brd *b, __u32 id, const char *name)
 {
 	ch_ctx *ctx = b->s->ctx;
