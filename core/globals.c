@@ -38,6 +38,18 @@ static int may_share(const struct ch_global *h, const struct ch_global *o)
 	       !strcmp(h->group, o->group);
 }
 
+/* A note about hot global h (L-byte lines); the caller sets the message. */
+static void note_about(struct ch_finding *f, const struct ch_global *h, unsigned L)
+{
+	memset(f, 0, sizeof(*f));
+	f->check = CH_CHECK_GLOBAL_SHARING;
+	f->severity = CH_SEV_NOTE;
+	f->field_a = h->name;
+	f->size_a = h->size;
+	f->line_size = L;
+	f->loc = h->loc;
+}
+
 int ch_check_globals(ch_ctx *ctx, const struct ch_global *v, size_t n, int relocatable,
 		     const struct ch_config *cfg, ch_emit_fn emit, void *arg)
 {
@@ -61,13 +73,7 @@ int ch_check_globals(ch_ctx *ctx, const struct ch_global *v, size_t n, int reloc
 		if (!is_hot(h->cls) || !h->size)
 			continue;
 		if (h->read_only) {   /* a const: the annotation is wrong, not the layout */
-			memset(&f, 0, sizeof(f));
-			f.check = CH_CHECK_GLOBAL_SHARING;
-			f.severity = CH_SEV_NOTE;
-			f.field_a = h->name;
-			f.size_a = h->size;
-			f.line_size = L;
-			f.loc = h->loc;
+			note_about(&f, h, L);
 			f.message = ch_msg_global_read_only(ctx, h);
 			if (emit)
 				emit(&f, arg);
@@ -120,13 +126,7 @@ int ch_check_globals(ch_ctx *ctx, const struct ch_global *v, size_t n, int reloc
 			 * before the section (aligned to less than a line) or
 			 * after its end (inside h's last line): -fdata-sections,
 			 * or ____cacheline_aligned without a padded tail */
-			memset(&f, 0, sizeof(f));
-			f.check = CH_CHECK_GLOBAL_SHARING;
-			f.severity = CH_SEV_NOTE;
-			f.field_a = h->name;
-			f.size_a = h->size;
-			f.line_size = L;
-			f.loc = h->loc;
+			note_about(&f, h, L);
 			f.message = ch_msg_global_open(ctx, h, h->section_align < L, open_end, cfg);
 			if (emit)
 				emit(&f, arg);

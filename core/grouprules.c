@@ -264,6 +264,21 @@ static uint64_t hot_lines(const struct hot_leaf *h, size_t k, unsigned L, uint64
 	return count;
 }
 
+/* A [cachehot-group-span] finding located at leaf l; the caller sets the
+ * message. */
+static struct ch_finding *span_finding(ch_ctx *ctx, struct ch_finding_list *fl,
+				       const struct ch_config *cfg, const struct ch_type *t,
+				       unsigned L, const struct ch_leaf *l)
+{
+	struct ch_finding *x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L,
+				       l->offset / L);
+	x->field_a = l->path;
+	x->offset_a = l->offset;
+	x->size_a = l->size;
+	x->loc = l->member->loc;
+	return x;
+}
+
 static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf *h, size_t k,
 		     unsigned L, unsigned base_L, const struct ch_config *cfg,
 		     struct ch_finding_list *fl, struct line_bytes *scratch)
@@ -301,11 +316,7 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 		 * onto a line cannot help; starting the group on a line can. */
 		const struct ch_leaf *first = h[0].l;
 		uint64_t shift = (L - first->offset % L) % L;
-		x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L, first->offset / L);
-		x->field_a = first->path;
-		x->offset_a = first->offset;
-		x->size_a = first->size;
-		x->loc = first->member->loc;
+		x = span_finding(ctx, fl, cfg, t, L, first);
 		x->message = ch_printf(ctx,
 			"hot group '%s' of %s%s (%llu bytes) spans %llu cache lines %s where its bytes "
 			"need %llu, and none of its fields fits within one line; start '%s' (offset "
@@ -318,11 +329,7 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 			ch_check_id(CH_CHECK_GROUP_SPAN));
 		return;
 	}
-	x = finding(ctx, fl, CH_CHECK_GROUP_SPAN, cfg->severity, t, L, at->offset / L);
-	x->field_a = at->path;
-	x->offset_a = at->offset;
-	x->size_a = at->size;
-	x->loc = at->member->loc;
+	x = span_finding(ctx, fl, cfg, t, L, at);
 	x->message = ch_printf(ctx,
 		"hot group '%s' of %s%s (%llu bytes) spans %llu cache lines %s where its bytes need "
 		"%llu; move %s onto line %llu next to '%s' (offset %llu) [%s]",
