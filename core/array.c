@@ -98,7 +98,7 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 	int nhot = 0, whole = 0;
 	uint64_t period, k, newE, line = 0;
 	struct ch_finding f;
-	const char *fix, *cost, *tp;
+	const char *fix, *cost, *tp, *starts_inside;
 
 	if (!et || !E || !cfg->smp || (N && N < 2))
 		return 0;
@@ -180,6 +180,10 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 					 : ch_printf(ctx, "element %llu -> %llu bytes: %llu bytes per element",
 						     (unsigned long long)E, (unsigned long long)newE,
 						     (unsigned long long)(newE - E));
+				starts_inside = E % L == 0 ?
+					ch_printf(ctx, " (the elements are %llu bytes, but the array "
+						  "starts %llu bytes into a line)", (unsigned long long)E,
+						  (unsigned long long)base_off) : "";
 				if (whole)   /* no fields to name: the elements themselves */
 					f.message = ch_printf(ctx,
 					"%s of per-thread %llu-byte elements: element %llu (byte %llu of "
@@ -189,11 +193,7 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 					what, (unsigned long long)E, (unsigned long long)hk,
 					(unsigned long long)(ho - base_off), (unsigned long long)line, L,
 					(unsigned long long)dk, (unsigned long long)(dof - base_off), fix,
-					E % L == 0 ? ch_printf(ctx, " (the elements are %llu bytes, but "
-							      "the array starts %llu bytes into a line)",
-							      (unsigned long long)E,
-							      (unsigned long long)base_off)
-						   : "",
+					starts_inside,
 					cost, ch_check_id(CH_CHECK_ARRAY_SHARING));
 				else
 				f.message = ch_printf(ctx,
@@ -207,11 +207,7 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 					(unsigned long long)h->off, (unsigned long long)(ho - base_off),
 					(unsigned long long)line, L, d->name, (unsigned long long)dk,
 					(unsigned long long)(dof - base_off), fix,
-					E % L == 0 ? ch_printf(ctx, " (the elements are %llu bytes, but "
-							      "the array starts %llu bytes into a line)",
-							      (unsigned long long)E,
-							      (unsigned long long)base_off)
-						   : "",
+					starts_inside,
 					cost, ch_check_id(CH_CHECK_ARRAY_SHARING));
 			}
 	}

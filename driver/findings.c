@@ -67,6 +67,26 @@ static void set_finding_path(struct finding *f, const char *name, size_t len, co
 	free(raw);
 }
 
+/* "warning: ", "error: " or "note: " at *msg: sets *sev and moves *msg past
+ * it; 0 when *msg starts with none of them. */
+static int severity_prefix(const char **msg, enum sev *sev)
+{
+	if (!strncmp(*msg, "warning: ", 9)) { *sev = SEV_WARNING; *msg += 9; }
+	else if (!strncmp(*msg, "error: ", 7)) { *sev = SEV_ERROR; *msg += 7; }
+	else if (!strncmp(*msg, "note: ", 6)) { *sev = SEV_NOTE; *msg += 6; }
+	else return 0;
+	return 1;
+}
+
+/* The end of msg without trailing blanks and line ends. */
+static const char *trimmed_end(const char *msg)
+{
+	const char *end = msg + strlen(msg);
+	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	return end;
+}
+
 static int parse_unlocated(const char *line, const char *engine, const char *dir,
 			   struct finding *f)
 {
@@ -79,13 +99,9 @@ static int parse_unlocated(const char *line, const char *engine, const char *dir
 			msg = line + strlen(progs[i]);
 	if (!msg)
 		return 0;
-	if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
-	else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }
-	else if (!strncmp(msg, "note: ", 6)) { sev = SEV_NOTE; msg += 6; }
-	else return 0;
-	end = msg + strlen(msg);
-	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
+	if (!severity_prefix(&msg, &sev))
+		return 0;
+	end = trimmed_end(msg);
 	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10)) {
 		end -= 10;
 		if (sev == SEV_ERROR)
@@ -137,13 +153,9 @@ static int parse_binary_only(const char *line, const char *engine, const char *d
 	if (strcmp(engine, "layout") || !sep || sep == line || memchr(line, ' ', (size_t)(sep - line)))
 		return 0;
 	msg = sep + 2;
-	if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
-	else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }
-	else if (!strncmp(msg, "note: ", 6)) { sev = SEV_NOTE; msg += 6; }
-	else return 0;
-	end = msg + strlen(msg);
-	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
+	if (!severity_prefix(&msg, &sev))
+		return 0;
+	end = trimmed_end(msg);
 	if (end == msg || end[-1] != ']')
 		return 0;
 	for (tag = end - 1; tag > msg && *tag != '['; tag--)
@@ -201,16 +213,12 @@ int parse_diag_line(const char *line, const char *engine, const char *default_ch
 		return parse_unlocated(line, engine, dir, f) ||
 		       parse_binary_only(line, engine, dir, f);
 	if (!spatch) {
-		if (!strncmp(msg, "warning: ", 9)) { sev = SEV_WARNING; msg += 9; }
-		else if (!strncmp(msg, "error: ", 7)) { sev = SEV_ERROR; msg += 7; }
-		else if (!strncmp(msg, "note: ", 6)) { sev = SEV_NOTE; msg += 6; }
-		else return 0;
+		if (!severity_prefix(&msg, &sev))
+			return 0;
 	} else {
 		col++;  /* spatch columns are 0-based */
 	}
-	end = msg + strlen(msg);
-	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
+	end = trimmed_end(msg);
 	/* GCC may append its own option tag ("[-Werror]") after ours: the
 	 * finding's severity is cachehot's, not what -Werror made of it */
 	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10)) {

@@ -358,24 +358,32 @@ int lt_manifest_compare(struct lt_manifest *mf, struct lt_set *s, FILE *out, int
 	return diffs;
 }
 
+/* Fold the line sizes the records of struct name were judged at into *ls
+ * (0: none yet). Returns 0 when they differ from each other or from *ls. */
+static int fold_line_size(struct lt_manifest *m, const char *name, unsigned *ls)
+{
+	json_t *r[64];
+	size_t n = records(m, name, r, 64), i;
+	for (i = 0; i < n; i++) {
+		json_t *l = json_object_get(r[i], "line_size");
+		unsigned x = json_is_integer(l) ? (unsigned)json_integer_value(l) : 0;
+		if (!x)
+			continue;
+		if (*ls && x != *ls)
+			return 0;
+		*ls = x;
+	}
+	return 1;
+}
+
 unsigned lt_manifest_line_size(struct lt_manifest *m)
 {
 	const char *key;
 	json_t *v;
 	unsigned ls = 0;
-	json_object_foreach(m->structs, key, v) {
-		json_t *r[64];
-		size_t n = records(m, key, r, 64), i;
-		for (i = 0; i < n; i++) {
-			json_t *l = json_object_get(r[i], "line_size");
-			unsigned x = json_is_integer(l) ? (unsigned)json_integer_value(l) : 0;
-			if (!x)
-				continue;
-			if (ls && x != ls)
-				return 0;   /* compiled at different line sizes: no single answer */
-			ls = x;
-		}
-	}
+	json_object_foreach(m->structs, key, v)
+		if (!fold_line_size(m, key, &ls))
+			return 0;   /* compiled at different line sizes: no single answer */
 	return ls;
 }
 
@@ -470,20 +478,9 @@ size_t lt_manifest_nglobals(struct lt_manifest *m)
 
 unsigned lt_manifest_struct_line_size(struct lt_manifest *m, const char *name)
 {
-	json_t *r[64];
-	size_t n, i;
 	unsigned ls = 0;
 	if (!m || !name)
 		return 0;
-	n = records(m, name, r, 64);
-	for (i = 0; i < n; i++) {
-		json_t *l = json_object_get(r[i], "line_size");
-		unsigned x = json_is_integer(l) ? (unsigned)json_integer_value(l) : 0;
-		if (!x)
-			continue;
-		if (ls && x != ls)
-			return 0;   /* definitions judged at different line sizes */
-		ls = x;
-	}
-	return ls;
+	/* 0 when its definitions were judged at different line sizes */
+	return fold_line_size(m, name, &ls) ? ls : 0;
 }

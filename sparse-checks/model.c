@@ -829,15 +829,21 @@ static int no_fixed_layout(const struct ch_type *ct)
 	return 0;
 }
 
-static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
+/* A [cachehot] warning (a sidecar entry's problem) at loc. */
+static void warn_at(const struct ch_loc *loc, const char *message)
 {
-	const struct ch_type *t = arg;
 	struct ch_finding f;
 	memset(&f, 0, sizeof(f));
 	f.severity = CH_SEV_WARNING;
-	f.loc = t->loc;
-	f.message = ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name);
+	f.loc = *loc;
+	f.message = message;
 	ch_print_finding(&f, NULL);
+}
+
+static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
+{
+	const struct ch_type *t = arg;
+	warn_at(&t->loc, ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name));
 }
 
 /* An entry naming a typedef of a tagged struct ("CQ.lock" for "typedef
@@ -846,13 +852,8 @@ struct typedef_arg { struct ch_loc loc; const char *name, *tag; int is_union; };
 static void report_typedef_entry(const char *file, unsigned line, const char *entry, void *arg)
 {
 	const struct typedef_arg *a = arg;
-	struct ch_finding f;
-	memset(&f, 0, sizeof(f));
-	f.severity = CH_SEV_WARNING;
-	f.loc = a->loc;
-	f.message = ch_msg_sidecar_typedef(ch_sparse_ctx, entry, file, line, a->name, a->tag,
-					   a->is_union);
-	ch_print_finding(&f, NULL);
+	warn_at(&a->loc, ch_msg_sidecar_typedef(ch_sparse_ctx, entry, file, line, a->name, a->tag,
+						 a->is_union));
 }
 
 static void typedef_of_tag(struct symbol *td)
