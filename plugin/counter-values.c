@@ -110,10 +110,36 @@ static void trace_ref(tree ref, int depth, origin *o)
 static class loop *stored_for;
 static hash_set<tree> *stored;
 
+/* The field a MEM_REF reads or writes when it names one whole: the kernel's
+ * WRITE_ONCE(prev->next, next) in list_del() is a volatile store
+ * MEM[(struct list_head * volatile *)prev] whose base points to a struct
+ * list_head and whose offset is that of 'next'. Missing it made a loop
+ * that pops the head of a list (nfs_retry_commit() in 6.1 fs/nfs/write.c:
+ * req = list->next) look as if it read one element over and over. */
+static tree mem_ref_field(tree ref)
+{
+	tree base = TREE_OPERAND(ref, 0), rec, f;
+	HOST_WIDE_INT off;
+	if (!POINTER_TYPE_P(TREE_TYPE(base)) || !tree_fits_shwi_p(TREE_OPERAND(ref, 1)))
+		return NULL_TREE;
+	rec = TYPE_MAIN_VARIANT(TREE_TYPE(TREE_TYPE(base)));
+	if (TREE_CODE(rec) != RECORD_TYPE || !TYPE_SIZE_UNIT(TREE_TYPE(ref)))
+		return NULL_TREE;
+	off = tree_to_shwi(TREE_OPERAND(ref, 1));
+	for (f = TYPE_FIELDS(rec); f; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL && !DECL_BIT_FIELD(f) &&
+		    TREE_CODE(DECL_FIELD_OFFSET(f)) == INTEGER_CST && int_byte_position(f) == off &&
+		    DECL_SIZE_UNIT(f) && tree_int_cst_equal(DECL_SIZE_UNIT(f), TYPE_SIZE_UNIT(TREE_TYPE(ref))))
+			return f;
+	return NULL_TREE;
+}
+
 static tree ref_field(tree ref)
 {
 	while (ref && (TREE_CODE(ref) == ARRAY_REF || TREE_CODE(ref) == BIT_FIELD_REF))
 		ref = TREE_OPERAND(ref, 0);
+	if (ref && TREE_CODE(ref) == MEM_REF)
+		return mem_ref_field(ref);
 	return ref && TREE_CODE(ref) == COMPONENT_REF ? TREE_OPERAND(ref, 1) : NULL_TREE;
 }
 
