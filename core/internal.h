@@ -69,6 +69,12 @@ struct ch_ctx {
 	 * struct without one costs one lookup, not one per member */
 	size_t nside_glob;      /* global-variable entries (counted by index_entry) */
 	void *manifest;         /* json_t * (manifest.c) */
+	/* ch_manifest_use(): the file this unit's records merge into, and
+	 * the record digests it held when first needed (sorted; malloc) */
+	const char *manifest_path;
+	unsigned long long *manifest_known;
+	size_t nmanifest_known;
+	int manifest_known_read;
 };
 
 void *ch_alloc(ch_ctx *ctx, size_t n);     /* zeroed, ctx-owned */

@@ -7,6 +7,7 @@
  * { "cachehot_manifest": 1,
  *   "structs": { "page_counter": {
  *       "file": "include/linux/page_counter.h", "line": 9, "tool": "plugin",
+ *       "digest": "8c0f2e1a9b3d4c5e",
  *       "size": 192, "align": 64, "line_size": 64, "predict": 0, "smp": true,
  *       "randomized": false,
  *       "annotations": [ { "field": "usage", "class": "exclusive", "group": null } ],
@@ -33,6 +34,8 @@
  * by file, line, then their canonical JSON text -- whatever order the
  * compiles ran in, and written with sorted keys: the same build gives a
  * byte-identical manifest under any -j.
+ * "digest": 16 hex digits, FNV-1a (64-bit) over everything the record is
+ * made of (ch_manifest_use: a unit skips records the file already holds).
  * "globals" (only when a variable is annotated): NAME -> { "class", "group",
  * "file", "line", "col", "tool" [, "other_definitions": [records of other
  * variables of that name: function statics, statics of other units]] },
@@ -147,17 +150,29 @@ static void merge_record(json_t *structs, const char *name, json_t *mine)
 	collect(mine, &v, &n, &cap);
 	json_decref(mine);
 	for (i = 0; i < n; i++) {   /* compare records without their others */
-		json_t *c = json_copy(v[i].r);
+		json_t *c = json_copy(v[i].r), *d;
 		json_object_del(c, "other_definitions");
 		json_decref(v[i].r);
 		v[i].r = c;
+		/* ... and without the digest: a record written before digests
+		 * existed is the same record */
+		d = json_incref(json_object_get(c, "digest"));
+		json_object_del(c, "digest");
 		v[i].text = record_text(c);
+		if (d)
+			json_object_set_new(c, "digest", d);
 		v[i].file = json_string_value(json_object_get(c, "file"));
 		v[i].line = json_integer_value(json_object_get(c, "line"));
 	}
 	qsort(v, n, sizeof(*v), cmp_rec);
-	for (i = 0; i < n; i++) {   /* drop exact repeats */
+	for (i = 0; i < n; i++) {   /* drop exact repeats (keeping a digest) */
 		if (k && !strcmp(v[k - 1].text, v[i].text)) {
+			if (!json_object_get(v[k - 1].r, "digest") && json_object_get(v[i].r, "digest")) {
+				json_decref(v[k - 1].r);
+				free(v[k - 1].text);
+				v[k - 1] = v[i];
+				continue;
+			}
 			json_decref(v[i].r);
 			free(v[i].text);
 			continue;
@@ -208,8 +223,10 @@ void ch_manifest_per_thread(ch_ctx *ctx, const char *name)
  * "fields" stop at the walk's nesting limit, and without these entries
  * cachehot-layout lost the classes of members nested deeper and judged
  * nothing, silently: issue 13). Depth bounded as the core's walks. */
-static void add_annotations(ch_ctx *ctx, const char *sname, const struct ch_type *t,
-			    json_t *ann, int depth)
+typedef void (*annotation_fn)(const char *field, enum ch_class c, const char *group, void *arg);
+
+static void each_annotation(ch_ctx *ctx, const char *sname, const struct ch_type *t,
+			    annotation_fn fn, void *arg, int depth)
 {
 	size_t i;
 	if (depth > 4096)
@@ -218,20 +235,143 @@ static void add_annotations(ch_ctx *ctx, const char *sname, const struct ch_type
 		const struct ch_member *m = &t->members[i];
 		const char *g = m->group;
 		enum ch_class c = m->cls;
-		json_t *o;
 		if (c == CH_CLASS_NONE && m->name)
 			c = ch_sidecar_class(ctx, sname, m->name, &g);
 		if (c == CH_CLASS_NONE) {
 			if (!m->name && m->type && m->type != t)
-				add_annotations(ctx, sname, m->type, ann, depth + 1);
+				each_annotation(ctx, sname, m->type, fn, arg, depth + 1);
 			continue;
 		}
-		o = json_object();
-		json_object_set_new(o, "field", str_or_null(m->name));
-		json_object_set_new(o, "class", json_string(ch_class_name(c)));
-		json_object_set_new(o, "group", str_or_null(g));
-		json_array_append_new(ann, o);
+		fn(m->name, c, g, arg);
 	}
+}
+
+static void annotation_json(const char *field, enum ch_class c, const char *g, void *arg)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "field", str_or_null(field));
+	json_object_set_new(o, "class", json_string(ch_class_name(c)));
+	json_object_set_new(o, "group", str_or_null(g));
+	json_array_append_new((json_t *)arg, o);
+}
+
+/* ---- record digests (FNV-1a, 64-bit) ------------------------------------- */
+
+#define DIGEST_SEED 0xcbf29ce484222325ULL
+
+static void dig_bytes(unsigned long long *h, const void *p, size_t n)
+{
+	const unsigned char *c = (const unsigned char *)p;
+	unsigned long long x = *h;
+	while (n--) {
+		x ^= *c++;
+		x *= 0x100000001b3ULL;
+	}
+	*h = x;
+}
+
+/* a string with its terminator, NULL as one distinct byte */
+static void dig_str(unsigned long long *h, const char *s)
+{
+	static const unsigned char null_mark = 0xff;
+	if (s)
+		dig_bytes(h, s, strlen(s) + 1);
+	else
+		dig_bytes(h, &null_mark, 1);
+}
+
+static void dig_int(unsigned long long *h, long long v)
+{
+	dig_bytes(h, &v, sizeof(v));
+}
+
+static void annotation_digest(const char *field, enum ch_class c, const char *g, void *arg)
+{
+	unsigned long long *h = (unsigned long long *)arg;
+	dig_str(h, field);
+	dig_int(h, c);
+	dig_str(h, g);
+}
+
+/* A JSON value (the findings), in its own order: type tag, then content. */
+static void dig_json(unsigned long long *h, json_t *v, int depth)
+{
+	const char *k;
+	json_t *x;
+	size_t i;
+	dig_int(h, v ? (long long)json_typeof(v) : -1);
+	if (!v || depth > 64)
+		return;
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		json_object_foreach(v, k, x) {
+			dig_str(h, k);
+			dig_json(h, x, depth + 1);
+		}
+		break;
+	case JSON_ARRAY:
+		dig_int(h, (long long)json_array_size(v));
+		json_array_foreach(v, i, x)
+			dig_json(h, x, depth + 1);
+		break;
+	case JSON_STRING:
+		dig_bytes(h, json_string_value(v), json_string_length(v));
+		dig_int(h, (long long)json_string_length(v));
+		break;
+	case JSON_INTEGER:
+		dig_int(h, json_integer_value(v));
+		break;
+	default:
+		break;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+	return x < y ? -1 : x > y;
+}
+
+void ch_manifest_use(ch_ctx *ctx, const char *path)
+{
+	ctx->manifest_path = path;
+}
+
+/* The digests of the records the manifest file holds, read once (the
+ * file only ever grows by merges, so a digest seen stays). A missing or
+ * unreadable file holds none: every record is built. */
+static int digest_known(ch_ctx *ctx, unsigned long long d)
+{
+	static const char key[] = "\"digest\":\"";
+	if (!ctx->manifest_path)
+		return 0;
+	if (!ctx->manifest_known_read) {
+		char *text = NULL;
+		size_t cap = 0;
+		const char *p;
+		ctx->manifest_known_read = 1;
+		if (access(ctx->manifest_path, F_OK) == 0)
+			text = ch_read_text_file(ctx, ctx->manifest_path);
+		for (p = text; p && (p = strstr(p, key)) != NULL; p += sizeof(key) - 1) {
+			char *end;
+			unsigned long long v = strtoull(p + sizeof(key) - 1, &end, 16);
+			if (end != p + sizeof(key) - 1 + 16 || *end != '"')
+				continue;
+			if (ctx->nmanifest_known == cap) {
+				cap = cap ? 2 * cap : 16;
+				ctx->manifest_known = (unsigned long long *)ch_xrealloc(
+					ctx->manifest_known, cap * sizeof(*ctx->manifest_known));
+			}
+			ctx->manifest_known[ctx->nmanifest_known++] = v;
+		}
+		free(text);
+		if (ctx->nmanifest_known)
+			qsort(ctx->manifest_known, ctx->nmanifest_known,
+			      sizeof(*ctx->manifest_known), cmp_u64);
+	}
+	return ctx->nmanifest_known &&
+	       bsearch(&d, ctx->manifest_known, ctx->nmanifest_known,
+		       sizeof(*ctx->manifest_known), cmp_u64) != NULL;
 }
 
 /* One run of the rules feeding the caller's emit and the record. */
@@ -277,15 +417,55 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 	struct ch_leaf *leaves;
 	size_t n, i;
 	unsigned L = ch_config_line_size(cfg);
+	unsigned long long h;
+	char hex[17];
 
 	if (!t || !t->name || !ch_type_is_annotated(ctx, t)) {
 		if (finds)
 			json_decref(finds);
 		return;
 	}
+	if (!finds) {
+		finds = json_array();
+		ch_check_type(ctx, t, cfg, add_finding, finds);
+	}
+	ch_flatten(ctx, t, &leaves, &n);
+	/* the digest: every input of the record below, in its order */
+	h = DIGEST_SEED;
+	dig_str(&h, "cachehot manifest record 1");
+	dig_str(&h, t->name);
+	dig_str(&h, t->loc.file);
+	dig_int(&h, t->loc.line);
+	dig_str(&h, tool ? tool : "cachehot");
+	dig_int(&h, t->is_union);
+	dig_int(&h, (long long)t->size);
+	dig_int(&h, t->align);
+	dig_int(&h, L);
+	dig_int(&h, cfg ? cfg->predict : 0);
+	dig_int(&h, cfg ? cfg->smp : 1);
+	dig_int(&h, t->randomized);
+	each_annotation(ctx, t->name, t, annotation_digest, &h, 0);
+	dig_int(&h, (long long)n);
+	for (i = 0; i < n; i++) {
+		dig_str(&h, leaves[i].path);
+		dig_int(&h, (long long)leaves[i].offset);
+		dig_int(&h, (long long)leaves[i].size);
+		dig_int(&h, leaves[i].bit_offset);
+		dig_int(&h, leaves[i].bit_size);
+		dig_int(&h, leaves[i].cls);
+		dig_str(&h, leaves[i].group);
+		dig_int(&h, leaves[i].pad);
+	}
+	dig_json(&h, finds, 0);
+	if (digest_known(ctx, h)) {   /* the file has this very record */
+		json_decref(finds);
+		return;
+	}
+	snprintf(hex, sizeof(hex), "%016llx", h);
 	root = manifest_root(ctx);
 	structs = json_object_get(root, "structs");
 	s = json_object();
+	json_object_set_new(s, "digest", json_string(hex));
 	json_object_set_new(s, "file", str_or_null(t->loc.file));
 	json_object_set_new(s, "line", json_integer(t->loc.line));
 	json_object_set_new(s, "tool", json_string(tool ? tool : "cachehot"));
@@ -297,10 +477,9 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 	json_object_set_new(s, "smp", json_boolean(cfg ? cfg->smp : 1));
 	json_object_set_new(s, "randomized", json_boolean(t->randomized));
 	ann = json_array();
-	add_annotations(ctx, t->name, t, ann, 0);
+	each_annotation(ctx, t->name, t, annotation_json, ann, 0);
 	json_object_set_new(s, "annotations", ann);
 	fields = json_array();
-	ch_flatten(ctx, t, &leaves, &n);
 	for (i = 0; i < n; i++) {
 		json_t *o = json_object();
 		json_object_set_new(o, "name", json_string(leaves[i].path));
@@ -315,10 +494,6 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 		json_array_append_new(fields, o);
 	}
 	json_object_set_new(s, "fields", fields);
-	if (!finds) {
-		finds = json_array();
-		ch_check_type(ctx, t, cfg, add_finding, finds);
-	}
 	json_object_set_new(s, "findings", finds);
 	merge_record(structs, t->name, s);
 }
@@ -439,6 +614,10 @@ void ch_manifest_free(ch_ctx *ctx)
 	if (ctx->manifest)
 		json_decref((json_t *)ctx->manifest);
 	ctx->manifest = NULL;
+	free(ctx->manifest_known);
+	ctx->manifest_known = NULL;
+	ctx->nmanifest_known = 0;
+	ctx->manifest_known_read = 0;
 }
 
 /* Every record of mine merged into old (see merge_record). */

@@ -183,6 +183,8 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 		nargv[n++] = argv[i];
 	}
 	nargv[n] = NULL;
+	if (ch_opts.manifest)
+		ch_manifest_use(ch_sparse_ctx, ch_opts.manifest);
 	ch_sidecar_names_init();
 	/* _Bool as GCC stores it: one byte. With sparse's default of one bit
 	 * its lay-out put every '_Bool x : 1' bit-field in a byte of its own

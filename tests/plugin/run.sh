@@ -85,6 +85,19 @@ expect_eq plugin/manifest-other-definitions '{"size":16,"file":"a1.c","others":[
 	"$(jq -c '.structs.foo | {size, file, others: [.other_definitions[] | {file, line, size, fields: (.fields | length)}]}' "$t/m2.json" 2>&1)"
 for f in a2 a1; do (cd "$t" && $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=m3.json -c $f.c -o /dev/null 2>/dev/null); done
 cmp -s "$t/m2.json" "$t/m3.json" && ok plugin/manifest-order-independent || fail plugin/manifest-order-independent "$(diff <(jq . "$t/m2.json") <(jq . "$t/m3.json") | head -5)"
+# record digests: 16 hex digits, distinct for distinct records; a unit whose
+# records the file already holds leaves it alone (same inode: no rewrite);
+# a manifest written before digests existed gains them without a second copy
+expect_eq plugin/manifest-digest "16 16 distinct" \
+	"$(jq -r '[.structs.foo.digest, .structs.foo.other_definitions[0].digest] | "\(.[0] | length) \(.[1] | length) \(if .[0] != .[1] then "distinct" else "same" end)"' "$t/m2.json" 2>&1)"
+before=$(stat -c %i "$t/m.json"); cp "$t/m.json" "$t/m.before"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$t/m.json" -Iinclude -c tests/fixtures/page_counter_v5_10.c -o /dev/null 2>/dev/null
+expect_eq plugin/manifest-known-records-kept "$before same" \
+	"$(stat -c %i "$t/m.json") $(cmp -s "$t/m.json" "$t/m.before" && echo same)"
+jq -cS 'del(.structs[].digest)' "$t/m.before" >"$t/m4.json"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$t/m4.json" -Iinclude -c tests/fixtures/page_counter_v5_10.c -o /dev/null 2>/dev/null
+expect_eq plugin/manifest-digest-upgrade "$(jq -r .structs.page_counter.digest "$t/m.before") null" \
+	"$(jq -r '.structs.page_counter | "\(.digest) \(.other_definitions)"' "$t/m4.json" 2>&1)"
 # manifest through a symlink: the link stays a link, its target is written;
 # a device is refused without touching it (no /dev/null.lock)
 mkdir -p "$t/real"; ln -s real/m.json "$t/mlink.json"
