@@ -758,6 +758,21 @@ void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not
 	cachehot_diag(&rich, sev, msg, not_fatal);
 }
 
+/* GCC 12's source-line cache (input.cc) sizes each file's table of line
+ * starts by the file's line count as known when the file is first read:
+ * -Wmisleading-indentation reads every file while it is still being
+ * parsed, so the count is the line reached then and the table holds the
+ * first lines only. Every later read of an earlier line rescans the file
+ * from the top: each caret line and display column of a diagnostic printed
+ * after parsing (counter-batch, inline-addr) cost about 0.5 M instructions
+ * on mm/memcontrol.c, 42 M for its 6 diagnostics (bench/plugin-overhead).
+ * Dropping the cache once parsing is over makes GCC build each file's
+ * table again with its whole length. */
+static void drop_source_line_cache(void *, void *)
+{
+	diagnostic_file_cache_fini();
+}
+
 static void emit_finding(const struct ch_finding *f, void *)
 {
 	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
@@ -862,6 +877,11 @@ static void finish_type(void *gcc_data, void *)
 		return;
 	if (!type_tag(TYPE_MAIN_VARIANT(type)))
 		return;   /* anonymous: judged as part of its container or typedef */
+	/* the usual event: a use of a tagged type found irrelevant before
+	 * (one lookup instead of two; the same answer as below) */
+	if (int *m = relevance->get(TYPE_MAIN_VARIANT(type)))
+		if (*m == 2 && !cachehot_per_thread_possible())
+			return;
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
 	if (relevant_1(type, NULL, 0, &memo)) {
@@ -1146,6 +1166,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			      "counter-updaters)", plugin_name_used, k);
 		}
 	}
+	if (cachehot_opts.manifest)
+		ch_manifest_use(cachehot_ctx, cachehot_opts.manifest);
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
 						      cachehot_opts.predict))
 		error("cachehot: %s", problem);
@@ -1157,6 +1179,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_FINISH_TYPE, finish_type, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_DECL, finish_decl, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
+	register_callback(info->base_name, PLUGIN_ALL_IPA_PASSES_START, drop_source_line_cache, NULL);
 	if (cachehot_opts.inline_addr)
 		cachehot_inline_init(info->base_name);
 	if (cachehot_opts.counter_batch)
