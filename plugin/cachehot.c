@@ -475,12 +475,10 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	 * limit says it was not walked whole, instead of silence */
 	if (depth > 32)
 		return true;
-	if ((memo = relevance->get(type))) {   /* before laid_out(): it walks the fields */
+	if ((memo = relevance->get(type))) {
 		*verdict = *memo;
 		return *memo == 1;
 	}
-	if (!laid_out(type))
-		return false;
 	name = type_tag(type);
 	if (!name)
 		name = outer;
@@ -514,6 +512,11 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 		if (!r && is_aggregate(ft) && relevant(ft, name, depth + 1))
 			r = true;
 	}
+	/* a type without a fixed layout (a variable-length member) is never
+	 * judged; asked only when it would be: most types are neither (one
+	 * walk of their fields instead of two) */
+	if ((r || markers) && !laid_out(type))
+		return false;
 	/* an untagged type's answer depends on 'outer' (the typedef name is
 	 * only known on FINISH_DECL): remember only a final one. 3: not
 	 * relevant, but kernel group markers among the direct fields (the
