@@ -75,6 +75,11 @@ struct ch_ctx {
 	unsigned long long *manifest_known;
 	size_t nmanifest_known;
 	int manifest_known_read;
+	/* records skipped because the file held their digest: checked again
+	 * under the lock when the manifest is written, built if gone
+	 * (struct ch_skipped_record, manifest.c; malloc) */
+	void *manifest_skipped;
+	size_t nmanifest_skipped, cap_manifest_skipped;
 };
 
 void *ch_alloc(ch_ctx *ctx, size_t n);     /* zeroed, ctx-owned */

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "internal.h"
@@ -349,8 +350,11 @@ static int digest_known(ch_ctx *ctx, unsigned long long d)
 		char *text = NULL;
 		size_t cap = 0;
 		const char *p;
+		struct stat st;
 		ctx->manifest_known_read = 1;
-		if (access(ctx->manifest_path, F_OK) == 0)
+		/* a regular file only: a FIFO or a device would block or
+		 * consume input here (ch_manifest_write refuses them) */
+		if (stat(ctx->manifest_path, &st) == 0 && S_ISREG(st.st_mode))
 			text = ch_read_text_file(ctx, ctx->manifest_path);
 		for (p = text; p && (p = strstr(p, key)) != NULL; p += sizeof(key) - 1) {
 			char *end;
@@ -410,28 +414,23 @@ int ch_check_type_manifest(ch_ctx *ctx, struct ch_type *t, const struct ch_confi
 	return r;
 }
 
-static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
-			 const char *tool, json_t *finds)
-{
-	json_t *root, *structs, *s, *fields, *ann;
-	struct ch_leaf *leaves;
-	size_t n, i;
-	unsigned L = ch_config_line_size(cfg);
-	unsigned long long h;
-	char hex[17];
+/* A record skipped because the manifest held its digest. */
+struct ch_skipped_record {
+	unsigned long long digest;
+	struct ch_type *t;          /* ctx-owned */
+	struct ch_config cfg;
+	int has_cfg;
+	const char *tool;           /* a literal or ctx-owned */
+	json_t *finds;              /* a reference */
+};
 
-	if (!t || !t->name || !ch_type_is_annotated(ctx, t)) {
-		if (finds)
-			json_decref(finds);
-		return;
-	}
-	if (!finds) {
-		finds = json_array();
-		ch_check_type(ctx, t, cfg, add_finding, finds);
-	}
-	ch_flatten(ctx, t, &leaves, &n);
-	/* the digest: every input of the record below, in its order */
-	h = DIGEST_SEED;
+static unsigned long long record_digest(ch_ctx *ctx, const struct ch_type *t,
+					const struct ch_config *cfg, const char *tool,
+					json_t *finds, const struct ch_leaf *leaves, size_t n)
+{
+	unsigned long long h = DIGEST_SEED;
+	size_t i;
+	/* every input of build_record(), in its order */
 	dig_str(&h, "cachehot manifest record 1");
 	dig_str(&h, t->name);
 	dig_str(&h, t->loc.file);
@@ -440,7 +439,7 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 	dig_int(&h, t->is_union);
 	dig_int(&h, (long long)t->size);
 	dig_int(&h, t->align);
-	dig_int(&h, L);
+	dig_int(&h, ch_config_line_size(cfg));
 	dig_int(&h, cfg ? cfg->predict : 0);
 	dig_int(&h, cfg ? cfg->smp : 1);
 	dig_int(&h, t->randomized);
@@ -457,10 +456,19 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 		dig_int(&h, leaves[i].pad);
 	}
 	dig_json(&h, finds, 0);
-	if (digest_known(ctx, h)) {   /* the file has this very record */
-		json_decref(finds);
-		return;
-	}
+	return h;
+}
+
+/* The record of t into ctx's manifest; takes the reference to finds. */
+static void build_record(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+			 const char *tool, json_t *finds, const struct ch_leaf *leaves,
+			 size_t n, unsigned long long h)
+{
+	json_t *root, *structs, *s, *fields, *ann;
+	size_t i;
+	unsigned L = ch_config_line_size(cfg);
+	char hex[17];
+
 	snprintf(hex, sizeof(hex), "%016llx", h);
 	root = manifest_root(ctx);
 	structs = json_object_get(root, "structs");
@@ -496,6 +504,66 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 	json_object_set_new(s, "fields", fields);
 	json_object_set_new(s, "findings", finds);
 	merge_record(structs, t->name, s);
+}
+
+static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+			 const char *tool, json_t *finds)
+{
+	struct ch_leaf *leaves;
+	size_t n;
+	unsigned long long h;
+
+	if (!t || !t->name || !ch_type_is_annotated(ctx, t)) {
+		if (finds)
+			json_decref(finds);
+		return;
+	}
+	if (!finds) {
+		finds = json_array();
+		ch_check_type(ctx, t, cfg, add_finding, finds);
+	}
+	ch_flatten(ctx, t, &leaves, &n);
+	h = record_digest(ctx, t, cfg, tool, finds, leaves, n);
+	if (digest_known(ctx, h)) {
+		/* the file had this very record when the unit began: the
+		 * write checks again under the lock (the file may be gone) */
+		struct ch_skipped_record *k;
+		if (ctx->nmanifest_skipped == ctx->cap_manifest_skipped) {
+			ctx->cap_manifest_skipped = ctx->cap_manifest_skipped ? 2 * ctx->cap_manifest_skipped : 8;
+			ctx->manifest_skipped = ch_xrealloc(ctx->manifest_skipped,
+				ctx->cap_manifest_skipped * sizeof(struct ch_skipped_record));
+		}
+		k = &((struct ch_skipped_record *)ctx->manifest_skipped)[ctx->nmanifest_skipped++];
+		k->digest = h;
+		k->t = t;
+		k->has_cfg = cfg != NULL;
+		if (cfg)
+			k->cfg = *cfg;
+		k->tool = tool ? ch_strdup(ctx, tool) : NULL;
+		k->finds = finds;
+		return;
+	}
+	build_record(ctx, t, cfg, tool, finds, leaves, n, h);
+}
+
+/* Under the lock, with the file's text (NULL: no file): build every
+ * skipped record whose digest the text no longer holds. */
+static void rebuild_skipped(ch_ctx *ctx, const char *text)
+{
+	struct ch_skipped_record *v = (struct ch_skipped_record *)ctx->manifest_skipped;
+	size_t i;
+	for (i = 0; i < ctx->nmanifest_skipped; i++) {
+		char key[40];
+		struct ch_leaf *leaves;
+		size_t n;
+		snprintf(key, sizeof(key), "\"digest\":\"%016llx\"", v[i].digest);
+		if (!v[i].finds || (text && strstr(text, key)))
+			continue;
+		ch_flatten(ctx, v[i].t, &leaves, &n);
+		build_record(ctx, v[i].t, v[i].has_cfg ? &v[i].cfg : NULL, v[i].tool, v[i].finds,
+			     leaves, n, v[i].digest);
+		v[i].finds = NULL;   /* taken */
+	}
 }
 
 /* "globals": { NAME: { "class": "hot", "group": null, "file": ..., "line": N,
@@ -618,6 +686,16 @@ void ch_manifest_free(ch_ctx *ctx)
 	ctx->manifest_known = NULL;
 	ctx->nmanifest_known = 0;
 	ctx->manifest_known_read = 0;
+	{
+		struct ch_skipped_record *v = (struct ch_skipped_record *)ctx->manifest_skipped;
+		size_t i;
+		for (i = 0; i < ctx->nmanifest_skipped; i++)
+			if (v[i].finds)
+				json_decref(v[i].finds);
+		free(v);
+		ctx->manifest_skipped = NULL;
+		ctx->nmanifest_skipped = ctx->cap_manifest_skipped = 0;
+	}
 }
 
 /* Every record of mine merged into old (see merge_record). */
@@ -716,6 +794,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 	}
 	if (access(path, F_OK) == 0) {
 		char *text = ch_read_text_file(ctx, path);
+		rebuild_skipped(ctx, text);
 		if (text && manifest_holds(text, mine)) {
 			free(text);
 			rc = 0;
@@ -757,6 +836,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 			json_object_update(pt, json_object_get(mine, "per_thread"));
 		}
 	} else {
+		rebuild_skipped(ctx, NULL);
 		old = json_incref(mine);
 	}
 	{

@@ -464,7 +464,7 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 {
 	int *memo;
 	tree field;
-	bool r = false, named, markers = false;
+	bool r = false, named, markers = false, fixed;
 	const char *name;
 
 	*verdict = 0;
@@ -485,10 +485,22 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	/* one lookup per type: a sidecar entry for a member of 'name'
 	 * exists only when the sidecar names 'name' at all */
 	named = name && ch_sidecar_count(cachehot_ctx) && ch_sidecar_names_type(cachehot_ctx, name);
-	for (field = TYPE_FIELDS(type); field && !r; field = DECL_CHAIN(field)) {
+	/* laid_out() folded into the walk below (one walk of the fields,
+	 * not two): a field without a constant offset (a variable-length
+	 * member, a C++ template pattern) makes the type one never judged */
+	fixed = COMPLETE_TYPE_P(type) && TYPE_SIZE_UNIT(type) &&
+		TREE_CODE(TYPE_SIZE_UNIT(type)) == INTEGER_CST;
+	for (field = TYPE_FIELDS(type); field && !r && fixed; field = DECL_CHAIN(field)) {
 		tree ft;
 		if (TREE_CODE(field) != FIELD_DECL)
 			continue;
+		if (!DECL_FIELD_OFFSET(field) || TREE_CODE(DECL_FIELD_OFFSET(field)) != INTEGER_CST ||
+		    !DECL_FIELD_BIT_OFFSET(field) ||
+		    TREE_CODE(DECL_FIELD_BIT_OFFSET(field)) != INTEGER_CST ||
+		    !TREE_TYPE(field) || TREE_TYPE(field) == error_mark_node) {
+			fixed = false;
+			break;
+		}
 		if (!markers && DECL_NAME(field) && marker_name(DECL_NAME(field)))
 			markers = true;
 		if (any_attribute_seen &&
@@ -512,11 +524,12 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 		if (!r && is_aggregate(ft) && relevant(ft, name, depth + 1))
 			r = true;
 	}
-	/* a type without a fixed layout (a variable-length member) is never
-	 * judged; asked only when it would be: most types are neither (one
-	 * walk of their fields instead of two) */
-	if ((r || markers) && !laid_out(type))
-		return false;
+	/* the walk stopped early at a relevant field: the rest of the
+	 * fields still decide whether the layout is fixed */
+	if (r && fixed)
+		fixed = laid_out(type);
+	if (!fixed)
+		return false;   /* never judged, never remembered: as laid_out() first */
 	/* an untagged type's answer depends on 'outer' (the typedef name is
 	 * only known on FINISH_DECL): remember only a final one. 3: not
 	 * relevant, but kernel group markers among the direct fields (the
@@ -732,17 +745,23 @@ static void add_struct_fixits(rich_location *rich, const struct ch_fix *fx)
 	}
 }
 
+static void evict_unit_sources(void);
+
 void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal)
 {
 	/* While parsing, the file of the location may be in GCC's source-line
 	 * cache with a line index sized by the lines read so far (see
-	 * drop_source_line_cache): reading it again from the start costs less
+	 * evict_unit_sources): reading it again from the start costs less
 	 * than the caret and fix-it lines through that index (a struct
 	 * finding in mmzone.h: 1.1 M instructions, in every unit) */
+	static bool sources_evicted;
 	if (symtab->state == PARSING) {
 		expanded_location x = expand_location(rich->get_loc());
 		if (x.file)
 			diagnostics_file_cache_forcibly_evict_file(x.file);
+	} else if (!sources_evicted) {
+		sources_evicted = true;
+		evict_unit_sources();
 	}
 	switch (sev) {
 	case CH_SEV_ERROR:
@@ -780,11 +799,23 @@ void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not
  * from the top: each caret line and display column of a diagnostic printed
  * after parsing (counter-batch, inline-addr) cost about 0.5 M instructions
  * on mm/memcontrol.c, 42 M for its 6 diagnostics (bench/plugin-overhead).
- * Dropping the cache once parsing is over makes GCC build each file's
- * table again with its whole length. */
-static void drop_source_line_cache(void *, void *)
+ * Before the first diagnostic printed after parsing, every file of the
+ * unit is evicted from the cache once (GCC then reads each again with its
+ * whole length). Evicting, not destroying the cache: the cache also holds
+ * the front end's input settings (-finput-charset, skipping a UTF-8 BOM),
+ * which diagnostic_file_cache_fini() would drop for the rest of the unit. */
+static void evict_unit_sources(void)
 {
-	diagnostic_file_cache_fini();
+	hash_set<const char *, false, nofree_ptr_hash<const char> > seen;
+	const char *last = NULL;
+	for (unsigned i = 0; i < LINEMAPS_ORDINARY_USED(line_table); i++) {
+		const char *f = ORDINARY_MAP_FILE_NAME(LINEMAPS_ORDINARY_MAP_AT(line_table, i));
+		if (!f || f == last)
+			continue;
+		last = f;   /* line maps share the name's storage: runs of one file */
+		if (!seen.add(f))
+			diagnostics_file_cache_forcibly_evict_file(f);
+	}
 }
 
 static void emit_finding(const struct ch_finding *f, void *)
@@ -1193,7 +1224,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(info->base_name, PLUGIN_FINISH_TYPE, finish_type, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_DECL, finish_decl, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
-	register_callback(info->base_name, PLUGIN_ALL_IPA_PASSES_START, drop_source_line_cache, NULL);
 	if (cachehot_opts.inline_addr)
 		cachehot_inline_init(info->base_name);
 	if (cachehot_opts.counter_batch)

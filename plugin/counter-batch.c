@@ -326,7 +326,7 @@ static void emit(ch_counter_finding *f, location_t at, location_t loop_loc)
 	 * configured severity (werror=0 respected: cachehot_diag) */
 	cachehot_diag((unsigned)at, f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT
 				    ? CH_SEV_NOTE : cachehot_opts.severity, msg);
-	inform(loop_loc, "%s", ch_counter_batch_loop_note(cachehot_ctx, f));
+	cachehot_diag((unsigned)loop_loc, CH_SEV_NOTE, ch_counter_batch_loop_note(cachehot_ctx, f));
 }
 
 /* Target class in the loop: 0 invariant, 1 looked up, 2 varying. */

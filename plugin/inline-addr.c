@@ -966,7 +966,7 @@ static void report(struct ia_use *u)
 	msg = ch_inline_addr_message(cachehot_ctx, &f);
 	warn = ch_inline_use_fixable(f.use) || !cachehot_opts.inline_notes;
 	if (!warn) {
-		inform(u->loc, "%s", msg);
+		cachehot_diag(u->loc, CH_SEV_NOTE, msg);
 		return;
 	}
 	cachehot_diag(u->loc, cachehot_opts.severity, msg);

@@ -98,6 +98,37 @@ jq -cS 'del(.structs[].digest)' "$t/m.before" >"$t/m4.json"
 $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$t/m4.json" -Iinclude -c tests/fixtures/page_counter_v5_10.c -o /dev/null 2>/dev/null
 expect_eq plugin/manifest-digest-upgrade "$(jq -r .structs.page_counter.digest "$t/m.before") null" \
 	"$(jq -r '.structs.page_counter | "\(.digest) \(.other_definitions)"' "$t/m4.json" 2>&1)"
+# a record skipped for its digest is still written when the file is removed
+# while the unit compiles (kernel/check.sh starts with rm -f): the unit
+# blocks on a FIFO include after its struct was judged and the file read
+rm -f "$t/m5.json"
+printf '#include "cachehot.h"\nstruct page_counter { long usage __cacheline_hot; long min __cacheline_read_mostly; };\nint dummy;\n#include "gate.h"\n' >"$t/gate.c"
+echo 'int z;' >"$t/gate.h"
+(cd "$t" && $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=m5.json -c gate.c -o /dev/null 2>/dev/null)
+cp "$t/m5.json" "$t/m5.before"
+rm -f "$t/gate.h"; mkfifo "$t/gate.h"
+( exec 3>"$t/gate.h"; rm -f "$t/m5.json"; echo 'int z;' >&3; exec 3>&- ) &
+(cd "$t" && timeout 60 $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=m5.json -c gate.c -o /dev/null 2>/dev/null)
+wait
+expect_eq plugin/manifest-skipped-record-rewritten "$(jq -r '.structs.page_counter.digest' "$t/m5.before") page_counter" \
+	"$(jq -r '"\(.structs.page_counter.digest) \(.structs | keys | join(" "))"' "$t/m5.json" 2>&1)"
+# a FIFO as manifest is refused, not read (reading it would block the build)
+mkfifo "$t/fifo.json"
+out=$(cd "$t" && timeout 20 $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=fifo.json -c a1.c -o /dev/null 2>&1; echo "rc=$?")
+expect_eq plugin/manifest-fifo-refused \
+	"cc1: error: cachehot: fifo.json: the manifest must be a regular file (or a new one): this is a device or FIFO rc=1" \
+	"$(echo "$out" | grep 'cachehot: .*manifest\|^rc=' | tr '\n' ' ' | sed 's/ $//')"
+# GCC's own warnings printed after one of ours keep the front end's input
+# settings: in a file starting with a UTF-8 BOM, -Warray-bounds' column and
+# caret line on line 1, printed after the counter-batch warning on the same
+# line, are the same with the plugin as without (the plugin resets GCC's
+# source-line cache after parsing; destroying the cache dropped the BOM
+# setting: column 39 instead of 42 and the BOM bytes in the caret line)
+{ printf '\xef\xbb\xbf'; printf 'struct pglist_data { long x; }; enum node_stat_item { NR_WRITTEN = 3 }; void mod_node_page_state(struct pglist_data *, enum node_stat_item, long); struct item { struct item *next; }; void drain(struct pglist_data *pgdat, struct item *it) { for (; it; it = it->next) mod_node_page_state(pgdat, NR_WRITTEN, 1); } int g(void) { int a[2] = {1, 2}; return a[3]; }\n'; } >"$t/bom.c"
+plain=$(cd "$t" && $CC -O2 -Warray-bounds -c bom.c -o /dev/null 2>&1 | grep -A2 'Warray-bounds')
+with=$(cd "$t" && $CC -O2 -Warray-bounds -fplugin="$PLUGIN" -c bom.c -o /dev/null 2>&1)
+expect_eq plugin/late-gcc-warning-keeps-input-settings "1 $plain" \
+	"$(echo "$with" | grep -c 'cachehot-counter-batch\].*$' | head -1 | sed 's/^[1-9][0-9]*$/1/') $(echo "$with" | grep -A2 'Warray-bounds')"
 # manifest through a symlink: the link stays a link, its target is written;
 # a device is refused without touching it (no /dev/null.lock)
 mkdir -p "$t/real"; ln -s real/m.json "$t/mlink.json"
