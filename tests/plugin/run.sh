@@ -129,6 +129,12 @@ plain=$(cd "$t" && $CC -O2 -Warray-bounds -c bom.c -o /dev/null 2>&1 | grep -A2 
 with=$(cd "$t" && $CC -O2 -Warray-bounds -fplugin="$PLUGIN" -c bom.c -o /dev/null 2>&1)
 expect_eq plugin/late-gcc-warning-keeps-input-settings "1 $plain" \
 	"$(echo "$with" | grep -c 'cachehot-counter-batch\].*$' | head -1 | sed 's/^[1-9][0-9]*$/1/') $(echo "$with" | grep -A2 'Warray-bounds')"
+# a class template pattern (fields without offsets) with a per-thread
+# member is never judged: the relevance test once remembered it as
+# irrelevant and the per-thread path judged it (internal compiler error)
+printf 'struct item { long x; };\ntemplate <class T> struct P { item *per __attribute__((cacheline_per_thread)); T x; };\nP<long> p;\n' >"$t/tp.cc"
+out=$(g++ -O2 -fplugin="$PLUGIN" -c "$t/tp.cc" -o /dev/null 2>&1; echo "rc=$?")
+expect_eq plugin/template-pattern-per-thread "rc=0" "$(echo "$out" | grep -c 'internal compiler error' | sed 's/^0$//')$(echo "$out" | tail -1)"
 # manifest through a symlink: the link stays a link, its target is written;
 # a device is refused without touching it (no /dev/null.lock)
 mkdir -p "$t/real"; ln -s real/m.json "$t/mlink.json"
