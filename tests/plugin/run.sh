@@ -107,7 +107,8 @@ echo 'int z;' >"$t/gate.h"
 (cd "$t" && $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=m5.json -c gate.c -o /dev/null 2>/dev/null)
 cp "$t/m5.json" "$t/m5.before"
 rm -f "$t/gate.h"; mkfifo "$t/gate.h"
-( exec 3>"$t/gate.h"; rm -f "$t/m5.json"; echo 'int z;' >&3; exec 3>&- ) &
+# (the writer gives up after 60 s if cc1 never opens the FIFO: no hang)
+timeout 60 sh -c 'exec 3>"$1/gate.h"; rm -f "$1/m5.json"; echo "int z;" >&3' sh "$t" &
 (cd "$t" && timeout 60 $CC -fplugin="$PLUGIN" -I"$TOP/include" -fplugin-arg-cachehot-manifest=m5.json -c gate.c -o /dev/null 2>/dev/null)
 wait
 expect_eq plugin/manifest-skipped-record-rewritten "$(jq -r '.structs.page_counter.digest' "$t/m5.before") page_counter" \
