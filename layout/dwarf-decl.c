@@ -49,9 +49,22 @@ static void sb_add(struct sb *b, const char *s)
 	sb_ins(b, b->n, s);
 }
 
+/* Parameter types of function types nest one declaration in another: a
+ * cycle in the DWARF (a function type whose parameter points back to it;
+ * found by fuzzing, tests/fuzz/crashes/dwarf/) recursed until the stack
+ * overflowed. Deeper than this, a parameter is written "...". */
+#define DECL_NEST_MAX 16
+
+static char *decl_1(Dwarf_Die *t, const char *name, int nest);
+
 /* C declaration of an object of type t called name ("" for a type name).
  * Returns malloc'd text. */
 char *lt_dwarf_decl(Dwarf_Die *t, const char *name)
+{
+	return decl_1(t, name, 0);
+}
+
+static char *decl_1(Dwarf_Die *t, const char *name, int nest)
 {
 	struct sb d;
 	Dwarf_Die cur;
@@ -123,8 +136,11 @@ char *lt_dwarf_decl(Dwarf_Die *t, const char *name)
 					int ct = dwarf_tag(&child);
 					Dwarf_Die pt;
 					if (ct == DW_TAG_formal_parameter) {
-						char *p = lt_die_type(&child, &pt) ?
-							  lt_dwarf_decl(&pt, "") : lt_dwarf_decl(NULL, "");
+						char *p = nest >= DECL_NEST_MAX ? strdup("...") :
+							  lt_die_type(&child, &pt) ?
+							  decl_1(&pt, "", nest + 1) : decl_1(NULL, "", nest + 1);
+						if (!p)
+							abort();
 						if (!first)
 							sb_add(&d, ", ");
 						sb_add(&d, p);
