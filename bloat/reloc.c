@@ -174,6 +174,40 @@ static int apply(Elf *elf, unsigned machine, Elf_Scn *rs, const GElf_Shdr *rsh,
 	return 0;
 }
 
+static int ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	return alen && blen && a < b + blen && b < a + alen &&
+	       a + alen >= a && b + blen >= b;
+}
+
+/* The relocations are written into libelf's image of the file: a target
+ * section whose bytes are also the ELF header, the program or section
+ * header table, or a section libelf or this file reads (relocations,
+ * symbols, strings) would corrupt what is read next. A crafted object (a
+ * .debug_line placed inside the section header table, found by fuzzing)
+ * made libelf's elf_strptr() fault. Such an object is left to libdwfl. */
+static int target_overlaps(Elf *elf, const GElf_Ehdr *eh, size_t shnum, const GElf_Shdr *tsh)
+{
+	Elf_Scn *s = NULL;
+	uint64_t off = tsh->sh_offset, len = tsh->sh_size;
+	if (off + len < off)
+		return 1;
+	if (ranges_overlap(off, len, 0, eh->e_ehsize ? eh->e_ehsize : sizeof(Elf64_Ehdr)) ||
+	    ranges_overlap(off, len, eh->e_phoff, (uint64_t)eh->e_phnum * eh->e_phentsize) ||
+	    ranges_overlap(off, len, eh->e_shoff, (uint64_t)shnum * eh->e_shentsize))
+		return 1;
+	while ((s = elf_nextscn(elf, s))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(s, &sh))
+			return 1;
+		if ((sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL || sh.sh_type == SHT_SYMTAB ||
+		     sh.sh_type == SHT_STRTAB || sh.sh_type == SHT_DYNSYM) &&
+		    ranges_overlap(off, len, sh.sh_offset, sh.sh_size))
+			return 1;
+	}
+	return 0;
+}
+
 int bl_reloc_debug_sections(Elf *elf, const char *const *names, size_t n)
 {
 	GElf_Ehdr eh;
@@ -205,7 +239,8 @@ int bl_reloc_debug_sections(Elf *elf, const char *const *names, size_t n)
 		if ((tsh.sh_flags & SHF_COMPRESSED) &&
 		    (elf_compress(ts, 0, 0) < 0 || !gelf_getshdr(ts, &tsh)))
 			return 1;
-		if ((rsh.sh_flags | tsh.sh_flags) & SHF_COMPRESSED || tsh.sh_type != SHT_PROGBITS)
+		if ((rsh.sh_flags | tsh.sh_flags) & SHF_COMPRESSED || tsh.sh_type != SHT_PROGBITS ||
+		    target_overlaps(elf, &eh, shnum, &tsh))
 			return 1;
 		td = elf_getdata(ts, NULL);
 		if (!td || !td->d_buf || td->d_size != tsh.sh_size)
