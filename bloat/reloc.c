@@ -190,11 +190,22 @@ static int target_overlaps(Elf *elf, const GElf_Ehdr *eh, size_t shnum, const GE
 {
 	Elf_Scn *s = NULL;
 	uint64_t off = tsh->sh_offset, len = tsh->sh_size;
+	/* libelf reads headers of its own size whatever e_shentsize says (a
+	 * mutated e_shentsize of 38 hid the overlap: found by fuzzing) */
+	uint64_t shsz = gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT);
+	uint64_t phsz = gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT);
+	uint64_t ehsz = gelf_fsize(elf, ELF_T_EHDR, 1, EV_CURRENT);
+	if (eh->e_shentsize > shsz)
+		shsz = eh->e_shentsize;
+	if (eh->e_phentsize > phsz)
+		phsz = eh->e_phentsize;
+	if (eh->e_ehsize > ehsz)
+		ehsz = eh->e_ehsize;
 	if (off + len < off)
 		return 1;
-	if (ranges_overlap(off, len, 0, eh->e_ehsize ? eh->e_ehsize : sizeof(Elf64_Ehdr)) ||
-	    ranges_overlap(off, len, eh->e_phoff, (uint64_t)eh->e_phnum * eh->e_phentsize) ||
-	    ranges_overlap(off, len, eh->e_shoff, (uint64_t)shnum * eh->e_shentsize))
+	if (ranges_overlap(off, len, 0, ehsz) ||
+	    ranges_overlap(off, len, eh->e_phoff, (uint64_t)eh->e_phnum * phsz) ||
+	    ranges_overlap(off, len, eh->e_shoff, (uint64_t)shnum * shsz))
 		return 1;
 	while ((s = elf_nextscn(elf, s))) {
 		GElf_Shdr sh;
