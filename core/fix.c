@@ -224,10 +224,62 @@ static size_t sim_edits(const struct sim *s)
 
 #define CH_FIX_SEARCH_MAX 64   /* members: try every place for a moved one */
 
+/* The search both greedy passes end in: member mv moved to every place q
+ * up to last in turn, each layout finished by place(arg, ...) without
+ * searching; s and pos take the one with the fewest edits, then the fewest
+ * bytes. 1 when some place ends clean. */
+typedef int (*place_fn)(void *arg, struct sim *s, size_t *pos);
+
+static int best_place(struct sim *s, size_t *pos, size_t mv, size_t last, place_fn place,
+		      void *arg)
+{
+	struct sim best, tr;
+	size_t *tpos = (size_t *)calloc(s->n, sizeof(size_t)), q;
+	int have = 0;
+	if (!tpos)
+		abort();
+	sim_alloc(&best, s->n);
+	sim_alloc(&tr, s->n);
+	for (q = 0; q <= last; q++) {
+		if (q == mv)
+			continue;
+		sim_copy(&tr, s);
+		memcpy(tpos, pos, s->n * sizeof(size_t));
+		sim_move(&tr, tpos, mv, q);
+		if (!place(arg, &tr, tpos))
+			continue;
+		if (!have || sim_edits(&tr) < sim_edits(&best) ||
+		    (sim_edits(&tr) == sim_edits(&best) && tr.size < best.size)) {
+			sim_copy(&best, &tr);
+			have = 1;
+		}
+	}
+	if (have) {
+		sim_copy(s, &best);
+		for (q = 0; q < s->n; q++)
+			pos[s->order[q]] = q;
+	}
+	sim_free(&best);
+	sim_free(&tr);
+	free(tpos);
+	return have;
+}
+
 /* Break conflicts greedily; a conflict no break may resolve moves its
  * non-hot member: to every place (search > 0 and a small struct: the one
  * giving the fewest edits, then the fewest bytes), else to the end. 1 when
  * the layout ends clean. */
+static int greedy_ref(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n, struct sim *s,
+		      size_t *pos, unsigned L, int kernel, int search);
+
+struct ref_args { const struct ch_type *t; const struct ch_fix_leaf *v; size_t n; unsigned L; int kernel; };
+
+static int place_ref(void *arg, struct sim *s, size_t *pos)
+{
+	struct ref_args *a = (struct ref_args *)arg;
+	return greedy_ref(a->t, a->v, a->n, s, pos, a->L, a->kernel, 0);
+}
+
 static int greedy_ref(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n, struct sim *s,
 		      size_t *pos, unsigned L, int kernel, int search)
 {
@@ -255,36 +307,8 @@ static int greedy_ref(const struct ch_type *t, const struct ch_fix_leaf *v, size
 		if (t->members[s->order[last]].flexible)
 			last--;
 		if (search && s->n <= CH_FIX_SEARCH_MAX) {
-			struct sim best, tr;
-			size_t *tpos = (size_t *)calloc(s->n, sizeof(size_t)), q;
-			int have = 0;
-			if (!tpos)
-				abort();
-			sim_alloc(&best, s->n);
-			sim_alloc(&tr, s->n);
-			for (q = 0; q <= last; q++) {
-				if (q == mv)
-					continue;
-				sim_copy(&tr, s);
-				memcpy(tpos, pos, s->n * sizeof(size_t));
-				sim_move(&tr, tpos, mv, q);
-				if (!greedy_ref(t, v, n, &tr, tpos, L, kernel, 0))
-					continue;
-				if (!have || sim_edits(&tr) < sim_edits(&best) ||
-				    (sim_edits(&tr) == sim_edits(&best) && tr.size < best.size)) {
-					sim_copy(&best, &tr);
-					have = 1;
-				}
-			}
-			if (have) {
-				sim_copy(s, &best);
-				for (q = 0; q < s->n; q++)
-					pos[s->order[q]] = q;
-			}
-			sim_free(&best);
-			sim_free(&tr);
-			free(tpos);
-			return have;
+			struct ref_args a = { t, v, n, L, kernel };
+			return best_place(s, pos, mv, last, place_ref, &a);
 		}
 		if (mv >= last)
 			return 0;
@@ -577,6 +601,13 @@ static int sweep_first(struct sweep *sw, struct sim *s, size_t P, size_t *pa, si
 }
 
 /* greedy_ref's rounds, each from the frontier. */
+static int greedy_sweep(struct sweep *sw, struct sim *s, size_t *pos, int search);
+
+static int place_sweep(void *arg, struct sim *s, size_t *pos)
+{
+	return greedy_sweep((struct sweep *)arg, s, pos, 0);
+}
+
 static int greedy_sweep(struct sweep *sw, struct sim *s, size_t *pos, int search)
 {
 	const struct ch_type *t = sw->t;
@@ -607,36 +638,8 @@ static int greedy_sweep(struct sweep *sw, struct sim *s, size_t *pos, int search
 			return 0;
 		if (t->members[s->order[last]].flexible)
 			last--;
-		if (search && s->n <= CH_FIX_SEARCH_MAX) {
-			struct sim best, tr;
-			size_t *tpos = (size_t *)xcalloc(s->n, sizeof(size_t)), q;
-			int have = 0;
-			sim_alloc(&best, s->n);
-			sim_alloc(&tr, s->n);
-			for (q = 0; q <= last; q++) {
-				if (q == mv)
-					continue;
-				sim_copy(&tr, s);
-				memcpy(tpos, pos, s->n * sizeof(size_t));
-				sim_move(&tr, tpos, mv, q);
-				if (!greedy_sweep(sw, &tr, tpos, 0))
-					continue;
-				if (!have || sim_edits(&tr) < sim_edits(&best) ||
-				    (sim_edits(&tr) == sim_edits(&best) && tr.size < best.size)) {
-					sim_copy(&best, &tr);
-					have = 1;
-				}
-			}
-			if (have) {
-				sim_copy(s, &best);
-				for (q = 0; q < s->n; q++)
-					pos[s->order[q]] = q;
-			}
-			sim_free(&best);
-			sim_free(&tr);
-			free(tpos);
-			return have;
-		}
+		if (search && s->n <= CH_FIX_SEARCH_MAX)
+			return best_place(s, pos, mv, last, place_sweep, sw);
 		if (mv >= last)
 			return 0;
 		sim_move(s, pos, mv, last);
@@ -678,20 +681,9 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 static void sb_printf(struct sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 	va_start(ap, fmt);
-	k = vsnprintf(NULL, 0, fmt, ap);
+	ch_buf_vappend(&b->s, &b->n, &b->cap, fmt, ap);
 	va_end(ap);
-	if (k < 0)
-		return;
-	if (b->n + (size_t)k + 1 > b->cap) {
-		b->cap = 2 * (b->n + (size_t)k + 1);
-		b->s = (char *)ch_xrealloc(b->s, b->cap);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)k;
 }
 
 /* "one fix for all of 'struct x': insert ... before 'a', and move 'b' after
