@@ -27,6 +27,7 @@
 #ifndef CACHEHOT_CORE_H
 #define CACHEHOT_CORE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -319,6 +320,10 @@ void ch_ctx_free(ch_ctx *ctx);
 const char *ch_ctx_error(const ch_ctx *ctx);
 /* Copy a string into the ctx (NULL stays NULL). */
 const char *ch_strdup(ch_ctx *ctx, const char *s);
+/* Append vprintf(fmt, ap) to the growable malloc'd text *buf (*n bytes
+ * used, *cap allocated; both 0 and *buf NULL to start): *buf stays
+ * NUL-terminated and the caller's to free. Aborts when out of memory. */
+void ch_buf_vappend(char **buf, size_t *n, size_t *cap, const char *fmt, va_list ap);
 /* printf into a ctx-owned string. */
 const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
 #ifdef __GNUC__

@@ -152,6 +152,23 @@ const char *ch_strdup(ch_ctx *ctx, const char *s)
 	return d;
 }
 
+void ch_buf_vappend(char **buf, size_t *n, size_t *cap, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int k;
+	va_copy(aq, ap);
+	k = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (k < 0)
+		return;
+	if (*n + (size_t)k + 1 > *cap) {
+		*cap = 2 * (*n + (size_t)k + 1);
+		*buf = (char *)ch_xrealloc(*buf, *cap);
+	}
+	vsnprintf(*buf + *n, *cap - *n, fmt, ap);
+	*n += (size_t)k;
+}
+
 const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;

@@ -49,21 +49,7 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 static void dump_printf(void *arg, const char *fmt, va_list ap)
 {
 	struct brd *b = arg;
-	va_list aq;
-	int k;
-	va_copy(aq, ap);
-	k = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (k < 0)
-		return;
-	if (b->n + (size_t)k + 1 > b->cap) {
-		b->cap = (b->n + k + 1) * 2;
-		b->buf = realloc(b->buf, b->cap);
-		if (!b->buf)
-			abort();
-	}
-	vsnprintf(b->buf + b->n, b->cap - b->n, fmt, ap);
-	b->n += k;
+	ch_buf_vappend(&b->buf, &b->n, &b->cap, fmt, ap);
 }
 
 /* 1 if printing type id would print the body of an anonymous struct, union

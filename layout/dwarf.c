@@ -885,10 +885,25 @@ static const Dwfl_Callbacks offline_cb = {
 	.section_address = dwfl_offline_section_address,
 };
 
+int lt_dwfl_offline(const char *path, Dwfl **dwfl, Dwfl_Module **mod, Dwarf **dw,
+		    Dwarf_Addr *bias)
+{
+	if (!(*dwfl = dwfl_begin(&offline_cb)))
+		return -1;
+	*mod = dwfl_report_offline(*dwfl, path, path, -1);
+	dwfl_report_end(*dwfl, NULL, NULL);
+	if (!*mod || !(*dw = dwfl_module_getdwarf(*mod, bias))) {
+		dwfl_end(*dwfl);
+		*dwfl = NULL;
+		return -2;
+	}
+	return 0;
+}
+
 int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		  char *err, size_t errsz)
 {
-	Dwfl *dwfl = dwfl_begin(&offline_cb);
+	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	Dwarf *dw;
 	Dwarf_Addr bias;
@@ -901,15 +916,12 @@ int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 
 	memset(&cm, 0, sizeof(cm));
 
-	if (!dwfl) {
+	switch (lt_dwfl_offline(path, &dwfl, &mod, &dw, &bias)) {
+	case -1:
 		snprintf(err, errsz, "%s: %s", path, dwfl_errmsg(-1));
 		return -1;
-	}
-	mod = dwfl_report_offline(dwfl, path, path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias))) {
+	case -2:
 		snprintf(err, errsz, "%s: cannot read DWARF: %s", path, dwfl_errmsg(-1));
-		dwfl_end(dwfl);
 		return -1;
 	}
 	while (dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &sub) == 0) {

@@ -31,6 +31,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include "lt.h"
+#include "dwarf-internal.h"
 
 struct sym {
 	struct ch_global g;
@@ -120,20 +121,6 @@ static enum ch_class class_of(struct lt_set *s, struct lt_manifest *mf, const ch
 
 /* ---- source locations from DWARF ------------------------------------------ */
 
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			GElf_Word debuglink_crc, char **debuginfo_file_name)
-{
-	(void)mod; (void)userdata; (void)modname; (void)base; (void)file_name;
-	(void)debuglink_file; (void)debuglink_crc; (void)debuginfo_file_name;
-	return -1;
-}
-
-static const Dwfl_Callbacks offline_cb = {
-	.find_debuginfo = no_debuginfo,
-	.section_address = dwfl_offline_section_address,
-};
-
 /* The definition of variable die, if its name is one of want[] without a
  * location yet: fill that location (file relative to the unit's directory,
  * as the compiler prints it). */
@@ -175,14 +162,9 @@ static void dwarf_locs(ch_ctx *ctx, const char *path, struct sym **want, size_t 
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, sub, die, inner;
 	uint8_t ut;
-	if (!nwant || lt_elf_has_section(path, ".debug_info") <= 0 || !(dwfl = dwfl_begin(&offline_cb)))
+	if (!nwant || lt_elf_has_section(path, ".debug_info") <= 0 ||
+	    lt_dwfl_offline(path, &dwfl, &mod, &dw, &bias))
 		return;
-	mod = dwfl_report_offline(dwfl, path, path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias))) {
-		dwfl_end(dwfl);
-		return;
-	}
 	while (dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &sub) == 0) {
 		Dwarf_Attribute a;
 		const char *comp_dir;
@@ -281,12 +263,9 @@ static struct ch_loc *sym_decls(ch_ctx *ctx, const char *path, size_t *n)
 	struct ch_loc *decls = NULL;
 	int nsym, i;
 	*n = 0;
-	if (lt_elf_has_section(path, ".debug_info") <= 0 || !(dwfl = dwfl_begin(&offline_cb)))
+	if (lt_elf_has_section(path, ".debug_info") <= 0 ||
+	    lt_dwfl_offline(path, &dwfl, &mod, &dw, &bias))
 		return NULL;
-	mod = dwfl_report_offline(dwfl, path, path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	if (!mod || !(dw = dwfl_module_getdwarf(mod, &bias)))
-		goto out;
 	while (dwarf_get_units(dw, cu, &cu, NULL, &ut, &cudie, &sub) == 0) {
 		Dwarf_Attribute a;
 		if (ut == DW_UT_compile || ut == DW_UT_partial)
