@@ -708,15 +708,14 @@ static void merge_structs(json_t *old, json_t *mine)
 }
 
 /* The manifest text 'text' (as ch_manifest_write writes it) already holds
- * every record of mine, each as the one record of its name: merging would
- * give the same file. Every unit of a kernel build judges the same header
- * structs (zone, pglist_data, ...), so after the first this is the usual
- * case, and parsing, merging and writing the whole file again cost each
- * unit up to 4% of cc1 (bench/plugin-overhead). A record found elsewhere
- * (among other_definitions), a name needing escapes, or a unit with
- * "globals" or "per_thread" to add, and a file holding them: 0, the full
- * merge decides. Records are only ever added by a merge, so a record seen
- * here stays in every later version of the file. */
+ * every record of mine: merging would give the same file. Every unit of a
+ * kernel build judges the same header structs (zone, pglist_data, ...), so
+ * after the first this is the usual case, and parsing, merging and writing
+ * the whole file again cost each unit up to 4% of cc1
+ * (bench/plugin-overhead). A record is held when its digest is (anywhere:
+ * a digest covers the record's name and every input, and a merge keeps
+ * every distinct record of a name); a unit with "globals" or "per_thread"
+ * to add, or a record without a digest: 0, the full merge decides. */
 static int manifest_holds(const char *text, json_t *mine)
 {
 	static const char head[] = "{\"cachehot_manifest\":1,\"structs\":{";
@@ -730,33 +729,12 @@ static int manifest_holds(const char *text, json_t *mine)
 	    strcmp(text + n - 3, "}}\n"))
 		return 0;
 	json_object_foreach(json_object_get(mine, "structs"), name, rec) {
-		char *rt, *needle;
-		const char *p, *c;
-		size_t ln = strlen(name), lr;
-		int found = 0;
-		for (c = name; *c; c++)
-			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			      (*c >= '0' && *c <= '9') || *c == '_'))
-				return 0;
-		if (json_object_get(rec, "other_definitions") || !(rt = record_text(rec)))
+		const char *d = json_string_value(json_object_get(rec, "digest"));
+		char key[40];
+		if (!d || strlen(d) != 16 || json_object_get(rec, "other_definitions"))
 			return 0;
-		lr = strlen(rt);
-		needle = (char *)malloc(ln + lr + 4);
-		if (!needle)
-			abort();
-		sprintf(needle, "\"%s\":%s", name, rt);
-		free(rt);
-		/* '"name":' with a raw quote is a key of "structs" (quotes
-		 * inside strings are escaped, record keys are fixed words), and
-		 * a complete record after it followed by ',' or '}' is its
-		 * whole value */
-		for (p = text; (p = strstr(p, needle)) != NULL; p++)
-			if (p[ln + lr + 3] == ',' || p[ln + lr + 3] == '}') {
-				found = 1;
-				break;
-			}
-		free(needle);
-		if (!found)
+		snprintf(key, sizeof(key), "\"digest\":\"%s\"", d);
+		if (!strstr(text, key))
 			return 0;
 	}
 	return 1;
