@@ -59,27 +59,34 @@ static int shares_unit(const struct ch_type *t, size_t i)
 	return m->offset < p->offset + p->size;
 }
 
+/* Where the member at position k of s's order lands when the layout so far
+ * ends at cur: right after its storage-unit neighbour (bit-fields sharing
+ * a unit stay together), else at its alignment (a line when a break pads
+ * it). */
+static uint64_t place_at(const struct ch_type *t, const struct sim *s, size_t k, uint64_t cur,
+			 unsigned L)
+{
+	size_t i = s->order[k], prev;
+	uint64_t a;
+	if (k > 0 && i == (prev = s->order[k - 1]) + 1 && shares_unit(t, i) && !s->pad[i])
+		return s->off[prev] + (t->members[i].offset - t->members[prev].offset);
+	a = t->members[i].align ? t->members[i].align : 1;
+	if (s->pad[i] && a < L)
+		a = L;
+	return roundup(cur, a);
+}
+
 static void simulate(const struct ch_type *t, struct sim *s, unsigned L)
 {
-	size_t k, i, prev = (size_t)-1;
+	size_t k, i;
 	uint64_t cur = 0, al = t->align ? t->align : 1;
 	for (k = 0; k < s->n; k++) {
-		const struct ch_member *m;
 		i = s->order[k];
-		m = &t->members[i];
-		if (prev != (size_t)-1 && i == prev + 1 && shares_unit(t, i) && !s->pad[i]) {
-			s->off[i] = s->off[prev] + (m->offset - t->members[prev].offset);
-		} else {
-			uint64_t a = m->align ? m->align : 1;
-			if (s->pad[i] && a < L)
-				a = L;
-			s->off[i] = roundup(cur, a);
-		}
+		s->off[i] = place_at(t, s, k, cur, L);
 		if (s->pad[i] && al < L)
 			al = L;
-		if (s->off[i] + m->size > cur)
-			cur = s->off[i] + m->size;
-		prev = i;
+		if (s->off[i] + t->members[i].size > cur)
+			cur = s->off[i] + t->members[i].size;
 	}
 	s->size = roundup(cur, al);
 }
@@ -539,15 +546,7 @@ static int sweep_first(struct sweep *sw, struct sim *s, size_t P, size_t *pa, si
 		const struct ch_member *m = &t->members[i];
 		uint64_t line0;
 		int found = 0;
-		if (k > 0 && i == s->order[k - 1] + 1 && shares_unit(t, i) && !s->pad[i]) {
-			size_t prev = s->order[k - 1];
-			s->off[i] = s->off[prev] + (m->offset - t->members[prev].offset);
-		} else {
-			uint64_t a = m->align ? m->align : 1;
-			if (s->pad[i] && a < L)
-				a = L;
-			s->off[i] = roundup(cur, a);
-		}
+		s->off[i] = place_at(t, s, k, cur, L);
 		sw->curb[k] = cur;
 		if (s->off[i] + m->size > cur)
 			cur = s->off[i] + m->size;
