@@ -57,6 +57,10 @@ install: all
 		ln -sfr $(DESTDIR)$(GCC_PLUGIN_DIR)/cachehot.so $(INSTALL_DIR)/lib/cachehot/cachehot.so; fi
 	if [ -f include/cachehot.h ]; then install -d $(INSTALL_DIR)/include && \
 		install -m 644 include/cachehot.h $(INSTALL_DIR)/include/; fi
+	if [ -f runtime/libcachehot-rt.so ]; then install -d $(INSTALL_DIR)/lib $(INSTALL_DIR)/include && \
+		install -m 755 runtime/libcachehot-rt.so $(INSTALL_DIR)/lib/ && \
+		install -m 644 runtime/libcachehot-rt.a $(INSTALL_DIR)/lib/ && \
+		install -m 644 runtime/cachehot-rt.h $(INSTALL_DIR)/include/; fi
 	if ls cocci/*.cocci >/dev/null 2>&1; then install -d $(INSTALL_DIR)/share/cachehot/cocci && \
 		install -m 644 cocci/*.cocci $(INSTALL_DIR)/share/cachehot/cocci/; fi
 	for m in $(MAN_PAGES); do install -m 644 "$$m" $(INSTALL_DIR)/share/man/man$${m##*.}/; done
@@ -68,6 +72,7 @@ install: all
 uninstall:
 	for t in $(CACHEHOT_TOOLS); do rm -f $(INSTALL_DIR)/bin/$$t; done
 	rm -f $(DESTDIR)$(GCC_PLUGIN_DIR)/cachehot.so $(INSTALL_DIR)/include/cachehot.h
+	rm -f $(INSTALL_DIR)/lib/libcachehot-rt.so $(INSTALL_DIR)/lib/libcachehot-rt.a $(INSTALL_DIR)/include/cachehot-rt.h
 	for m in $(notdir $(MAN_PAGES)); do rm -f $(INSTALL_DIR)/share/man/man$${m##*.}/$$m; done
 	rm -rf $(INSTALL_DIR)/lib/cachehot $(INSTALL_DIR)/share/cachehot $(INSTALL_DIR)/share/doc/cachehot
 

@@ -196,7 +196,7 @@ static enum ch_access_kind plain(tree ref, bool store)
 /* Does an asm template lock or exchange? x86: lock prefix, xchg, cmpxchg,
  * xadd; arm64: exclusive load/store pairs and LSE atomics. Mnemonics are
  * matched as words starting at an instruction boundary. */
-static bool asm_is_atomic(const char *s)
+bool cachehot_asm_is_atomic(const char *s)
 {
 	static const char *const ops[] = { "lock", "xchg", "cmpxchg", "xadd", "ldxr", "ldaxr",
 		"stxr", "stlxr", "ldadd", "stadd", "ldclr", "stclr", "ldset", "stset",
@@ -226,7 +226,7 @@ static bool asm_is_atomic(const char *s)
 
 static void do_asm(gasm *stmt, const char *fn)
 {
-	bool atomic = asm_is_atomic(gimple_asm_string(stmt));
+	bool atomic = cachehot_asm_is_atomic(gimple_asm_string(stmt));
 	unsigned i, j, no = gimple_asm_noutputs(stmt), ni = gimple_asm_ninputs(stmt);
 	for (i = 0; i < no; i++) {
 		tree op = TREE_VALUE(gimple_asm_output_op(stmt, i));

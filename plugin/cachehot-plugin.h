@@ -71,5 +71,10 @@ bool cachehot_per_thread_any(union tree_node *type, const char *sname);
 /* plugin/access.c: the access mode (access=PATH): registers its GIMPLE
  * pass and the unit's output; called from plugin_init only when asked. */
 void cachehot_access_init(const char *plugin_name, const char *path);
+/* plugin/access.c: does an asm template lock or exchange (an atomic RMW)? */
+bool cachehot_asm_is_atomic(const char *asm_template);
+/* plugin/record.c: the recording mode (record[=SPEC]); returns an error
+ * text for a bad SPEC, else NULL. Runs in cc1 and in lto1. */
+const char *cachehot_record_init(const char *plugin_name, const char *spec);
 
 #endif

@@ -16,6 +16,8 @@
  *   counter-updaters=NAME[:TARGET:ITEM],...  more statistics updaters for it
  *   access=PATH        record field access facts for cachehot annotate
  *                      (plugin/access.c; PATH a file, or a directory: one file a unit)
+ *   record[=SPEC]      recording build: calls into libcachehot-rt at every member
+ *                      access (plugin/record.c; SPEC all, annotated or TAG,...)
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -72,6 +74,7 @@ static struct plugin_info cachehot_info = {
 	"  counter-batch=0|1        statistics counters updated once per loop element (default 1)\n"
 	"  counter-updaters=NAME[:TARGET:ITEM],...  more updaters for counter-batch\n"
 	"  access=FILE|DIR          record field access facts for cachehot annotate\n"
+	"  record[=all|annotated|TAG,...]  recording build: link with -lcachehot-rt\n"
 	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
 	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
 	"  help                     print this list on stderr\n"
@@ -1136,6 +1139,11 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	 * do nothing: the findings were reported at compile time. */
 	if (&parse_in == NULL || !strcmp(lang_hooks.name, "GNU GIMPLE")) {
 		register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
+		/* recording mode instruments late: under -flto, here */
+		for (i = 0; i < info->argc; i++)
+			if (!strcmp(info->argv[i].key, "record"))
+				if (const char *e = cachehot_record_init(info->base_name, info->argv[i].value))
+					error("cachehot: %s", e);
 		return 0;
 	}
 	cachehot_ctx = ch_ctx_new();
@@ -1198,6 +1206,9 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
 				      plugin_name_used, k);
+		} else if (!strcmp(k, "record")) {
+			if (const char *e = cachehot_record_init(info->base_name, v))
+				error("cachehot: %s", e);
 		} else if (!strcmp(k, "access")) {
 			if (!v || !*v)
 				error("cachehot: %<-fplugin-arg-%s-access%> needs a file or directory name",
@@ -1207,7 +1218,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		} else {
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr, inline-notes, access, werror, disable, help, counter-batch, "
+			      "inline-addr, inline-notes, access, record, werror, disable, help, counter-batch, "
 			      "counter-updaters)", plugin_name_used, k);
 		}
 	}

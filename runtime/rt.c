@@ -1,0 +1,834 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rt.c -- libcachehot-rt: the access recorder (cachehot-rt.h).
+ *
+ * Fast path: a per-thread countdown; 1 access in CACHEHOT_RT_SAMPLE goes to
+ * the slow path, which
+ *  - resolves the site string to a member (sites[]: by address, lock-free
+ *    after the first time; members[]: by text, so that two units share one
+ *    member),
+ *  - counts the access in the thread's own counters (no shared writes),
+ *  - runs the coherence model of the line(s) touched, at 64 and at 128
+ *    bytes (model()): the line's holders are the threads that touched it
+ *    since the last write, each with the bytes it touched; a write or RMW by
+ *    thread T while another thread U holds the line is one transfer, false
+ *    sharing when U's bytes and T's are disjoint, true sharing when they
+ *    overlap; the member pairs come from the line's byte -> member map.
+ * A signal handler that interrupts the slow path of its own thread is not
+ * recorded (counted as "dropped"): the slow path takes a per-line spin lock.
+ *
+ * Memory: the line tables are mmap'ed once (MAP_NORESERVE, pages touched
+ * only where lines live); a line that finds no free slot within 64 probes is
+ * not modelled ("lines_dropped"). fork: the child starts empty (its own
+ * profile, its own pid, counting from the fork on).
+ */
+#define _GNU_SOURCE
+#include "cachehot-rt.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+
+enum { K_READ, K_WRITE, K_RMW, NKIND };
+
+#define MAX_MEMBERS  65536
+#define MAX_SITES    (1u << 17)
+#define HOLDERS      8
+#define PAIRS        6
+#define PROBES       64
+
+struct member {
+	char *sname, *path;
+	uint32_t off, size, ssize;
+	uint64_t threads[NKIND];    /* bit tid%64 */
+	uint32_t hash;
+	int next;                   /* hash chain */
+};
+
+struct site {
+	const char *key;            /* published last (release) */
+	int member;
+	uint32_t asize;
+};
+
+struct holder {
+	uint32_t tid;
+	uint64_t mask[2];           /* bytes touched since it got the line */
+};
+
+struct pair {
+	int a, b;                   /* a: member written; b: member the other thread touched */
+	uint64_t nfalse, ntrue;
+};
+
+struct line {
+	uintptr_t key;              /* line index + 1; 0 = free */
+	volatile int lock;
+	int nholders;
+	struct holder h[HOLDERS];
+	uint64_t count[NKIND];
+	uint64_t threads[NKIND];
+	uint64_t xfalse, xtrue, pairs_other;
+	struct pair p[PAIRS];
+	int32_t mem[128];           /* member + 1 at each byte; 0: none seen */
+};
+
+struct table {
+	unsigned shift;             /* log2 line size */
+	unsigned bits;              /* log2 slots */
+	struct line *l;
+	uint64_t dropped;
+};
+
+struct thr {
+	uint32_t countdown;
+	uint32_t tid;
+	uint64_t rng;               /* xorshift state: the gap to the next sample */
+	int in_rt;
+	uint64_t (*cnt)[NKIND];     /* [MAX_MEMBERS] */
+	struct thr *next;
+};
+
+static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
+static struct member *members;
+static int nmembers;
+static int mhash[1 << 16];
+static struct site *sites;
+static struct thr *threads;
+static uint32_t next_tid;
+static uint32_t sample_n = 16;
+static struct table t64 = { 6, 18, NULL, 0 }, t128 = { 7, 17, NULL, 0 };
+static volatile sig_atomic_t dump_requested;
+static uint64_t dropped_signal;
+static struct timespec t_start;
+static char out_template[PATH_MAX];
+static int quiet;
+static int ready;
+static __thread struct thr *self __attribute__((tls_model("initial-exec")));
+
+/* ---- tables ---------------------------------------------------------------- */
+
+static void *map(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void table_init(struct table *t)
+{
+	t->l = map(sizeof(struct line) << t->bits);
+	t->dropped = 0;
+}
+
+static void table_reset(struct table *t)
+{
+	if (t->l)
+		munmap(t->l, sizeof(struct line) << t->bits);
+	table_init(t);
+}
+
+static uint32_t hash64(uint64_t k, unsigned bits)
+{
+	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+static uint32_t hash_str(const char *a, const char *b)
+{
+	uint32_t h = 2166136261u;
+	for (; *a; a++)
+		h = (h ^ (unsigned char)*a) * 16777619u;
+	h = (h ^ '.') * 16777619u;
+	for (; *b; b++)
+		h = (h ^ (unsigned char)*b) * 16777619u;
+	return h;
+}
+
+/* The line with index idx, locked; NULL when the table is full there. */
+static struct line *line_get(struct table *t, uintptr_t idx)
+{
+	uintptr_t key = idx + 1;
+	uint32_t i = hash64(key, t->bits), mask = (1u << t->bits) - 1, n;
+	if (!t->l)
+		return NULL;
+	for (n = 0; n < PROBES; n++, i = (i + 1) & mask) {
+		struct line *l = &t->l[i];
+		uintptr_t k = __atomic_load_n(&l->key, __ATOMIC_ACQUIRE);
+		if (k == 0) {
+			uintptr_t zero = 0;
+			if (!__atomic_compare_exchange_n(&l->key, &zero, key, 0, __ATOMIC_ACQ_REL,
+							  __ATOMIC_ACQUIRE))
+				k = zero;
+			else
+				k = key;
+		}
+		if (k == key) {
+			while (__atomic_exchange_n(&l->lock, 1, __ATOMIC_ACQUIRE))
+				while (l->lock)
+					__builtin_ia32_pause();
+			return l;
+		}
+	}
+	__atomic_fetch_add(&t->dropped, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void line_put(struct line *l)
+{
+	__atomic_store_n(&l->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- members and sites ----------------------------------------------------- */
+
+static char *field(const char **p)
+{
+	const char *s = *p, *e = strchr(s, '\t');
+	size_t n = e ? (size_t)(e - s) : strlen(s);
+	char *r = malloc(n + 1);
+	if (!r)
+		return NULL;
+	memcpy(r, s, n);
+	r[n] = 0;
+	*p = e ? e + 1 : s + n;
+	return r;
+}
+
+static uint32_t num(const char **p)
+{
+	char *f = field(p);
+	uint32_t v = f ? (uint32_t)strtoul(f, NULL, 10) : 0;
+	free(f);
+	return v;
+}
+
+/* Under reg. Returns the member id, or -1. */
+static int member_of(const char *site, uint32_t *asize)
+{
+	const char *p = site;
+	char *ver = field(&p), *sname = field(&p), *path = field(&p);
+	uint32_t off = num(&p), size = num(&p), ssize = num(&p), h, b;
+	int id = -1;
+	*asize = num(&p);
+	if (!ver || strcmp(ver, "1") || !sname || !path || !members)
+		goto out;
+	h = hash_str(sname, path);
+	b = h & ((1u << 16) - 1);
+	for (id = mhash[b] - 1; id >= 0; id = members[id].next)
+		if (members[id].hash == h && !strcmp(members[id].sname, sname) &&
+		    !strcmp(members[id].path, path))
+			goto out;
+	if (nmembers >= MAX_MEMBERS) {
+		id = -1;
+		goto out;
+	}
+	id = nmembers++;
+	members[id] = (struct member){ sname, path, off, size, ssize, { 0, 0, 0 }, h, mhash[b] - 1 };
+	mhash[b] = id + 1;
+	sname = path = NULL;
+out:
+	free(ver);
+	free(sname);
+	free(path);
+	return id;
+}
+
+static struct site *site_of(const char *key)
+{
+	uint32_t i = hash64((uintptr_t)key, 17), n;
+	struct site *s;
+	if (!sites)
+		return NULL;
+	for (n = 0; n < MAX_SITES; n++, i = (i + 1) & (MAX_SITES - 1)) {
+		s = &sites[i];
+		const char *k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
+		if (k == key)
+			return s;
+		if (!k)
+			break;
+	}
+	/* not seen yet: insert under reg */
+	pthread_mutex_lock(&reg);
+	i = hash64((uintptr_t)key, 17);
+	for (n = 0; n < MAX_SITES; n++, i = (i + 1) & (MAX_SITES - 1)) {
+		s = &sites[i];
+		if (s->key == key)
+			break;
+		if (!s->key) {
+			s->member = member_of(key, &s->asize);
+			__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&reg);
+	return n < MAX_SITES ? s : NULL;
+}
+
+/* ---- threads --------------------------------------------------------------- */
+
+static struct thr *thread_new(void)
+{
+	struct thr *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->cnt = map(sizeof(*t->cnt) * MAX_MEMBERS);
+	pthread_mutex_lock(&reg);
+	t->tid = next_tid++;
+	t->rng = 0x9E3779B97F4A7C15ull * (t->tid + 1);
+	t->next = threads;
+	threads = t;
+	pthread_mutex_unlock(&reg);
+	return t;
+}
+
+/* ---- the coherence model ----------------------------------------------------- */
+
+static void pair_add(struct line *l, int a, int b, int is_true)
+{
+	int i;
+	for (i = 0; i < PAIRS; i++) {
+		struct pair *p = &l->p[i];
+		if (p->nfalse + p->ntrue == 0) {
+			p->a = a;
+			p->b = b;
+		}
+		if (p->a == a && p->b == b) {
+			if (is_true)
+				p->ntrue++;
+			else
+				p->nfalse++;
+			return;
+		}
+	}
+	l->pairs_other++;
+}
+
+static int mask_and(const uint64_t *a, const uint64_t *b)
+{
+	return (a[0] & b[0]) || (a[1] & b[1]);
+}
+
+/* One access of bytes [first, first+n) of line l (all within it). */
+static void model(struct line *l, unsigned first, unsigned n, int kind, int member, uint32_t tid)
+{
+	uint64_t bm[2] = { 0, 0 };
+	unsigned b;
+	int i, me = -1;
+	for (b = first; b < first + n; b++) {
+		bm[b >> 6] |= 1ull << (b & 63);
+		if (member >= 0)
+			l->mem[b] = member + 1;
+	}
+	l->count[kind]++;
+	l->threads[kind] |= 1ull << (tid & 63);
+	for (i = 0; i < l->nholders; i++)
+		if (l->h[i].tid == tid)
+			me = i;
+	if (kind == K_READ) {
+		if (me < 0) {
+			if (l->nholders == HOLDERS) {   /* the oldest holder leaves */
+				memmove(&l->h[0], &l->h[1], sizeof(l->h[0]) * (HOLDERS - 1));
+				l->nholders--;
+			}
+			me = l->nholders++;
+			l->h[me].tid = tid;
+			l->h[me].mask[0] = l->h[me].mask[1] = 0;
+		}
+		l->h[me].mask[0] |= bm[0];
+		l->h[me].mask[1] |= bm[1];
+		return;
+	}
+	/* a write or RMW: every other holder loses its copy */
+	for (i = 0; i < l->nholders; i++) {
+		struct holder *h = &l->h[i];
+		int is_true, seen[4], nseen = 0, k;
+		if (h->tid == tid)
+			continue;
+		is_true = mask_and(h->mask, bm);
+		if (is_true)
+			l->xtrue++;
+		else
+			l->xfalse++;
+		for (b = 0; b < 128; b++) {
+			int m;
+			if (!(h->mask[b >> 6] & (1ull << (b & 63))))
+				continue;
+			if (is_true && !(bm[b >> 6] & (1ull << (b & 63))))
+				continue;   /* true sharing: name the overlapping bytes' member */
+			m = l->mem[b] - 1;
+			for (k = 0; k < nseen && seen[k] != m; k++)
+				;
+			if (k < nseen)
+				continue;
+			if (nseen < 4)
+				seen[nseen++] = m;
+			pair_add(l, member, m, is_true);
+		}
+	}
+	l->nholders = 1;
+	l->h[0].tid = tid;
+	l->h[0].mask[0] = bm[0];
+	l->h[0].mask[1] = bm[1];
+}
+
+static void model_table(struct table *t, uintptr_t a, uint32_t n, int kind, int member, uint32_t tid)
+{
+	uintptr_t end = a + (n ? n : 1), ls = (uintptr_t)1 << t->shift;
+	int guard = 0;
+	while (a < end && guard++ < 64) {
+		uintptr_t idx = a >> t->shift, lend = (idx + 1) << t->shift;
+		uintptr_t stop = end < lend ? end : lend;
+		struct line *l = line_get(t, idx);
+		if (l) {
+			model(l, (unsigned)(a & (ls - 1)), (unsigned)(stop - a), kind, member, tid);
+			line_put(l);
+		}
+		a = stop;
+	}
+}
+
+static void maybe_dump(void);
+
+static void slow(const void *addr, const char *key, int kind)
+{
+	struct thr *t = self;
+	struct site *s;
+	if (!ready)
+		return;
+	if (!t) {
+		t = thread_new();
+		if (!t)
+			return;
+		self = t;
+	}
+	/* the next sample after 1..2N-1 accesses (mean N): a fixed gap would
+	 * see only the loads of a loop that loads and stores in turn */
+	if (sample_n > 1) {
+		t->rng ^= t->rng << 13;
+		t->rng ^= t->rng >> 7;
+		t->rng ^= t->rng << 17;
+		t->countdown = 1 + (uint32_t)(t->rng % (2 * sample_n - 1));
+	} else {
+		t->countdown = 1;
+	}
+	if (t->in_rt) {
+		__atomic_fetch_add(&dropped_signal, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	t->in_rt = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	s = site_of(key);
+	if (s) {
+		int m = s->member;
+		if (m >= 0) {
+			uint64_t bit = 1ull << (t->tid & 63);
+			if (t->cnt)
+				t->cnt[m][kind]++;
+			if (!(__atomic_load_n(&members[m].threads[kind], __ATOMIC_RELAXED) & bit))
+				__atomic_fetch_or(&members[m].threads[kind], bit, __ATOMIC_RELAXED);
+		}
+		model_table(&t64, (uintptr_t)addr, s->asize, kind, m, t->tid);
+		model_table(&t128, (uintptr_t)addr, s->asize, kind, m, t->tid);
+	}
+	if (dump_requested)
+		maybe_dump();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->in_rt = 0;
+}
+
+#define ENTRY(name, kind)                                        \
+	EXPORT void name(const void *addr, const char *site)     \
+	{                                                        \
+		struct thr *t = self;                            \
+		if (LIKELY(t && --t->countdown))                 \
+			return;                                  \
+		slow(addr, site, kind);                          \
+	}
+ENTRY(__cachehot_rt_load, K_READ)
+ENTRY(__cachehot_rt_store, K_WRITE)
+ENTRY(__cachehot_rt_rmw, K_RMW)
+
+/* ---- the profile --------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static int popcount(uint64_t x)
+{
+	return __builtin_popcountll(x);
+}
+
+struct agg {
+	int a, b;
+	uint64_t nfalse, ntrue;
+};
+
+/* Member pairs summed over every line of t (open addressing on a,b). */
+static struct agg *aggregate(struct table *t, size_t *cap_out)
+{
+	size_t cap = 1024, n = 0, i;
+	struct agg *h = calloc(cap, sizeof(*h));
+	if (!h || !t->l)
+		goto done;
+	for (i = 0; i < (size_t)1 << t->bits; i++) {
+		struct line *l = &t->l[i];
+		int j;
+		if (!l->key || l->xfalse + l->xtrue == 0)
+			continue;
+		for (j = 0; j < PAIRS; j++) {
+			struct pair *p = &l->p[j];
+			size_t k;
+			if (p->nfalse + p->ntrue == 0)
+				continue;
+			if (2 * (n + 1) > cap) {   /* grow */
+				struct agg *g = calloc(cap * 2, sizeof(*g));
+				size_t q;
+				if (!g)
+					goto done;
+				for (q = 0; q < cap; q++)
+					if (h[q].nfalse + h[q].ntrue) {
+						size_t r = hash64(((uint64_t)(uint32_t)h[q].a << 32) | (uint32_t)h[q].b, 30) & (cap * 2 - 1);
+						while (g[r].nfalse + g[r].ntrue)
+							r = (r + 1) & (cap * 2 - 1);
+						g[r] = h[q];
+					}
+				free(h);
+				h = g;
+				cap *= 2;
+			}
+			k = hash64(((uint64_t)(uint32_t)p->a << 32) | (uint32_t)p->b, 30) & (cap - 1);
+			while ((h[k].nfalse + h[k].ntrue) && (h[k].a != p->a || h[k].b != p->b))
+				k = (k + 1) & (cap - 1);
+			if (!(h[k].nfalse + h[k].ntrue)) {
+				h[k].a = p->a;
+				h[k].b = p->b;
+				n++;
+			}
+			h[k].nfalse += p->nfalse;
+			h[k].ntrue += p->ntrue;
+		}
+	}
+done:
+	*cap_out = h ? cap : 0;
+	return h;
+}
+
+static void member_ref(FILE *f, int m)
+{
+	if (m < 0 || m >= nmembers) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	fputs(members[m].sname, f);
+	fputc('.', f);
+	fputs(members[m].path, f);
+	fputc('"', f);
+}
+
+static void dump_table(FILE *f, struct table *t, const char *name)
+{
+	size_t i, cap = 0, nl = 0;
+	struct agg *a;
+	int first = 1;
+	fprintf(f, ",\n\"%s\":{\"line_size\":%u,\"lines_dropped\":%llu,\"sharing\":[", name,
+		1u << t->shift, (unsigned long long)t->dropped);
+	a = aggregate(t, &cap);
+	for (i = 0; i < cap; i++) {
+		if (!(a[i].nfalse + a[i].ntrue))
+			continue;
+		fprintf(f, "%s\n {\"a\":", first ? "" : ",");
+		member_ref(f, a[i].a);
+		fputs(",\"b\":", f);
+		member_ref(f, a[i].b);
+		fprintf(f, ",\"false_sharing\":%llu,\"true_sharing\":%llu}",
+			(unsigned long long)a[i].nfalse, (unsigned long long)a[i].ntrue);
+		first = 0;
+	}
+	free(a);
+	fputs("],\n\"lines\":[", f);
+	first = 1;
+	/* lines that more than one thread touched, at most 4096 */
+	for (i = 0; t->l && i < (size_t)1 << t->bits && nl < 4096; i++) {
+		struct line *l = &t->l[i];
+		int j, k;
+		if (!l->key || popcount(l->threads[0] | l->threads[1] | l->threads[2]) < 2)
+			continue;
+		nl++;
+		fprintf(f, "%s\n {\"addr\":\"0x%llx\",\"reads\":%llu,\"writes\":%llu,\"rmws\":%llu,"
+			"\"reader_threads\":%d,\"writer_threads\":%d,\"rmw_threads\":%d,"
+			"\"transfers\":%llu,\"false_sharing\":%llu,\"true_sharing\":%llu,\"members\":[",
+			first ? "" : ",", (unsigned long long)((l->key - 1) << t->shift),
+			(unsigned long long)l->count[0], (unsigned long long)l->count[1],
+			(unsigned long long)l->count[2], popcount(l->threads[0]), popcount(l->threads[1]),
+			popcount(l->threads[2]), (unsigned long long)(l->xfalse + l->xtrue),
+			(unsigned long long)l->xfalse, (unsigned long long)l->xtrue);
+		first = 0;
+		/* byte ranges of each member seen on the line */
+		for (j = 0, k = 0; j < (1 << t->shift);) {
+			int m = l->mem[j] - 1, s0 = j;
+			while (j < (1 << t->shift) && l->mem[j] - 1 == m)
+				j++;
+			if (m < 0)
+				continue;
+			fprintf(f, "%s{\"member\":", k++ ? "," : "");
+			member_ref(f, m);
+			fprintf(f, ",\"from\":%d,\"to\":%d}", s0, j);
+		}
+		fputs("],\"pairs\":[", f);
+		for (j = 0, k = 0; j < PAIRS; j++) {
+			struct pair *p = &l->p[j];
+			if (p->nfalse + p->ntrue == 0)
+				continue;
+			fprintf(f, "%s{\"a\":", k++ ? "," : "");
+			member_ref(f, p->a);
+			fputs(",\"b\":", f);
+			member_ref(f, p->b);
+			fprintf(f, ",\"false_sharing\":%llu,\"true_sharing\":%llu}",
+				(unsigned long long)p->nfalse, (unsigned long long)p->ntrue);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+}
+
+static void out_path(char *buf, size_t n, const char *path)
+{
+	struct stat st;
+	const char *tpl = path ? path : out_template;
+	char prog[256] = "prog";
+	size_t o = 0;
+	ssize_t r = readlink("/proc/self/exe", buf, n - 1);
+	if (r > 0) {
+		buf[r] = 0;
+		snprintf(prog, sizeof(prog), "%s", strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf);
+	}
+	if (!*tpl)
+		tpl = "cachehot-rt.%p.json";
+	if (stat(tpl, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(buf, n, "%s/cachehot-rt.%s.%d.json", tpl, prog, (int)getpid());
+		return;
+	}
+	for (; *tpl && o + 16 < n; tpl++) {
+		if (tpl[0] == '%' && tpl[1] == 'p') {
+			o += (size_t)snprintf(buf + o, n - o, "%d", (int)getpid());
+			tpl++;
+		} else {
+			buf[o++] = *tpl;
+		}
+	}
+	buf[o] = 0;
+}
+
+static int write_profile(const char *path)
+{
+	char final[PATH_MAX], tmp[PATH_MAX + 32], exe[PATH_MAX];
+	struct timespec now;
+	FILE *f;
+	int i, fd, first = 1, err;
+	struct thr *t;
+	ssize_t r;
+	double secs;
+
+	out_path(final, sizeof(final), path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	secs = (double)(now.tv_sec - t_start.tv_sec) + (now.tv_nsec - t_start.tv_nsec) / 1e9;
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[r > 0 ? r : 0] = 0;
+	fputs("{\"cachehot_profile\":1,\"program\":", f);
+	json_str(f, exe);
+	fprintf(f, ",\"pid\":%d,\"seconds\":%.6f,\"sample\":%u,\"threads\":%u,\"dropped_in_signal\":%llu,"
+		"\n\"members\":[", (int)getpid(), secs, sample_n, next_tid,
+		(unsigned long long)dropped_signal);
+	for (i = 0; i < nmembers; i++) {
+		uint64_t c[NKIND] = { 0, 0, 0 };
+		int k;
+		for (t = threads; t; t = t->next)
+			if (t->cnt)
+				for (k = 0; k < NKIND; k++)
+					c[k] += t->cnt[i][k];
+		fprintf(f, "%s\n {\"struct\":", first ? "" : ",");
+		json_str(f, members[i].sname);
+		fputs(",\"member\":", f);
+		json_str(f, members[i].path);
+		fprintf(f, ",\"offset\":%u,\"size\":%u,\"struct_size\":%u,\"reads\":%llu,\"writes\":%llu,"
+			"\"rmws\":%llu,\"reader_threads\":%d,\"writer_threads\":%d,\"rmw_threads\":%d}",
+			members[i].off, members[i].size, members[i].ssize, (unsigned long long)c[0],
+			(unsigned long long)c[1], (unsigned long long)c[2], popcount(members[i].threads[0]),
+			popcount(members[i].threads[1]), popcount(members[i].threads[2]));
+		first = 0;
+	}
+	fputs("]", f);
+	dump_table(f, &t64, "line64");
+	dump_table(f, &t128, "line128");
+	fputs("}\n", f);
+	if (fflush(f) || fsync(fd)) {
+		err = errno;
+		fclose(f);
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	if (fclose(f) || rename(tmp, final)) {
+		err = errno;
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	if (!quiet)
+		fprintf(stderr, "cachehot-rt: wrote %s\n", final);
+	return 0;
+}
+
+EXPORT int cachehot_rt_dump(const char *path)
+{
+	struct thr *t = self;
+	int r, saved = t ? t->in_rt : 0;
+	if (t)
+		t->in_rt = 1;   /* accesses made while writing are not recorded */
+	pthread_mutex_lock(&reg);
+	r = write_profile(path);
+	pthread_mutex_unlock(&reg);
+	if (t)
+		t->in_rt = saved;
+	return r;
+}
+
+static void maybe_dump(void)
+{
+	if (__atomic_exchange_n(&dump_requested, 0, __ATOMIC_ACQ_REL)) {
+		pthread_mutex_lock(&reg);
+		if (write_profile(NULL) && !quiet)
+			fprintf(stderr, "cachehot-rt: cannot write the profile: %s\n", strerror(errno));
+		pthread_mutex_unlock(&reg);
+	}
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	dump_requested = 1;
+}
+
+static void at_exit(void)
+{
+	struct thr *t = self;
+	if (!ready)
+		return;
+	if (t)
+		t->in_rt = 1;
+	pthread_mutex_lock(&reg);
+	if (write_profile(NULL) && !quiet)
+		fprintf(stderr, "cachehot-rt: cannot write the profile: %s\n", strerror(errno));
+	ready = 0;
+	pthread_mutex_unlock(&reg);
+}
+
+/* ---- fork ------------------------------------------------------------------ */
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&reg);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&reg);
+}
+
+static void fork_child(void)
+{
+	struct thr *t = self;
+	int i;
+	pthread_mutex_init(&reg, NULL);
+	table_reset(&t64);
+	table_reset(&t128);
+	for (i = 0; i < nmembers; i++)
+		memset(members[i].threads, 0, sizeof(members[i].threads));
+	/* the other threads are not in the child: only this one counts on */
+	threads = NULL;
+	next_tid = 0;
+	dropped_signal = 0;
+	if (t) {
+		if (t->cnt)
+			munmap(t->cnt, sizeof(*t->cnt) * MAX_MEMBERS);
+		t->cnt = map(sizeof(*t->cnt) * MAX_MEMBERS);
+		t->tid = next_tid++;
+		t->next = NULL;
+		threads = t;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t_start);
+}
+
+/* ---- start ------------------------------------------------------------------ */
+
+static int signal_number(const char *s)
+{
+	if (!strcmp(s, "USR1") || !strcmp(s, "SIGUSR1"))
+		return SIGUSR1;
+	if (!strcmp(s, "USR2") || !strcmp(s, "SIGUSR2"))
+		return SIGUSR2;
+	return atoi(s);
+}
+
+__attribute__((constructor)) static void rt_init(void)
+{
+	const char *e;
+	if (ready)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t_start);
+	if ((e = getenv("CACHEHOT_RT_SAMPLE")) && atoi(e) > 0)
+		sample_n = (uint32_t)atoi(e);
+	if ((e = getenv("CACHEHOT_RT_OUT")))
+		snprintf(out_template, sizeof(out_template), "%s", e);
+	quiet = (e = getenv("CACHEHOT_RT_QUIET")) && *e == '1';
+	if ((e = getenv("CACHEHOT_RT_SIGNAL")) && signal_number(e) > 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		sigaction(signal_number(e), &sa, NULL);
+	}
+	members = calloc(MAX_MEMBERS, sizeof(*members));
+	sites = map(sizeof(*sites) * MAX_SITES);
+	table_init(&t64);
+	table_init(&t128);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	atexit(at_exit);
+	ready = members && sites && t64.l && t128.l;
+	if (!ready)
+		fprintf(stderr, "cachehot-rt: out of memory: nothing is recorded\n");
+}

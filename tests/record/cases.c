@@ -1,0 +1,129 @@
+/* Deterministic programs for the runtime's counts (tests/record/run.sh):
+ * threads run one after another (create, join), so every transfer is known.
+ * ./cases MODE; the profile goes where CACHEHOT_RT_OUT says. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define noipa __attribute__((noipa))
+
+struct pair { long a; long b; };
+struct wide { long a; char gap[56]; long b; } __attribute__((aligned(128)));
+struct sig { long x; long y; };
+
+struct pair P;
+struct wide W;
+struct sig G;
+
+noipa void write_a(struct pair *p) { p->a = p->a + 1; }   /* 1 read, 1 write */
+noipa void store_a(struct pair *p) { p->a = 7; }
+noipa void store_b(struct pair *p) { p->b = 7; }
+noipa long load_a(struct pair *p) { return p->a; }
+noipa void rmw_a(struct pair *p) { __atomic_fetch_add(&p->a, 1, __ATOMIC_RELAXED); }
+noipa void wide_a(struct wide *w) { w->a = 1; }
+noipa void wide_b(struct wide *w) { w->b = 1; }
+noipa void sig_x(struct sig *s) { s->x = s->x + 1; }
+noipa void sig_y(struct sig *s) { s->y = 1; }
+
+static void run(void *(*fn)(void *))
+{
+	pthread_t t;
+	pthread_create(&t, NULL, fn, NULL);
+	pthread_join(t, NULL);
+}
+
+static void *t_store_a3(void *x) { for (int i = 0; i < 3; i++) store_a(&P); return x; }
+static void *t_store_b2(void *x) { for (int i = 0; i < 2; i++) store_b(&P); return x; }
+static void *t_store_a(void *x) { store_a(&P); return x; }
+static void *t_rmw_a(void *x) { rmw_a(&P); return x; }
+static void *t_load_a(void *x) { load_a(&P); return x; }
+static void *t_wide_a(void *x) { wide_a(&W); return x; }
+static void *t_wide_b(void *x) { wide_b(&W); return x; }
+
+static volatile sig_atomic_t handled;
+static void on_usr1(int s) { (void)s; sig_x(&G); handled++; }
+
+int main(int argc, char **argv)
+{
+	const char *m = argc > 1 ? argv[1] : "";
+	if (!strcmp(m, "single")) {
+		/* one thread: exact counts, no transfer */
+		for (int i = 0; i < 10; i++)
+			write_a(&P);
+		for (int i = 0; i < 5; i++)
+			load_a(&P);
+		store_b(&P);
+	} else if (!strcmp(m, "loop")) {
+		for (int i = 0; i < 1000000; i++)
+			write_a(&P);
+	} else if (!strcmp(m, "false")) {
+		/* T1 writes a (3x), then T2 writes b (2x): one false-sharing transfer */
+		run(t_store_a3);
+		run(t_store_b2);
+	} else if (!strcmp(m, "true")) {
+		/* T1 stores a, T2 RMWs a: true sharing; T3 loads a, T4 stores b:
+		 * T4 takes the line from T2 and T3 (both on a): two false */
+		run(t_store_a);
+		run(t_rmw_a);
+		run(t_load_a);
+		run(t_store_b2);
+	} else if (!strcmp(m, "predict")) {
+		/* a and b 64 bytes apart: apart at 64-byte lines, together at 128 */
+		run(t_wide_a);
+		run(t_wide_b);
+	} else if (!strcmp(m, "fork")) {
+		pid_t c;
+		int st;
+		store_a(&P);
+		store_a(&P);
+		fflush(stdout);
+		c = fork();
+		if (c == 0) {
+			for (int i = 0; i < 3; i++)
+				store_b(&P);
+			exit(0);
+		}
+		waitpid(c, &st, 0);
+		store_a(&P);
+		printf("%d %d\n", (int)getpid(), (int)c);
+	} else if (!strcmp(m, "signal")) {
+		/* a handler run synchronously (raise) is recorded exactly */
+		signal(SIGUSR1, on_usr1);
+		for (int i = 0; i < 4; i++)
+			raise(SIGUSR1);
+	} else if (!strcmp(m, "stress")) {
+		/* a timer's handler interrupts the runtime itself: never a
+		 * deadlock; what the handler did is recorded or counted dropped */
+		struct itimerval it = { { 0, 200 }, { 0, 200 } };
+		signal(SIGPROF, on_usr1);
+		setitimer(ITIMER_PROF, &it, NULL);
+		for (int i = 0; i < 2000000; i++)
+			sig_y(&G);
+		memset(&it, 0, sizeof(it));
+		setitimer(ITIMER_PROF, &it, NULL);
+		printf("%d\n", (int)handled);
+	} else if (!strcmp(m, "dump")) {
+		/* CACHEHOT_RT_SIGNAL=USR2: the dump happens at the next access */
+		const char *out = getenv("CACHEHOT_RT_OUT");
+		char snap[4096];
+		for (int i = 0; i < 5; i++)
+			store_a(&P);
+		raise(SIGUSR2);
+		store_a(&P);
+		snprintf(snap, sizeof(snap), "%s.snap", out);
+		if (rename(out, snap))
+			perror("rename");
+		for (int i = 0; i < 4; i++)
+			store_a(&P);
+	} else {
+		fprintf(stderr, "usage: cases single|false|true|predict|fork|signal|stress|dump\n");
+		return 2;
+	}
+	return 0;
+}
