@@ -528,7 +528,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 			struct ch_member *m;
 			Dwarf_Word loc = 0, bsize = 0, dbo, balign = 0;
 			uint64_t nelems = 1, esize;
-			int flex = 0, has_type;
+			int flex = 0, has_type, stripped;
 			unsigned malign;
 			const char *mname;
 
@@ -549,12 +549,15 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 				continue; /* C++ static member */
 			has_type = lt_die_type(&child, &mt);
 			mname = dwarf_diename(&child);
-			/* element type, nested aggregate */
-			if (has_type && strip(&mt, &est) && dwarf_tag(&est) == DW_TAG_array_type &&
+			/* element type, nested aggregate; est is set only when
+			 * strip() succeeds (a typedef chain that ends in no type
+			 * leaves it unset: never read it then) */
+			stripped = has_type && strip(&mt, &est);
+			if (stripped && dwarf_tag(&est) == DW_TAG_array_type &&
 			    !dwarf_hasattr(&est, DW_AT_GNU_vector)) {
 				array_info(&mt, &elem, &nelems, &flex);
 				esize = elem.addr ? type_size(&elem) : 0;
-			} else if (has_type && dwarf_tag(&est) == DW_TAG_array_type) {
+			} else if (stripped && dwarf_tag(&est) == DW_TAG_array_type) {
 				/* a vector_size type is one scalar, as GCC sees it */
 				memset(&elem, 0, sizeof(elem));
 				esize = type_size(&mt);
