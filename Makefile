@@ -12,6 +12,10 @@
 #   make bloat-kernel        out-of-line copy census of mm/ and udp.o
 #   make kernel-integration  the in-tree CONFIG_GCC_PLUGIN_CACHEHOT patch, built
 #
+# Packaging:
+#   make deb                 the Debian package, built with no network (build/deb/)
+#   make deb-check           that package installed into a fresh Debian 12 (debootstrap)
+#
 # Each engine keeps its build rules in its own folder as <dir>/rules.mk;
 # they add to the variables below (install: driver/rules.mk has the one
 # recipe; other fragments add prerequisites only). Outputs: $(BUILD), bin/.
@@ -40,7 +44,7 @@ DEB_PACKAGES += libpython3.11-dev llvm
 ALL_TARGETS  =
 CLEAN_FILES  =
 
-.PHONY: all deps check test demo clean install bench
+.PHONY: all deps check test demo clean install bench deb deb-check
 all:
 
 # core/ first: the other fragments name $(CORE_LIB) and friends in their
@@ -54,10 +58,11 @@ all: $(ALL_TARGETS)
 deps:
 	@scripts/need-packages.sh $(sort $(DEB_PACKAGES))
 
-# The README's test command. SUITES=name restricts to some suites.
+# The README's test command. SUITES="a b" restricts to some suites;
+# T=SUITE or T=SUITE/CASE (a shell pattern) to one suite or some of its cases.
 check: deps
 	@$(MAKE) --no-print-directory all
-	@tests/run.sh $(SUITES)
+	@tests/run.sh $(if $(T),--only "$(T)",$(SUITES))
 test: check
 
 clean:
@@ -67,3 +72,13 @@ clean:
 demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh
+
+# The Debian package (debian/): dpkg-buildpackage -us -uc -b in a copy of the
+# tree under build/deb/, with the network unreachable, then lintian.
+deb:
+	@scripts/deb.sh $(abspath $(BUILD))/deb
+
+# Installs that package into a fresh Debian 12 made by debootstrap (network:
+# Debian's archive) and runs debian/tests/smoke there. Long; root only.
+deb-check: deb
+	@scripts/deb-check.sh $(abspath $(BUILD))/deb

@@ -7,8 +7,17 @@
 TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 RESULTS=${RESULTS:-/dev/stdout}
-ok()   { echo "PASS: $1" >>"$RESULTS"; echo "  ok   $1"; }
-fail() { echo "FAIL: $1" >>"$RESULTS"; echo "  FAIL $1: $2"; }
+# selected NAME: true unless make check T=SUITE/CASE picked other cases
+# (CACHEHOT_TEST_CASE, a shell pattern matched against NAME with or without
+# its "suite/" prefix); a suite may test it to skip an expensive case.
+selected() {
+	[ -z "${CACHEHOT_TEST_CASE:-}" ] && return 0
+	# shellcheck disable=SC2254
+	case "$1" in $CACHEHOT_TEST_CASE | */$CACHEHOT_TEST_CASE) return 0 ;; esac
+	return 1
+}
+ok()   { selected "$1" || return 0; echo "PASS: $1" >>"$RESULTS"; echo "  ok   $1"; }
+fail() { selected "$1" || return 0; echo "FAIL: $1" >>"$RESULTS"; echo "  FAIL $1: $2"; }
 # expect_eq NAME EXPECTED ACTUAL
 expect_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else
