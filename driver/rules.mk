@@ -4,15 +4,13 @@ DRIVER_SRCS := $(wildcard driver/*.c)
 DRIVER_OBJS := $(patsubst driver/%.c,$(BUILD)/driver/%.o,$(DRIVER_SRCS))
 DRIVER_HDRS := driver/driver.h core/cachehot-core.h
 DRIVER_LIBS := $(shell pkg-config --libs libgit2 2>/dev/null || echo -lgit2)
-# SARIF 2.1.0 schema for tests/driver: shipped by an npm package, pinned by
-# driver/npm/package-lock.json and installed into $(BUILD)/driver-npm.
-DRIVER_NPM    := $(BUILD)/driver-npm
-SARIF_SCHEMA  := $(DRIVER_NPM)/node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json
+# SARIF 2.1.0 schema for tests/driver: committed, unmodified
+# (third_party/sarif/README.md says where it comes from): no network.
+SARIF_SCHEMA  := third_party/sarif/sarif-2.1.0-rtm.5.json
 ALL_TARGETS  += bin/cachehot
 CLEAN_FILES  += bin/cachehot
 # python3-jsonschema validates SARIF in tests/driver; git for --diff.
-# npm only when no npm is installed (nodesource's nodejs ships its own).
-DEB_PACKAGES += libjansson-dev libgit2-dev python3-jsonschema git patch $(if $(shell command -v npm),,npm)
+DEB_PACKAGES += libjansson-dev libgit2-dev python3-jsonschema git patch
 
 $(BUILD)/driver/%.o: driver/%.c $(DRIVER_HDRS)
 	@mkdir -p $(@D)
@@ -22,17 +20,8 @@ bin/cachehot: $(DRIVER_OBJS) $(CORE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $(DRIVER_OBJS) $(CORE_LIB) $(CORE_LIBS) $(DRIVER_LIBS)
 
-$(SARIF_SCHEMA): driver/npm/package.json driver/npm/package-lock.json
-	@mkdir -p $(DRIVER_NPM)
-	cp driver/npm/package.json driver/npm/package-lock.json $(DRIVER_NPM)/
-	cd $(DRIVER_NPM) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
-	@test -f $@ && touch $@
-
-# Not in ALL_TARGETS: a registry outage must not stop the build; the SARIF
-# test makes it (and fails, naming the reason, if it cannot).
-.PHONY: driver driver-test-tools
-driver: bin/cachehot driver-test-tools
-driver-test-tools: $(SARIF_SCHEMA)
+.PHONY: driver
+driver: bin/cachehot
 
 # ---- make install / make uninstall (PREFIX=... DESTDIR=...) ------------------
 # Every bin/ tool that exists, the plugin, the header, the Coccinelle rules
