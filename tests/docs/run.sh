@@ -1,0 +1,24 @@
+#!/bin/bash
+# tests/docs/run.sh -- the documentation's entry point: every relative link
+# in docs/index.md (and in the README) names a file of the repository, every
+# page under docs/ is reachable from docs/index.md, and the README sends
+# readers to docs/index.md.
+. "$(dirname "$0")/../lib.sh"
+cd "$TOP" || exit 1
+links() { grep -o '](\([^)#]*\)' "$1" | sed 's/^](//' | grep -v '^[a-z]*://'; }
+[ -f docs/index.md ] && ok docs/index-exists || fail docs/index-exists "no docs/index.md"
+missing=""
+for l in $(links docs/index.md); do [ -e "docs/$l" ] || missing="$missing $l"; done
+expect_eq docs/index-links-resolve "" "$missing"
+missing=""
+for l in $(links README.md); do [ -e "$l" ] || missing="$missing $l"; done
+expect_eq docs/readme-links-resolve "" "$missing"
+# every page is in the index (docs/man pages and kernel/ files by path)
+unlisted=""
+for f in $(cd docs && find . -type f \( -name '*.md' -o -name '*.rst' -o -name '*.[17]' \) | sed 's|^\./||' | sort); do
+	[ "$f" = index.md ] && continue
+	links docs/index.md | grep -qx "$f" || unlisted="$unlisted $f"
+done
+expect_eq docs/every-page-indexed "" "$unlisted"
+grep -q '(docs/index.md)' README.md && ok docs/readme-points-to-index ||
+	fail docs/readme-points-to-index "README.md does not link docs/index.md"
