@@ -11,6 +11,7 @@
 #   make layout-kernel       the DWARF/BTF layout check on real objects
 #   make bloat-kernel        out-of-line copy census of mm/ and udp.o
 #   make kernel-integration  the in-tree CONFIG_GCC_PLUGIN_CACHEHOT patch, built
+#   make long-check          every long target above and below, one after the other
 #
 # Packaging:
 #   make deb                 the Debian package, built with no network (build/deb/)
@@ -44,7 +45,7 @@ DEB_PACKAGES += libpython3.11-dev llvm
 ALL_TARGETS  =
 CLEAN_FILES  =
 
-.PHONY: all deps check test demo clean install bench deb deb-check
+.PHONY: all deps check test demo clean install bench deb deb-check long-check
 all:
 
 # core/ first: the other fragments name $(CORE_LIB) and friends in their
@@ -82,3 +83,8 @@ deb:
 # Debian's archive) and runs debian/tests/smoke there. Long; root only.
 deb-check: deb
 	@scripts/deb-check.sh $(abspath $(BUILD))/deb
+
+# Every documented long target, one after the other (scripts/long-check.sh;
+# LONG="a b" runs some); logs in build/long-check/. Hours at -j2.
+long-check: deps
+	@scripts/long-check.sh $(LONG)

@@ -19,6 +19,16 @@ for f in $(cd docs && find . -type f \( -name '*.md' -o -name '*.rst' -o -name '
 	[ "$f" = index.md ] && continue
 	links docs/index.md | grep -qx "$f" || unlisted="$unlisted $f"
 done
-expect_eq docs/every-page-indexed "" "$unlisted"
+expect_eq docs/every-page-indexed "" "${unlisted:+pages not linked from docs/index.md (add them there):$unlisted}"
 grep -q '(docs/index.md)' README.md && ok docs/readme-points-to-index ||
 	fail docs/readme-points-to-index "README.md does not link docs/index.md"
+
+# make long-check runs every long target the README documents
+documented=$(sed -n '/^## Longer targets/,/^## /p' README.md | grep -o '`make [a-z0-9-]*' | sed 's/`make //' | sort -u)
+all=$(sed -n '/^ALL="/,/"$/p' scripts/long-check.sh | tr -d '"' | sed 's/^ALL=//' | tr ' ' '\n')
+skip=$(sed -n 's/^NOT_LONG_CHECK="\(.*\)"$/\1/p' scripts/long-check.sh | tr ' ' '\n')
+absent=""
+for t in $documented; do
+	grep -qx "$t" <<<"$all" || grep -qx "$t" <<<"$skip" || absent="$absent $t"
+done
+expect_eq docs/long-check-runs-every-documented-target "" "$absent"
