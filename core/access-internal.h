@@ -9,6 +9,8 @@ struct ch_access_facts {
 	json_t *root;       /* the schema of core/access.c */
 	char err[512];
 	size_t nunits;      /* files merged in */
+	json_t *seen;       /* "UNIT\nFLAGS" -> record text (merged sets) */
+	size_t nrepeats, nconflicts;   /* units read again (seen_before) */
 };
 
 void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)

@@ -53,6 +53,52 @@ const char *ch_access_error(const ch_access_facts *a)
 	return a->err;
 }
 
+/* A JSON string of s: s itself when it is UTF-8, else s with every byte
+ * that is no part of valid UTF-8 written "\\xNN" (a non-UTF-8 directory
+ * name: jansson refuses the raw bytes, and the key went missing, so the
+ * merge later refused the whole file). NULL for NULL. */
+static json_t *path_string(const char *s)
+{
+	json_t *j;
+	char *buf, *o;
+	const unsigned char *p;
+	if (!s)
+		return NULL;
+	if ((j = json_string(s)) != NULL)
+		return j;
+	buf = (char *)malloc(4 * strlen(s) + 1);
+	if (!buf)
+		abort();
+	for (o = buf, p = (const unsigned char *)s; *p; ) {
+		size_t n = *p < 0x80 ? 1 : (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3
+			 : (*p & 0xf8) == 0xf0 ? 4 : 0, k;
+		for (k = 1; n && k < n; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				n = 0;
+		if (n && n > 1) {   /* a well-formed sequence: keep it if jansson does */
+			char one[5];
+			memcpy(one, p, n);
+			one[n] = 0;
+			j = json_string(one);
+			if (!j)
+				n = 0;
+			json_decref(j);
+		}
+		if (!n) {
+			o += sprintf(o, "\\x%02x", *p);
+			p++;
+			continue;
+		}
+		memcpy(o, p, n);
+		o += n;
+		p += n;
+	}
+	*o = 0;
+	j = json_string(buf);
+	free(buf);
+	return j ? j : json_string("?");
+}
+
 ch_access_facts *ch_access_new(const char *unit)
 {
 	ch_access_facts *a = (ch_access_facts *)calloc(1, sizeof(*a));
@@ -61,10 +107,16 @@ ch_access_facts *ch_access_new(const char *unit)
 	a->root = json_object();
 	json_object_set_new(a->root, "cachehot_access", json_integer(1));
 	if (unit)
-		json_object_set_new(a->root, "unit", json_string(unit));
+		json_object_set_new(a->root, "unit", path_string(unit));
 	json_object_set_new(a->root, "functions", json_object());
 	json_object_set_new(a->root, "structs", json_object());
 	return a;
+}
+
+void ch_access_set_flags(ch_access_facts *a, const char *flags)
+{
+	if (flags)
+		json_object_set_new(a->root, "flags", json_string(flags));
 }
 
 void ch_access_free(ch_access_facts *a)
@@ -72,6 +124,7 @@ void ch_access_free(ch_access_facts *a)
 	if (!a)
 		return;
 	json_decref(a->root);
+	json_decref(a->seen);
 	free(a);
 }
 
@@ -139,7 +192,7 @@ void ch_access_function(ch_access_facts *a, const char *function,
 			const struct ch_access_fn_info *info)
 {
 	json_t *f = fn_entry(a, function);
-	json_object_set_new(f, "file", info->file ? json_string(info->file) : json_null());
+	json_object_set_new(f, "file", info->file ? path_string(info->file) : json_null());
 	json_object_set_new(f, "line", json_integer(info->line));
 	json_object_set_new(f, "static", json_boolean(info->is_static));
 	if (!json_is_true(json_object_get(f, "exported")))   /* ch_access_export() may come first */
@@ -194,6 +247,12 @@ static void prune_functions(ch_access_facts *a)
 			json_object_set_new(v, "callers", arr);   /* frees the set */
 		}
 	}
+}
+
+char *ch_access_text(ch_access_facts *a)
+{
+	prune_functions(a);
+	return json_dumps(a->root, JSON_COMPACT | JSON_SORT_KEYS);
 }
 
 int ch_access_write(ch_access_facts *a, const char *path)
@@ -256,14 +315,13 @@ static int bad(ch_access_facts *a, const char *path, const char *why)
 	return -1;
 }
 
+static int merge_json(ch_access_facts *a, json_t *u, const char *path);
+
 int ch_access_merge_file(ch_access_facts *a, const char *path)
 {
 	json_error_t jerr;
-	json_t *u = json_load_file(path, 0, &jerr), *fns, *sts, *v, *mf, *ms;
-	const char *unit, *k;
-	char kb[4096], cb[4096];
-	int rc = -1;
-
+	json_t *u = json_load_file(path, 0, &jerr);
+	int rc;
 	if (!u) {
 		if (jerr.line > 0)
 			ch_access_set_error(a, "%s:%d: %s", path, jerr.line, jerr.text);
@@ -271,6 +329,68 @@ int ch_access_merge_file(ch_access_facts *a, const char *path)
 			ch_access_set_error(a, "%s: %s", path, jerr.text);
 		return -1;
 	}
+	rc = merge_json(a, u, path);
+	json_decref(u);
+	return rc;
+}
+
+int ch_access_merge_text(ch_access_facts *a, const char *text, const char *origin)
+{
+	json_error_t jerr;
+	json_t *u = json_loads(text, 0, &jerr);
+	int rc;
+	if (!u) {
+		ch_access_set_error(a, "%s: a record is not valid JSON: %s", origin, jerr.text);
+		return -1;
+	}
+	rc = merge_json(a, u, origin);
+	json_decref(u);
+	return rc;
+}
+
+/* A unit seen before (its "unit" and "flags": one source compiled with one
+ * set of options), as the same unit read twice reaches the merge: from its
+ * object and from vmlinux.o or an archive holding a copy, or from a facts
+ * directory beside the objects. 1: skip it (counted in a->nrepeats, and
+ * in a->nconflicts when its content differs: the first one read stays). */
+static int seen_before(ch_access_facts *a, json_t *u, const char *unit)
+{
+	const char *flags = json_string_value(json_object_get(u, "flags"));
+	char *key, *text;
+	json_t *prev;
+	int same;
+	if (!flags)   /* written before units had an identity: every file counts */
+		return 0;
+	if (!a->seen)
+		a->seen = json_object();
+	key = (char *)malloc(strlen(unit) + strlen(flags) + 2);
+	if (!key)
+		abort();
+	sprintf(key, "%s\n%s", unit, flags);
+	text = json_dumps(u, JSON_COMPACT | JSON_SORT_KEYS);
+	prev = json_object_get(a->seen, key);
+	if (!prev) {
+		json_object_set_new(a->seen, key, json_string(text ? text : ""));
+		free(key);
+		free(text);
+		return 0;
+	}
+	same = text && !strcmp(json_string_value(prev), text);
+	free(key);
+	free(text);
+	a->nrepeats++;
+	if (!same)
+		a->nconflicts++;
+	return 1;
+}
+
+static int merge_json(ch_access_facts *a, json_t *u, const char *path)
+{
+	json_t *fns, *sts, *v, *mf, *ms;
+	const char *unit, *k;
+	char kb[4096], cb[4096];
+	int rc = -1;
+
 	fns = json_object_get(u, "functions");
 	sts = json_object_get(u, "structs");
 	unit = json_string_value(json_object_get(u, "unit"));
@@ -282,6 +402,8 @@ int ch_access_merge_file(ch_access_facts *a, const char *path)
 		rc = bad(a, path, "no \"unit\", \"functions\" or \"structs\"");
 		goto out;
 	}
+	if (seen_before(a, u, unit))
+		return 0;
 	mf = json_object_get(a->root, "functions");
 	ms = json_object_get(a->root, "structs");
 	json_object_foreach(fns, k, v) {
@@ -346,6 +468,17 @@ int ch_access_merge_file(ch_access_facts *a, const char *path)
 	(void)mf;
 	rc = 0;
 out:
-	json_decref(u);
 	return rc;
+}
+
+size_t ch_access_units(const ch_access_facts *a)
+{
+	return a->nunits;
+}
+
+size_t ch_access_repeats(const ch_access_facts *a, size_t *conflicts)
+{
+	if (conflicts)
+		*conflicts = a->nconflicts;
+	return a->nrepeats;
 }

@@ -363,6 +363,10 @@ int ch_type_is_padding(const struct ch_type *t);
 int ch_sidecar_load(ch_ctx *ctx, const char *path);
 /* Same, from a string (tests); 'name' is used in error messages. */
 int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text);
+/* One sidecar line (no newline) read at name:lineno (a "#pragma cachehot"
+ * line of a header: plugin/build.c); name is borrowed. 0, or -1 with
+ * ch_ctx_error() naming name:lineno. */
+int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const char *text);
 /* Class for type_name.field from the sidecar (marks the entry matched).
  * Returns CH_CLASS_NONE when there is none. */
 enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
@@ -767,6 +771,31 @@ int ch_atomic_commit(struct ch_atomic *a);
 void ch_atomic_abort(struct ch_atomic *a);
 void ch_atomic_cleanup(void);
 
+/* ---- records carried in the object file ----------------------------------- */
+/* A compile's per-unit records (access facts, the manifest's records) are
+ * also written into its object, in this non-loaded, excluded section
+ * (core/objsec-emit.c says why the links drop it): they come back with the
+ * object from a ccache hit or a compile farm. One record = one JSON text
+ * and a NUL byte. */
+#define CH_OBJ_SECTION ".discard.cachehot"
+/* Append text (a JSON text: no NUL) as one record, as assembler directives
+ * on out (GCC's asm_out_file). 0, or -1 on a write error. */
+int ch_objsec_emit_asm(FILE *out, const char *text);
+/* What path is (its first 8 bytes; a regular file only). */
+enum { CH_OBJ_NONE = 0, CH_OBJ_ELF, CH_OBJ_ARCHIVE, CH_OBJ_THIN };
+int ch_objsec_kind(const char *path);
+/* fn(text, len, origin, arg) for each record of the object or archive at
+ * path ("lib.a(member.o)" as origin); fn returns nonzero to stop (then -1).
+ * A thin archive gives none (its members are files of the tree). Returns
+ * the number of records, or -1 with err. Tools only (libelf): not in the
+ * plugin. */
+typedef int (*ch_objsec_fn)(const char *text, size_t len, const char *origin, void *arg);
+int ch_objsec_read(const char *path, ch_objsec_fn fn, void *arg, char *err, size_t errsz);
+/* The regular files under dir (not following links) whose names end in
+ * one of suffixes (NULL-terminated), sorted by strcmp; *out and its strings
+ * are malloc'd (caller frees). Returns the count. */
+size_t ch_find_files(const char *dir, const char *const *suffixes, char ***out);
+
 /* ---- manifest (JSON, jansson) ------------------------------------------- */
 /* Add t with its leaves and findings to the manifest kept in ctx. */
 void ch_manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
@@ -847,6 +876,17 @@ const char *ch_counter_updater_name(unsigned i);
 /* The i-th built-in updater (0-based) with its argument positions, as
  * ch_counter_updater gives them; NULL past the end. */
 const char *ch_counter_updater_at(unsigned i, int *target_arg, int *item_arg);
+/* The unit's records as one manifest text (compact, sorted keys), every
+ * record built, for the object (core/objsec-emit.c); malloc'd. */
+char *ch_manifest_unit_text(ch_ctx *ctx);
+/* Merge one manifest text (a unit's record from an object, or a whole
+ * manifest) into ctx's manifest, as ch_manifest_write merges units into the
+ * file: the same records in any order give the same result. 0, or -1 with
+ * ch_ctx_error() (origin names the input). */
+int ch_manifest_merge_text(ch_ctx *ctx, const char *text, const char *origin);
+/* ctx's merged manifest as text (the file's format without the newline). */
+char *ch_manifest_text(ch_ctx *ctx);
+
 /* ---- access facts (plugin access mode) and inference (cachehot annotate) -- */
 /* Per struct field and per function: how the code touches the field.
  * Source of the model: issue 11 and docs/annotate.md. A "marked" access is
@@ -891,6 +931,20 @@ int ch_access_write(ch_access_facts *a, const char *path);
 /* Merge one unit's file into a (a merged set). 0, or -1 with the error
  * ("FILE:LINE: ..." for bad JSON). */
 int ch_access_merge_file(ch_access_facts *a, const char *path);
+/* The same for one record's text (from an object: core/objsec.c); origin
+ * names it in errors. A unit already merged (same "unit" and "flags") is
+ * skipped: ch_access_repeats() counts those, and the ones whose content
+ * differed (*conflicts; the first read stays). */
+int ch_access_merge_text(ch_access_facts *a, const char *text, const char *origin);
+size_t ch_access_repeats(const ch_access_facts *a, size_t *conflicts);
+/* Units merged into a (repeats not counted). */
+size_t ch_access_units(const ch_access_facts *a);
+/* The unit's compile options as a digest (16 hex digits; the plugin's
+ * plugin/build.c): with "unit", the unit's identity. Copied. */
+void ch_access_set_flags(ch_access_facts *a, const char *flags);
+/* A unit's facts as one compact JSON text (sorted keys), as written into
+ * the object; malloc'd, caller frees. */
+char *ch_access_text(ch_access_facts *a);
 
 /* Thresholds of the inference, counted in distinct functions outside slow
  * paths (init/exit sections, cold, or only called from those). Defaults:

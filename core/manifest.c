@@ -740,6 +740,8 @@ static int manifest_holds(const char *text, json_t *mine)
 	return 1;
 }
 
+static void merge_manifests(json_t *old, json_t *mine);
+
 int ch_manifest_write(ch_ctx *ctx, const char *path)
 {
 	char *lockpath;
@@ -791,28 +793,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 					     path, jerr.line, jerr.text);
 			goto out;
 		}
-		merge_structs(json_object_get(old, "structs"), json_object_get(mine, "structs"));
-		{
-			json_t *mg = json_object_get(mine, "globals"), *og, *rec;
-			const char *name;
-			if (json_is_object(mg)) {
-				og = json_object_get(old, "globals");
-				if (!json_is_object(og)) {
-					og = json_object();
-					json_object_set_new(old, "globals", og);
-				}
-				json_object_foreach(mg, name, rec)
-					merge_global(og, name, rec);
-			}
-		}
-		if (json_is_object(json_object_get(mine, "per_thread"))) {
-			json_t *pt = json_object_get(old, "per_thread");
-			if (!json_is_object(pt)) {
-				pt = json_object();
-				json_object_set_new(old, "per_thread", pt);
-			}
-			json_object_update(pt, json_object_get(mine, "per_thread"));
-		}
+		merge_manifests(old, mine);
 	} else {
 		rebuild_skipped(ctx, NULL);
 		old = json_incref(mine);
@@ -842,4 +823,73 @@ out:
 		close(lfd);
 	free(lockpath);
 	return rc;
+}
+
+/* ---- records carried in objects ---------------------------------------------- */
+
+char *ch_manifest_unit_text(ch_ctx *ctx)
+{
+	/* the records skipped because the file held them are this unit's
+	 * too: the object carries every one */
+	rebuild_skipped(ctx, NULL);
+	return json_dumps(manifest_root(ctx), JSON_COMPACT | JSON_SORT_KEYS);
+}
+
+/* other's records (a unit's, or a whole manifest's) merged into mine, as
+ * ch_manifest_write merges a unit into the file */
+static void merge_manifests(json_t *old, json_t *mine)
+{
+	json_t *mg = json_object_get(mine, "globals"), *og, *rec;
+	const char *name;
+	merge_structs(json_object_get(old, "structs"), json_object_get(mine, "structs"));
+	if (json_is_object(mg)) {
+		og = json_object_get(old, "globals");
+		if (!json_is_object(og)) {
+			og = json_object();
+			json_object_set_new(old, "globals", og);
+		}
+		json_object_foreach(mg, name, rec)
+			merge_global(og, name, rec);
+	}
+	if (json_is_object(json_object_get(mine, "per_thread"))) {
+		json_t *pt = json_object_get(old, "per_thread");
+		if (!json_is_object(pt)) {
+			pt = json_object();
+			json_object_set_new(old, "per_thread", pt);
+		}
+		json_object_update(pt, json_object_get(mine, "per_thread"));
+	}
+}
+
+int ch_manifest_merge_text(ch_ctx *ctx, const char *text, const char *origin)
+{
+	json_error_t jerr;
+	json_t *u = json_loads(text, 0, &jerr), *structs;
+	const char *name;
+	json_t *rec;
+	if (!u) {
+		ch_set_error(ctx, "%s: a manifest record is not valid JSON: %s", origin, jerr.text);
+		return -1;
+	}
+	structs = json_object_get(u, "structs");
+	if (json_integer_value(json_object_get(u, "cachehot_manifest")) != 1 ||
+	    !json_is_object(structs)) {
+		ch_set_error(ctx, "%s: not a cachehot manifest record", origin);
+		json_decref(u);
+		return -1;
+	}
+	json_object_foreach(structs, name, rec)
+		if (!json_is_object(rec) || !json_is_array(json_object_get(rec, "fields"))) {
+			ch_set_error(ctx, "%s: struct \"%s\": no \"fields\" array", origin, name);
+			json_decref(u);
+			return -1;
+		}
+	merge_manifests(manifest_root(ctx), u);
+	json_decref(u);
+	return 0;
+}
+
+char *ch_manifest_text(ch_ctx *ctx)
+{
+	return json_dumps(manifest_root(ctx), JSON_COMPACT | JSON_SORT_KEYS);
 }

@@ -1,8 +1,9 @@
 # core/rules.mk -- the shared core, built once per language.
 CORE_SRCS     := $(wildcard core/*.c)
 CORE_OBJS     := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
-CORE_CXX_OBJS := $(patsubst core/%.c,$(BUILD)/core-cxx/%.o,$(CORE_SRCS))
-CORE_LIBS     := -ljansson
+# core/objsec.c reads objects with libelf: the tools' part, not the plugin's
+CORE_CXX_OBJS := $(patsubst core/%.c,$(BUILD)/core-cxx/%.o,$(filter-out core/objsec.c,$(CORE_SRCS)))
+CORE_LIBS     := -ljansson -lelf
 CORE_LIB      := $(BUILD)/core/libcachehot-core.a
 CORE_HDRS     := $(wildcard core/*.h)
 ALL_TARGETS   += $(CORE_LIB) $(BUILD)/core/test-core

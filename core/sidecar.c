@@ -390,6 +390,31 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 	return 0;
 }
 
+int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const char *text)
+{
+	size_t before = ctx->nside;
+	char *line, *hash;
+	int rc;
+	if (strchr(text, '\n')) {
+		ch_set_error(ctx, "%s:%u: one sidecar line per pragma", name, lineno);
+		return -1;
+	}
+	line = (char *)malloc(strlen(text) + 1);
+	if (!line)
+		abort();
+	strcpy(line, text);
+	if ((hash = strchr(line, '#')))
+		*hash = 0;
+	rc = parse_line(ctx, name, lineno, line);
+	free(line);
+	if (rc) {
+		ctx->nside = before;
+		reindex(ctx, ctx->nside);
+		return -1;
+	}
+	return 0;
+}
+
 int ch_sidecar_load(ch_ctx *ctx, const char *path)
 {
 	FILE *f = fopen(path, "r");

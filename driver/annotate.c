@@ -33,16 +33,18 @@
 
 static void usage_annotate(FILE *f)
 {
-	fputs("usage: cachehot annotate [OPTIONS] ACCESS.json|DIR...\n"
+	fputs("usage: cachehot annotate [OPTIONS] ACCESS.json|OBJECT.o|LIB.a|DIR...\n"
 	      "       cachehot annotate --build DIR|compile_commands.json [OPTIONS]\n"
-	      "  Merge access facts (gcc -fplugin=cachehot.so -fplugin-arg-cachehot-access=DIR)\n"
-	      "  into a sidecar suggestion; then: cachehot check --annotations=FILE ...\n"
+	      "  Merge access facts (gcc -fplugin=cachehot.so -fplugin-arg-cachehot-access=DIR|object:\n"
+	      "  facts files, or the objects that carry them; a DIR is searched for both; each\n"
+	      "  unit counted once) into a sidecar suggestion; then: cachehot check --annotations=FILE\n"
 	      "  --build=DIR             compile the units of DIR/compile_commands.json (or of\n"
 	      "                          that file) with the access mode first\n"
 	      "  --objects=FILE          --build on a kernel O= tree: only these objects\n"
 	      "                          (one a line; via scripts/clang-tools/gen_compile_commands.py)\n"
 	      "  -j N                    --build: N units at once (default 1)\n"
-	      "  --keep-facts=DIR        --build: leave the access files in DIR\n"
+	      "  --keep-facts=DIR        --build: leave the access files in DIR (its old\n"
+	      "                          *.access.json are removed first)\n"
 	      "  --only=STRUCT           suggest for this struct only\n"
 	      "  -o, --output=FILE       write the sidecar to FILE (atomically; default stdout)\n"
 	      "  --hot-rmw-fns=N         hot: atomic RMWs in >= N functions (default 2)\n"
@@ -68,14 +70,105 @@ static int die(const char *fmt, const char *arg)
 	return EXIT_TROUBLE;
 }
 
-static struct strv found;
+static struct strv found, named_files;
 
-static int add_facts_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static int is_named(const char *path)
+{
+	for (size_t i = 0; i < named_files.n; i++)
+		if (!strcmp(named_files.v[i], path))
+			return 1;
+	return 0;
+}
+
+/* The *.access.json files a --keep-facts directory holds from an earlier
+ * run (only those: the directory may hold other files). */
+static void clear_old_facts(const char *dir)
+{
+	static const char *const facts_only[] = { ".access.json", NULL };
+	char **v;
+	size_t n = ch_find_files(dir, facts_only, &v);
+	for (size_t i = 0; i < n; i++) {
+		unlink(v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
+/* Facts files, objects and archives under dir (the objects carry their
+ * unit's facts: plugin/build.c); 0 when there is none of them. */
+static size_t find_inputs(const char *dir)
+{
+	static const char *const suffixes[] = { ".access.json", ".o", ".a", NULL };
+	char **v;
+	size_t n = ch_find_files(dir, suffixes, &v), i;
+	for (i = 0; i < n; i++) {
+		strv_push(&found, v[i]);
+		free(v[i]);
+	}
+	free(v);
+	return n;
+}
+
+static int is_facts_file(const char *path)
 {
 	size_t n = strlen(path);
-	(void)st; (void)ftw;
-	if (type == FTW_F && n > 12 && !strcmp(path + n - 12, ".access.json"))
-		strv_push(&found, path);
+	return n > 12 && !strcmp(path + n - 12, ".access.json");
+}
+
+struct rec_arg {
+	ch_access_facts *facts;
+	size_t n;          /* access records seen */
+	int failed;
+};
+
+static int merge_record(const char *text, size_t len, const char *origin, void *arg)
+{
+	struct rec_arg *r = arg;
+	(void)len;
+	/* other records (the manifest's) are not facts */
+	static const char head[] = "{\"cachehot_access\":";
+	if (strncmp(text, head, sizeof(head) - 1))
+		return 0;
+	r->n++;
+	if (ch_access_merge_text(r->facts, text, origin)) {
+		r->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* One input into facts: a facts file, or the records of an object or
+ * archive. named: given on the command line (an object without facts is
+ * then an error; found in a directory, it is skipped). -1 after an error
+ * message. */
+static int merge_input(ch_access_facts *facts, const char *path, int named)
+{
+	int kind = is_facts_file(path) ? CH_OBJ_NONE : ch_objsec_kind(path);
+	struct rec_arg r = { facts, 0, 0 };
+	char err[512];
+	if (kind == CH_OBJ_NONE) {
+		if (ch_access_merge_file(facts, path) == 0)
+			return 0;
+		fprintf(stderr, "cachehot: annotate: %s\n", ch_access_error(facts));
+		return -1;
+	}
+	if (kind == CH_OBJ_THIN && named) {
+		fprintf(stderr, "cachehot: annotate: %s: a thin archive holds no objects: name the "
+			"build directory (or its objects)\n", path);
+		return -1;
+	}
+	if (ch_objsec_read(path, merge_record, &r, err, sizeof(err)) < 0) {
+		if (r.failed)
+			fprintf(stderr, "cachehot: annotate: %s\n", ch_access_error(facts));
+		else
+			fprintf(stderr, "cachehot: annotate: %s\n", err);
+		return -1;
+	}
+	if (!r.n && named) {
+		fprintf(stderr, "cachehot: annotate: %s: no access facts in it (compiled without "
+			"-fplugin-arg-cachehot-access, or with object-records=0)\n", path);
+		return -1;
+	}
 	return 0;
 }
 
@@ -95,7 +188,9 @@ static int parse_num(const char *s, unsigned max, unsigned *out)
 }
 
 /* cachehot check --engine=plugin -p CCDB -A access=DIR [-j N], stdout
- * (findings of the unannotated tree) to /dev/null, stderr as is. */
+ * (findings of the unannotated tree) to /dev/null, stderr as is. A unit
+ * that fails to compile (check's exit status 2) costs its own facts, not
+ * every unit's: said, and the others are merged. */
 static int run_build(const char *ccdb, const char *factdir, const char *jobs, int progress)
 {
 	char *dir = exe_dir(), *self = xasprintf("%s/cachehot", dir);
@@ -133,6 +228,11 @@ static int run_build(const char *ccdb, const char *factdir, const char *jobs, in
 	strv_free(&av);
 	free(dir); free(self); free(acc); free(p);
 	/* check exits 1 on findings: the build itself went fine */
+	if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == EXIT_TROUBLE) {
+		fprintf(stderr, "cachehot: annotate: some units of the access build failed (said "
+			"above): merging the facts of the units that compiled\n");
+		return 0;
+	}
 	if (status < 0 || !WIFEXITED(status) || WEXITSTATUS(status) > 1) {
 		fprintf(stderr, "cachehot: annotate: the access build failed (cachehot check, status %d)\n",
 			status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
@@ -294,10 +394,15 @@ int cmd_annotate(int argc, char **argv)
 		if (stat(build, &st) != 0)
 			return die("no such build directory or compile database: '%s'", build);
 		if (keep) {
+			struct stat kst;   /* st stays the build's: FILE.json or DIR */
 			mkdir(keep, 0755);
-			if (stat(keep, &st) != 0 || !S_ISDIR(st.st_mode))
+			if (stat(keep, &kst) != 0 || !S_ISDIR(kst.st_mode))
 				return die("--keep-facts: cannot make directory '%s'", keep);
 			tmpdir = realpath(keep, NULL);
+			/* a directory used before: the previous build's facts are
+			 * no part of this one */
+			if (tmpdir)
+				clear_old_facts(tmpdir);
 		} else {
 			const char *t = getenv("TMPDIR");
 			char *tmpl = xasprintf("%s/cachehot-annotate.XXXXXX", t && *t ? t : "/tmp");
@@ -334,7 +439,16 @@ int cmd_annotate(int argc, char **argv)
 			goto out;
 		}
 		free(ccdb);
-		nftw(tmpdir, add_facts_cb, 16, FTW_PHYS);
+		{
+			static const char *const facts_only[] = { ".access.json", NULL };
+			char **v;
+			size_t n = ch_find_files(tmpdir, facts_only, &v);
+			for (size_t i = 0; i < n; i++) {
+				strv_push(&found, v[i]);
+				free(v[i]);
+			}
+			free(v);
+		}
 		if (!found.n) {
 			fprintf(stderr, "cachehot: annotate: the build wrote no access facts\n");
 			goto out;
@@ -350,13 +464,14 @@ int cmd_annotate(int argc, char **argv)
 				goto out;
 			}
 			if (S_ISDIR(st.st_mode)) {
-				nftw(argv[i], add_facts_cb, 16, FTW_PHYS);
-				if (found.n == before) {
-					fprintf(stderr, "cachehot: annotate: no *.access.json in '%s'\n", argv[i]);
+				if (!find_inputs(argv[i]) || found.n == before) {
+					fprintf(stderr, "cachehot: annotate: no *.access.json, object or "
+						"archive in '%s'\n", argv[i]);
 					goto out;
 				}
 			} else {
 				strv_push(&found, argv[i]);
+				strv_push(&named_files, argv[i]);
 			}
 		}
 	}
@@ -368,12 +483,22 @@ int cmd_annotate(int argc, char **argv)
 			fprintf(stderr, "\r\033[K[%zu/%zu] merging %s", i + 1, found.n, found.v[i]);
 			fflush(stderr);
 		}
-		if (ch_access_merge_file(facts, found.v[i])) {
-			if (progress)
-				fputs("\r\033[K", stderr);
-			fprintf(stderr, "cachehot: annotate: %s\n", ch_access_error(facts));
+		if (merge_input(facts, found.v[i], is_named(found.v[i])) < 0)
 			goto out;
-		}
+	}
+	if (!ch_access_units(facts)) {
+		if (progress)
+			fputs("\r\033[K", stderr);
+		fprintf(stderr, "cachehot: annotate: no access facts in the inputs (the objects were "
+			"compiled without -fplugin-arg-cachehot-access)\n");
+		goto out;
+	}
+	{
+		size_t conflicts, rep = ch_access_repeats(facts, &conflicts);
+		if (conflicts)
+			fprintf(stderr, "%scachehot: annotate: %zu of %zu units read more than once differ "
+				"(a stale object or facts file beside a newer one?): the first by path "
+				"name was used\n", progress ? "\r\033[K" : "", conflicts, rep);
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);
@@ -395,5 +520,6 @@ out:
 	free(tmpdir);
 	ch_access_free(facts);
 	strv_free(&found);
+	strv_free(&named_files);
 	return rc;
 }

@@ -119,6 +119,22 @@ void findings_fold_unmatched(struct findings *fs, unsigned long units, int whole
 /* Count by severity. */
 void findings_count(const struct findings *fs, int *errors, int *warnings, int *notes);
 
+/* ---- shard.c ---- */
+struct shard_info {
+	unsigned k, n;          /* shard k of n (1-based) */
+	size_t units;           /* units checked */
+	unsigned long lines;    /* source lines checked (reports) */
+	int whole;              /* the run covers a whole compile database */
+	int trouble;            /* an engine failed */
+};
+/* "K/N" -> k, n (1 <= K <= N). 0, or -1 (no message). */
+int shard_parse(const char *spec, unsigned *k, unsigned *n);
+/* A shard's raw findings (before fold, sort and dedupe) to path, atomically. */
+int shard_write(const char *path, const struct shard_info *si, const struct findings *fs);
+/* Every shard file of files into fs; *total sums units and lines. Fails
+ * (after a message) unless shards 1..N are each there once, of one N. */
+int shard_merge(const struct strv *files, struct findings *fs, struct shard_info *total);
+
 /* ---- scope.c ---- */
 struct scope { char *name; int is_func; unsigned first, last; };
 struct scopes { struct scope *v; size_t n, cap; };

@@ -70,6 +70,9 @@ static void usage_check(FILE *f)
 	      "                          make KCFLAGS=-fplugin=... / make C=1 CHECK=cachehot-sparse\n"
 	      "  --no-progress           no progress line even on a terminal\n"
 	      "  -v, --verbose           print engine commands and their full output\n"
+	      "  --shard=K/N             check part K of N of the units (CI jobs) and write its\n"
+	      "                          raw findings to -o FILE\n"
+	      "  --merge SHARD...        the report of the N shard files, as one unsharded run\n"
 	      "exit status: 0 clean, 1 findings, 2 usage or tool error\n", f);
 }
 
@@ -815,9 +818,13 @@ static int cmd_check(int argc, char **argv)
 		{ "help", no_argument, 0, 'h' },
 		{ "include", required_argument, 0, 'i' },   /* -include FILE */
 		{ "isystem", required_argument, 0, 's' },   /* -isystem DIR */
+		{ "shard", required_argument, 0, 1002 },
+		{ "merge", no_argument, 0, 1003 },
 		{ 0, 0, 0, 0 }
 	};
 	struct strv files = {0};
+	struct shard_info shard = {0};
+	int merge = 0;
 	struct patch patch = {0};
 	int c, have_patch = 0;
 	const char *engine_list = "plugin";
@@ -830,6 +837,12 @@ static int cmd_check(int argc, char **argv)
 		case 'e': engine_list = optarg; break;
 		case 'p': opt.ccdb = optarg; break;
 		case 1001: opt.objlist = optarg; break;
+		case 1002:
+			if (shard_parse(optarg, &shard.k, &shard.n))
+				die_usage("--shard takes K/N, 1 <= K <= N (this job's part of N), not '%s'",
+					  optarg);
+			break;
+		case 1003: merge = 1; break;
 		case 'a': {
 			char *abs = canon_path(optarg);
 			if (!abs || !is_file(abs))
@@ -910,6 +923,25 @@ static int cmd_check(int argc, char **argv)
 		die_usage("--update-baseline needs --baseline=FILE%s", "");
 	if (opt.diff_rev && opt.patch_file)
 		die_usage("--diff and --patch exclude each other%s", "");
+	if (shard.n && (merge || !opt.output || opt.update_baseline || opt.baseline ||
+			opt.diff_rev || opt.patch_file))
+		die_usage("--shard K/N writes its part to -o FILE; baselines, --diff/--patch and "
+			  "formats go with --merge%s", "");
+	struct shard_info merged = {0};
+	if (merge) {   /* the arguments are shard files: no engine runs */
+		struct strv sf = {0};
+		if (opt.ccdb || opt.objlist || opt.log || optind >= argc)
+			die_usage("--merge takes the shard files of 'cachehot check --shard K/N -o FILE' "
+				  "(and no other input)%s", "");
+		for (int i = optind; i < argc; i++)
+			strv_push(&sf, argv[i]);
+		if (shard_merge(&sf, &all, &merged) < 0)
+			exit(EXIT_TROUBLE);
+		strv_free(&sf);
+		opt.trouble |= merged.trouble;
+		opt.engines = 0;
+		optind = argc;
+	}
 	for (int i = optind; i < argc; i++) {
 		if (argv[i][0] == '-')
 			die_usage("unknown option '%s'", argv[i]);
@@ -970,11 +1002,18 @@ static int cmd_check(int argc, char **argv)
 				add_unit(files.v[i], NULL, NULL);
 		}
 	}
+	if (shard.n) {   /* this job's units: i % N == K - 1, in database order */
+		size_t kept = 0;
+		for (size_t i = 0; i < opt.nunits; i++)
+			if (i % shard.n == shard.k - 1)
+				opt.units[kept++] = opt.units[i];
+		opt.nunits = kept;
+	}
 	if (opt.objlist && load_objlist(opt.objlist) < 0)
 		exit(EXIT_TROUBLE);
 	if (opt.log && load_log(opt.log) < 0)
 		exit(EXIT_TROUBLE);
-	if (!opt.nunits && !opt.objects.n && !have_patch && !opt.log)
+	if (!opt.nunits && !opt.objects.n && !have_patch && !opt.log && !merge && !shard.n)
 		die_usage("nothing to check: name source files, objects, -p compile_commands.json "
 			  "or --objects FILE%s", "");
 	if (opt.objects.n && !(opt.engines & ENG_LAYOUT) && !opt.nunits)
@@ -1075,8 +1114,21 @@ static int cmd_check(int argc, char **argv)
 	progress(NULL, NULL);
 	remove_tmpdir();
 
+	if (shard.n) {   /* the raw findings: --merge does the rest */
+		shard.units = opt.nunits;
+		shard.lines = ro.lines_checked;
+		shard.whole = opt.ccdb && !files.n;
+		shard.trouble = opt.trouble;
+		if (shard_write(opt.output, &shard, &all) < 0)
+			exit(EXIT_TROUBLE);
+		findings_free(&all);
+		return opt.trouble ? EXIT_TROUBLE : EXIT_CLEAN;
+	}
+	if (merge)
+		ro.lines_checked = merged.lines;
 	/* a build log has no unit count: its per-object notes are kept */
-	findings_fold_unmatched(&all, opt.log ? 0 : opt.nunits, opt.ccdb && !files.n);
+	findings_fold_unmatched(&all, opt.log ? 0 : merge ? merged.units : opt.nunits,
+				merge ? merged.whole : opt.ccdb && !files.n);
 	findings_resolve_scopes(&all);
 	findings_sort_dedupe(&all);
 	if (have_patch)

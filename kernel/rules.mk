@@ -36,3 +36,10 @@ kernel-sweep: deps $(PLUGIN_SO) $(SPARSE_BIN)
 .PHONY: kernel-groups
 kernel-groups: bin/cachehot bin/cachehot-layout
 	kernel/groups.sh
+
+# 6.1 mm/ with the access mode through ccache: a build of cache misses,
+# then one served entirely from the cache; cachehot annotate over each
+# build's objects must agree (docs/plugin.rst). About 2x the mm/ build.
+.PHONY: ccache-kernel
+ccache-kernel: deps $(PLUGIN_SO) bin/cachehot
+	kernel/ccache-run.sh

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <jansson.h>
 #include "lt.h"
 
@@ -25,13 +26,83 @@ struct lt_manifest {
 	json_t *globals_matched;   /* names of "globals" some data symbol had */
 };
 
+/* The manifest records the objects carry (core/objsec-emit.c), merged as
+ * the plugin merges units into a manifest file. */
+struct from_objects {
+	ch_ctx *ctx;
+	size_t n;
+	int failed;
+};
+
+static int object_record(const char *text, size_t len, const char *origin, void *arg)
+{
+	struct from_objects *fo = arg;
+	(void)len;
+	static const char head[] = "{\"cachehot_manifest\":";
+	if (strncmp(text, head, sizeof(head) - 1))
+		return 0;   /* access facts */
+	fo->n++;
+	if (ch_manifest_merge_text(fo->ctx, text, origin)) {
+		fo->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* path: an object, an archive, or a build tree (its *.o and *.a); the
+ * merged manifest's text, or NULL with err. */
+static char *manifest_from_objects(const char *path, int is_dir, char *err, size_t errsz)
+{
+	static const char *const suffixes[] = { ".o", ".a", NULL };
+	struct from_objects fo = { ch_ctx_new(), 0, 0 };
+	char **v = NULL, *one[1], *text = NULL;
+	size_t n, i;
+	if (is_dir) {
+		n = ch_find_files(path, suffixes, &v);
+	} else {
+		one[0] = (char *)path;
+		n = 1;
+	}
+	for (i = 0; i < n && !fo.failed; i++) {
+		char e[512];
+		if (ch_objsec_read(is_dir ? v[i] : one[0], object_record, &fo, e, sizeof(e)) < 0) {
+			snprintf(err, errsz, "%s", fo.failed ? ch_ctx_error(fo.ctx) : e);
+			fo.failed = 1;
+		}
+	}
+	if (!fo.failed && !fo.n)
+		snprintf(err, errsz, "%s: no manifest records in %s (compiled without "
+			 "-fplugin-arg-cachehot-manifest, or with object-records=0)", path,
+			 is_dir ? "its objects" : "it");
+	else if (!fo.failed)
+		text = ch_manifest_text(fo.ctx);
+	if (is_dir) {
+		for (i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+	}
+	ch_ctx_free(fo.ctx);
+	return text;
+}
+
 struct lt_manifest *lt_manifest_load(const char *path, char *err, size_t errsz)
 {
 	json_error_t jerr;
-	json_t *root = json_load_file(path, 0, &jerr), *v, *structs;
+	json_t *root, *v, *structs;
 	struct lt_manifest *m;
 	const char *key;
+	struct stat st;
+	int is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 
+	if (is_dir || ch_objsec_kind(path) != CH_OBJ_NONE) {
+		char *text = manifest_from_objects(path, is_dir, err, errsz);
+		if (!text)
+			return NULL;
+		root = json_loads(text, 0, &jerr);
+		free(text);
+	} else {
+		root = json_load_file(path, 0, &jerr);
+	}
 	if (!root) {
 		if (jerr.line > 0)
 			snprintf(err, errsz, "%s:%d:%d: not valid JSON: %s", path, jerr.line,

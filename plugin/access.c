@@ -24,10 +24,12 @@
  * marked store); the address of a field passed to a function whose name
  * contains "lock" (_raw_spin_lock, mutex_unlock, ...) is an RMW on it.
  *
- * PATH: an existing directory gets one file per translation unit, named
- * after the main source file's real path ('/' -> ','), so that parallel
- * compiles never write the same file; anything else is this unit's file.
- * Both are written with a temporary file and a rename.
+ * PATH: a directory (dir_mode: made when missing) gets one file per
+ * translation unit, named after the main source file's real path and the
+ * unit's options (unit_file), so that parallel compiles never write the
+ * same file; anything else is this unit's file; "object": no file. Both are
+ * written with a temporary file and a rename. The facts also go into the
+ * object (plugin/build.c), unless object-records=0.
  */
 #include "gcc-plugin.h"
 #include "tree.h"
@@ -46,6 +48,8 @@
 #include "cachehot-plugin.h"
 
 #include <sys/stat.h>
+#include <errno.h>
+#include <string>
 
 static ch_access_facts *facts_;
 static const char *access_path;
@@ -56,6 +60,7 @@ static ch_access_facts *get_facts(void)
 	if (!facts_) {
 		char *src = main_input_filename ? realpath(main_input_filename, NULL) : NULL;
 		facts_ = ch_access_new(src ? src : main_input_filename);
+		ch_access_set_flags(facts_, cachehot_unit_flags());
 		free(src);
 	}
 	return facts_;
@@ -376,36 +381,85 @@ unsigned int access_pass::execute(function *fun)
 	return 0;
 }
 
-/* The unit's file name in directory mode: real path of the main source. */
+/* The unit's file name in directory mode: the main source's real path,
+ * escaped so that no two paths give one name ('/' -> ',', ',' -> "%2C",
+ * '%' -> "%25": "a,b/c.c" and "a/b,c.c" stay apart), then the unit's
+ * options digest (one source compiled with two sets of flags: two files).
+ * A name past NAME_MAX (a source path over ~240 bytes) keeps its tail
+ * behind a digest of the whole path: the compile never fails on it. */
 static char *unit_file(const char *dir)
 {
 	char *src = main_input_filename ? realpath(main_input_filename, NULL) : NULL;
 	const char *s = src ? src : (main_input_filename ? main_input_filename : "stdin");
-	size_t n = strlen(dir) + strlen(s) + 32;
-	char *out = (char *)xmalloc(n), *p;
+	std::string name, tail;
+	const char *suffix = ".access.json";
 	while (*s == '/')
 		s++;
-	snprintf(out, n, "%s/%s.access.json", dir, s);
-	for (p = out + strlen(dir) + 1; *p; p++)
-		if (*p == '/')
-			*p = ',';
+	for (; *s; s++) {
+		if (*s == '/')
+			name += ',';
+		else if (*s == ',')
+			name += "%2C";
+		else if (*s == '%')
+			name += "%25";
+		else
+			name += *s;
+	}
 	free(src);
-	return out;
+	name += '.';
+	name += cachehot_unit_flags();
+	if (name.size() + strlen(suffix) > 250) {
+		unsigned long long h = 0xcbf29ce484222325ULL;
+		char hx[20];
+		for (size_t i = 0; i < name.size(); i++) {
+			h ^= (unsigned char)name[i];
+			h *= 0x100000001b3ULL;
+		}
+		snprintf(hx, sizeof(hx), "%016llx-", h);
+		tail = name.substr(name.size() - 200);
+		name = std::string(hx) + tail;
+	}
+	return xstrdup((std::string(dir) + "/" + name + suffix).c_str());
+}
+
+/* PATH names a directory when it is one, ends in '/', or does not exist
+ * and does not end in ".json": a missing directory is made (mkdir -p), so
+ * that "access=$PWD/facts" without a mkdir is the directory mode and not a
+ * file every compile replaces. Anything else is this unit's file. */
+static bool dir_mode(const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path);
+	if (stat(path, &st) == 0)
+		return S_ISDIR(st.st_mode);
+	if (n && path[n - 1] == '/')
+		return true;
+	return !(n > 5 && !strcmp(path + n - 5, ".json"));
 }
 
 static void finish_unit(void *, void *)
 {
-	struct stat st;
 	char *path;
-	if (seen_error())
+	if (seen_error() || !strcmp(access_path, "object"))
 		return;
-	if (stat(access_path, &st) == 0 && S_ISDIR(st.st_mode))
+	if (dir_mode(access_path)) {
+		if (cachehot_mkdir_p(access_path)) {
+			error_at(UNKNOWN_LOCATION, "cachehot: %s: cannot make the access facts directory: %s",
+				 access_path, xstrerror(errno));
+			return;
+		}
 		path = unit_file(access_path);
-	else
+	} else {
 		path = xstrdup(access_path);
+	}
 	if (ch_access_write(facts, path))
 		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_access_error(facts));
 	free(path);
+}
+
+ch_access_facts *cachehot_access_facts(void)
+{
+	return access_path ? facts : NULL;
 }
 
 void cachehot_access_init(const char *plugin_name, const char *path)

@@ -15,7 +15,8 @@ struct cachehot_opts {
 	unsigned line_size;        /* bytes; 0 = from SMP_CACHE_BYTES / 64 */
 	unsigned predict;          /* bytes; 0 = off */
 	enum ch_severity severity; /* for warnings */
-	const char *manifest;      /* JSON manifest path or NULL */
+	const char *manifest;      /* JSON manifest path, "object", or NULL */
+	const char *manifest_file; /* the file to merge into (not "object"), or NULL */
 	int inline_addr;           /* 1 = run the inline-addr check (default 1) */
 	int inline_notes;          /* 1 = print ops-table/callback findings as notes (default 1) */
 	int counter_batch;         /* 1 = run the counter-batch check (default 1) */
@@ -76,5 +77,23 @@ bool cachehot_asm_is_atomic(const char *asm_template);
 /* plugin/record.c: the recording mode (record[=SPEC]); returns an error
  * text for a bad SPEC, else NULL. Runs in cc1 and in lto1. */
 const char *cachehot_record_init(const char *plugin_name, const char *spec);
+/* The unit's access facts when the access mode is on, else NULL. */
+ch_access_facts *cachehot_access_facts(void);
+/* plugin/build.c: the build contract. build_init (from plugin_init):
+ * annotations (the annotations= values, ':'-separated, or NULL) become
+ * dependencies of the unit and "#pragma cachehot" is read; once: the once=
+ * directory or NULL; records: write the unit's records into the object.
+ * build_finish_init: called last, registers the object records' writer
+ * after every other end-of-unit callback. */
+void cachehot_build_init(const char *plugin_name, const char *annotations, const char *once,
+			 bool records);
+void cachehot_build_finish_init(const char *plugin_name);
+/* The unit's options as 16 hex digits (with its source, its identity). */
+const char *cachehot_unit_flags(void);
+/* once=DIR: true when this finding (at loc, about a file other than the
+ * main source) was already printed by a unit of this build. */
+bool cachehot_once_printed(unsigned loc, const char *msg);
+/* mkdir -p; 0 when dir is a directory afterwards. */
+int cachehot_mkdir_p(const char *dir);
 
 #endif

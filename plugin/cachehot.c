@@ -18,6 +18,10 @@
  *                      (plugin/access.c; PATH a file, or a directory: one file a unit)
  *   record[=SPEC]      recording build: calls into libcachehot-rt at every member
  *                      access (plugin/record.c; SPEC all, annotated or TAG,...)
+ *                      "object": only into the object (PATH: plugin/access.c)
+ *   object-records=0|1 access facts and manifest records into the object (default 1;
+ *                      plugin/build.c)
+ *   once=DIR           a finding about a header prints once per build
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -67,14 +71,17 @@ static struct plugin_info cachehot_info = {
 	"  line-size=N              cache line size in bytes (default SMP_CACHE_BYTES, else 64)\n"
 	"  predict=N                also check at line size N (e.g. 128)\n"
 	"  severity=note|warning|error   severity of findings (default warning)\n"
-	"  manifest=FILE            merge a JSON record of annotated structs into FILE\n"
+	"  manifest=FILE|object     merge a JSON record of annotated structs into FILE\n"
 	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
 	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
 	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
 	"  counter-batch=0|1        statistics counters updated once per loop element (default 1)\n"
 	"  counter-updaters=NAME[:TARGET:ITEM],...  more updaters for counter-batch\n"
-	"  access=FILE|DIR          record field access facts for cachehot annotate\n"
+	"  access=FILE|DIR|object   record field access facts for cachehot annotate\n"
+	"                           (also into the object; 'object': there only)\n"
 	"  record[=all|annotated|TAG,...]  recording build: link with -lcachehot-rt\n"
+	"  object-records=0|1       write access facts and manifest records into the object (default 1)\n"
+	"  once=DIR                 a finding about a header prints once per build (default: per unit)\n"
 	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
 	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
 	"  help                     print this list on stderr\n"
@@ -758,6 +765,8 @@ void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, b
 	 * than the caret and fix-it lines through that index (a struct
 	 * finding in mmzone.h: 1.1 M instructions, in every unit) */
 	static bool sources_evicted;
+	if (cachehot_once_printed(rich->get_loc(), msg))   /* once=DIR */
+		return;
 	if (symtab->state == PARSING) {
 		expanded_location x = expand_location(rich->get_loc());
 		if (x.file)
@@ -1099,8 +1108,8 @@ static void finish_unit(void *, void *)
 		if (ch_sidecar_global_count(cachehot_ctx))
 			ch_sidecar_globals(cachehot_ctx, list_unmatched_var, NULL);
 	}
-	if (cachehot_opts.manifest && !seen_error() &&
-	    ch_manifest_write(cachehot_ctx, cachehot_opts.manifest))
+	if (cachehot_opts.manifest_file && !seen_error() &&
+	    ch_manifest_write(cachehot_ctx, cachehot_opts.manifest_file))
 		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_ctx_error(cachehot_ctx));
 }
 
@@ -1126,7 +1135,9 @@ __attribute__((visibility("default")))
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
 	int i;
-	const char *access_path = NULL;
+	const char *access_path = NULL, *once = NULL;
+	std::string sidecars;
+	bool records = true;
 
 	plugin_name_used = info->base_name;
 	if (!plugin_default_version_check(version, &gcc_version)) {
@@ -1173,6 +1184,19 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 				      plugin_name_used);
 			else
 				load_annotations(v);
+			if (v && *v)
+				sidecars += (sidecars.empty() ? "" : ":") + std::string(v);
+		} else if (!strcmp(k, "once")) {
+			if (!v || !*v)
+				error("cachehot: %<-fplugin-arg-%s-once%> needs a directory name",
+				      plugin_name_used);
+			once = v;
+		} else if (!strcmp(k, "object-records")) {
+			if (v && (!strcmp(v, "0") || !strcmp(v, "1")))
+				records = *v == '1';
+			else
+				error("cachehot: %<-fplugin-arg-%s-object-records%> takes 0 or 1",
+				      plugin_name_used);
 		} else if (!strcmp(k, "line-size")) {
 			parse_size(k, v, &cachehot_opts.line_size);
 		} else if (!strcmp(k, "predict")) {
@@ -1219,11 +1243,14 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
 			      "inline-addr, inline-notes, access, record, werror, disable, help, counter-batch, "
-			      "counter-updaters)", plugin_name_used, k);
+			      "counter-updaters, once, object-records)", plugin_name_used, k);
 		}
 	}
-	if (cachehot_opts.manifest)
-		ch_manifest_use(cachehot_ctx, cachehot_opts.manifest);
+	/* manifest=object: the records go into the object only */
+	cachehot_opts.manifest_file = cachehot_opts.manifest &&
+				      strcmp(cachehot_opts.manifest, "object") ? cachehot_opts.manifest : NULL;
+	if (cachehot_opts.manifest_file)
+		ch_manifest_use(cachehot_ctx, cachehot_opts.manifest_file);
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
 						      cachehot_opts.predict))
 		error("cachehot: %s", problem);
@@ -1241,5 +1268,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		cachehot_counter_init(info->base_name);
 	if (access_path)
 		cachehot_access_init(info->base_name, access_path);
+	cachehot_build_init(info->base_name, sidecars.empty() ? NULL : xstrdup(sidecars.c_str()),
+			    once, records);
+	cachehot_build_finish_init(info->base_name);   /* last */
 	return 0;
 }

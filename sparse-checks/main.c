@@ -166,6 +166,47 @@ static void parse_opt(const char *arg)
 	}
 }
 
+/* "#pragma cachehot LINE" in a header given with -include: sparse drops
+ * pragmas, so the lines are read here from the header's text, as the
+ * plugin reads them from the preprocessor (docs/plugin.rst): the same
+ * sidecar line, named by the header's FILE:LINE. Pragmas in headers that
+ * are only #included are not seen (docs/plugin.rst says so). */
+static void include_pragmas(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *p, *c;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	if (!f)
+		return;   /* sparse itself says the file is missing */
+	while (getline(&line, &cap, f) >= 0) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = 0;
+		p = line + strspn(line, " \t");
+		if (*p != '#')
+			continue;
+		p += 1 + strspn(p + 1, " \t");
+		if (strncmp(p, "pragma", 6) || (p[6] != ' ' && p[6] != '\t'))
+			continue;
+		p += 6 + strspn(p + 6, " \t");
+		if (strncmp(p, "cachehot", 8) || (p[8] != ' ' && p[8] != '\t'))
+			continue;
+		p += 8;
+		while ((c = strstr(p, "/*")) != NULL) {   /* C comments */
+			char *e = strstr(c + 2, "*/");
+			if (!e) {
+				*c = 0;
+				break;
+			}
+			memmove(c, e + 2, strlen(e + 2) + 1);
+		}
+		if (ch_sidecar_load_line(ch_sparse_ctx, strdup(path), lineno, p))
+			die("cachehot-sparse: %s", ch_ctx_error(ch_sparse_ctx));
+	}
+	free(line);
+	fclose(f);
+}
+
 struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct string_list **filelist)
 {
 	char **nargv = calloc((size_t)argc + 1, sizeof(char *));
@@ -180,6 +221,8 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 			parse_opt(argv[i] + 11);
 			continue;
 		}
+		if (i > 0 && !strcmp(argv[i], "-include") && i + 1 < argc)
+			include_pragmas(argv[i + 1]);
 		nargv[n++] = argv[i];
 	}
 	nargv[n] = NULL;
