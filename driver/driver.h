@@ -176,7 +176,7 @@ int baseline_apply(const char *path, struct findings *fs);
 int baseline_write(const char *path, const struct findings *fs);
 
 /* ---- report.c ---- */
-enum format { FMT_GCC, FMT_CHECKPATCH, FMT_JSON, FMT_SARIF };
+enum format { FMT_GCC, FMT_CHECKPATCH, FMT_JSON, FMT_SARIF, FMT_HTML };
 struct report_opts {
 	enum format format;
 	int terse;                 /* checkpatch --terse */
@@ -186,6 +186,20 @@ struct report_opts {
 int report_write(FILE *out, const struct findings *fs, const struct report_opts *o);
 /* "CACHEHOT_FALSE_SHARING" for "cachehot-false-sharing" (heap string). */
 char *checkpatch_type(const char *check);
+
+/* ---- profile.c: recording-build profiles (docs/record.md) ---- */
+/* Load the profiles (none: nothing). Returns 0 or -1 after a message. */
+int profile_load(const struct strv *files);
+/* With a profile and no annotations: the sidecar it gives (a temporary
+ * file) joins annotations; want_manifest: plugin_args gets manifest=TMP
+ * (the layouts of the html report). Temporaries go at exit. */
+int profile_prepare(struct strv *annotations, struct strv *plugin_args, int want_manifest);
+/* Append each false-sharing and array-sharing finding's verdict, order by measured cost. */
+void profile_mark(struct findings *fs);
+/* "cachehot annotate --profile ..." (argv[0] "annotate"). */
+int cmd_annotate_profile(int argc, char **argv);
+/* report-html.c: the html report (layouts from profile_prepare's manifest). */
+int report_html_write(FILE *out, const struct findings *fs);
 
 /* netcl.c: "cachehot annotate --net-cachelines ..." (argv[0] "annotate"). */
 int cmd_annotate_net_cachelines(int argc, char **argv);

@@ -298,6 +298,9 @@ static char *partner_name(const char *msg, const char *first)
 	char *r = NULL;
 	/* skip to after the first field's quote, then the next field name */
 	char *q = xasprintf("'%s'", first), *at = strstr(head, q);
+	/* a group may carry the field's name: "hot field (group 'tail') 'tail'" */
+	while (at && at - head >= 7 && !strncmp(at - 7, "(group ", 7))
+		at = strstr(at + 1, q);
 	if (at)
 		r = quoted_name(at + strlen(q), 0);
 	free(q);

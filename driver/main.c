@@ -39,6 +39,7 @@ static struct {
 	struct strv cflags;          /* -I/-D/-U/-include/... given on our command line */
 	struct strv plugin_args;     /* KEY=VAL for every engine */
 	struct strv annotations;     /* sidecar files (absolute paths) */
+	struct strv profiles;        /* --profile: recording-build profiles (driver/profile.c) */
 	const char *log;             /* --log FILE: findings from a build log */
 	const char *ccdb, *objlist, *diff_rev, *patch_file, *baseline, *output;
 	int update_baseline, terse, verbose, progress;
@@ -58,7 +59,11 @@ static void usage_check(FILE *f)
 	      "  --annotations=FILE      sidecar annotations (cachehot-annotations(7))\n"
 	      "  --line-size=N --predict=N --severity=note|warning|error\n"
 	      "  -A KEY=VAL              any other engine argument (plugin: -fplugin-arg-cachehot-KEY=VAL)\n"
-	      "  --format=gcc|checkpatch|json|sarif   output format (default: gcc)\n"
+	      "  --format=gcc|checkpatch|json|sarif|html   output format (default: gcc; html:\n"
+	      "                          each struct's cache lines, docs/record.md)\n"
+	      "  --profile=FILE          recording-build profile: each false-sharing finding\n"
+	      "                          confirmed or not observed, by cost; without\n"
+	      "                          --annotations, the sidecar the profile gives\n"
 	      "  --terse                 checkpatch format: one line per finding\n"
 	      "  -o, --output=FILE       write the report to FILE (atomically)\n"
 	      "  --diff=REV              only findings on what changed since git revision REV\n"
@@ -85,6 +90,7 @@ static void usage(FILE *f)
 	      "  annotate  suggest annotations from the code (access facts -> sidecar);\n"
 	      "            --net-cachelines DIR: the kernel's tables as a sidecar\n"
 	      "  asserts   CACHELINE_ASSERT_GROUP_* block of a struct's cacheline groups\n"
+	      "  report    --html -o FILE [check options]: the cache-line picture (HTML)\n"
 	      "  version   print the version\n"
 	      "'cachehot COMMAND --help' describes a command; see cachehot(1).\n", f);
 }
@@ -820,6 +826,7 @@ static int cmd_check(int argc, char **argv)
 		{ "isystem", required_argument, 0, 's' },   /* -isystem DIR */
 		{ "shard", required_argument, 0, 1002 },
 		{ "merge", no_argument, 0, 1003 },
+		{ "profile", required_argument, 0, 1004 },
 		{ 0, 0, 0, 0 }
 	};
 	struct strv files = {0};
@@ -835,6 +842,7 @@ static int cmd_check(int argc, char **argv)
 		char *a;
 		switch (c) {
 		case 'e': engine_list = optarg; break;
+		case 1004: strv_push(&opt.profiles, optarg); break;
 		case 'p': opt.ccdb = optarg; break;
 		case 1001: opt.objlist = optarg; break;
 		case 1002:
@@ -881,7 +889,8 @@ static int cmd_check(int argc, char **argv)
 			else if (!strcmp(optarg, "checkpatch")) opt.format = FMT_CHECKPATCH;
 			else if (!strcmp(optarg, "json")) opt.format = FMT_JSON;
 			else if (!strcmp(optarg, "sarif")) opt.format = FMT_SARIF;
-			else die_usage("unknown format '%s' (gcc, checkpatch, json, sarif)", optarg);
+			else if (!strcmp(optarg, "html")) opt.format = FMT_HTML;
+			else die_usage("unknown format '%s' (gcc, checkpatch, json, sarif, html)", optarg);
 			break;
 		case 't': opt.terse = 1; break;
 		case 'j': {
@@ -1037,6 +1046,11 @@ static int cmd_check(int argc, char **argv)
 		free(dir);
 	}
 
+	/* profiles: a sidecar from them when none is given; html: a manifest */
+	if (profile_load(&opt.profiles) < 0 ||
+	    profile_prepare(&opt.annotations, &opt.plugin_args, opt.format == FMT_HTML) < 0)
+		exit(EXIT_TROUBLE);
+
 	/* Locate what the chosen engines need before running anything. */
 	char *plugin = NULL, *sparse = NULL, *layout = NULL, *coccidir = NULL;
 	struct strv rules = {0};
@@ -1142,6 +1156,7 @@ static int cmd_check(int argc, char **argv)
 	}
 	if (opt.baseline && baseline_apply(opt.baseline, &all) < 0)
 		exit(EXIT_TROUBLE);
+	profile_mark(&all);
 
 	if (opt.output) {
 		void *arg[2] = { &all, &ro };
@@ -1217,8 +1232,17 @@ int main(int argc, char **argv)
 		return cmd_asserts(argc - 1, argv + 1);
 	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--net-cachelines", 16))
 		return cmd_annotate_net_cachelines(argc - 1, argv + 1);   /* driver/netcl.c */
+	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--profile", 9))
+		return cmd_annotate_profile(argc - 1, argv + 1);   /* driver/profile.c */
 	if (!strcmp(cmd, "annotate"))
 		return cmd_annotate(argc - 1, argv + 1);   /* driver/annotate.c */
+	if (!strcmp(cmd, "report")) {   /* report --html: check --format=html */
+		for (int i = 2; i < argc; i++)
+			if (!strcmp(argv[i], "--html"))
+				argv[i] = "--format=html";
+		argv[1] = "check";
+		return cmd_check(argc - 1, argv + 1);
+	}
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
 		printf("cachehot %s\n", CH_VERSION);
 		return 0;

@@ -401,6 +401,7 @@ int report_write(FILE *out, const struct findings *fs, const struct report_opts 
 	case FMT_CHECKPATCH: write_checkpatch(out, fs, o); return 0;
 	case FMT_JSON: j = build_json(fs); break;
 	case FMT_SARIF: j = build_sarif(fs); break;
+	case FMT_HTML: return report_html_write(out, fs);
 	}
 	int r = json_dumpf(j, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);

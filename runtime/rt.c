@@ -14,8 +14,11 @@
  *    thread T while another thread U holds the line is one transfer, false
  *    sharing when U's bytes and T's are disjoint, true sharing when they
  *    overlap; the member pairs come from the line's byte -> member map.
+ *    The model takes no lock (relaxed atomics; a line's accesses ordered by
+ *    its sequence number): concurrent accesses may be counted in either
+ *    order, never lost.
  * A signal handler that interrupts the slow path of its own thread is not
- * recorded (counted as "dropped"): the slow path takes a per-line spin lock.
+ * recorded (counted as "dropped"): the runtime's tables are not reentrant.
  *
  * Memory: the line tables are mmap'ed once (MAP_NORESERVE, pages touched
  * only where lines live); a line that finds no free slot within 64 probes is
@@ -46,7 +49,7 @@ enum { K_READ, K_WRITE, K_RMW, NKIND };
 #define MAX_MEMBERS  65536
 #define MAX_SITES    (1u << 17)
 #define HOLDERS      8
-#define PAIRS        6
+#define PAIRS        16
 #define PROBES       64
 
 struct member {
@@ -64,25 +67,33 @@ struct site {
 };
 
 struct holder {
-	uint32_t tid;
+	uint32_t tid1;              /* thread number + 1; 0 = free slot */
+	uint64_t last;              /* the line's sequence number at its last access */
 	uint64_t mask[2];           /* bytes touched since it got the line */
+	uint64_t wrote[2];          /* bytes it ever wrote (while in this slot) */
 };
 
 struct pair {
-	int a, b;                   /* a: member written; b: member the other thread touched */
+	uint64_t key;               /* (a + 1) << 32 | objects << 31 | (b + 1); 0 = free */
 	uint64_t nfalse, ntrue;
 };
 
+/* No lock: every field is read and written with relaxed atomics, so that
+ * the threads that share a line interleave in the model as they do on the
+ * line itself (a lock serializes them into bursts, and the model then sees
+ * few transfers). A line's accesses are ordered by its sequence number. */
 struct line {
 	uintptr_t key;              /* line index + 1; 0 = free */
-	volatile int lock;
-	int nholders;
+	uint64_t seq;               /* accesses so far */
+	uint64_t last_write;        /* seq of the last write or RMW */
 	struct holder h[HOLDERS];
 	uint64_t count[NKIND];
 	uint64_t threads[NKIND];
 	uint64_t xfalse, xtrue, pairs_other;
 	struct pair p[PAIRS];
 	int32_t mem[128];           /* member + 1 at each byte; 0: none seen */
+	int32_t base[128];          /* start of the object holding each byte,
+				     * relative to the line's first byte */
 };
 
 struct table {
@@ -155,7 +166,7 @@ static uint32_t hash_str(const char *a, const char *b)
 	return h;
 }
 
-/* The line with index idx, locked; NULL when the table is full there. */
+/* The line with index idx; NULL when the table is full there. */
 static struct line *line_get(struct table *t, uintptr_t idx)
 {
 	uintptr_t key = idx + 1;
@@ -173,20 +184,11 @@ static struct line *line_get(struct table *t, uintptr_t idx)
 			else
 				k = key;
 		}
-		if (k == key) {
-			while (__atomic_exchange_n(&l->lock, 1, __ATOMIC_ACQUIRE))
-				while (l->lock)
-					__builtin_ia32_pause();
+		if (k == key)
 			return l;
-		}
 	}
 	__atomic_fetch_add(&t->dropped, 1, __ATOMIC_RELAXED);
 	return NULL;
-}
-
-static void line_put(struct line *l)
-{
-	__atomic_store_n(&l->lock, 0, __ATOMIC_RELEASE);
 }
 
 /* ---- members and sites ----------------------------------------------------- */
@@ -293,106 +295,179 @@ static struct thr *thread_new(void)
 
 /* ---- the coherence model ----------------------------------------------------- */
 
-static void pair_add(struct line *l, int a, int b, int is_true)
+#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define ADD(x, v) __atomic_fetch_add(&(x), (v), __ATOMIC_RELAXED)
+
+/* objects: a and b are in two objects (of one struct or two), not in one */
+static void pair_add(struct line *l, int a, int b, int objects, int is_true)
 {
+	uint64_t key = ((uint64_t)(uint32_t)(a + 1) << 32) | ((uint64_t)!!objects << 31) |
+		       ((uint32_t)(b + 1) & 0x7fffffffu);
 	int i;
 	for (i = 0; i < PAIRS; i++) {
 		struct pair *p = &l->p[i];
-		if (p->nfalse + p->ntrue == 0) {
-			p->a = a;
-			p->b = b;
-		}
-		if (p->a == a && p->b == b) {
-			if (is_true)
-				p->ntrue++;
+		uint64_t k = LD(p->key);
+		if (k == 0) {
+			uint64_t zero = 0;
+			if (__atomic_compare_exchange_n(&p->key, &zero, key, 0, __ATOMIC_RELAXED,
+							 __ATOMIC_RELAXED))
+				k = key;
 			else
-				p->nfalse++;
+				k = zero;
+		}
+		if (k == key) {
+			ADD(*(is_true ? &p->ntrue : &p->nfalse), 1);
 			return;
 		}
 	}
-	l->pairs_other++;
+	ADD(l->pairs_other, 1);
 }
 
-static int mask_and(const uint64_t *a, const uint64_t *b)
+static int pair_a(const struct pair *p)
 {
-	return (a[0] & b[0]) || (a[1] & b[1]);
+	return (int)(uint32_t)(p->key >> 32) - 1;
 }
 
-/* One access of bytes [first, first+n) of line l (all within it). */
-static void model(struct line *l, unsigned first, unsigned n, int kind, int member, uint32_t tid)
+static int pair_b(const struct pair *p)
 {
-	uint64_t bm[2] = { 0, 0 };
+	return (int)((uint32_t)p->key & 0x7fffffffu) - 1;
+}
+
+static int pair_objects(const struct pair *p)
+{
+	return (int)((p->key >> 31) & 1);
+}
+
+/* Are the member a of the object at base ba and the member b of the one at
+ * bb in one object? One struct, and starts less than its size apart (the
+ * start is estimated as the address less the member's offset, which is
+ * exact for a whole member and a few bytes off inside an array member). */
+static int one_object(int a, uintptr_t ba, int b, uintptr_t bb)
+{
+	if (a < 0 || b < 0)
+		return 0;
+	if (a != b && strcmp(members[a].sname, members[b].sname))
+		return 0;
+	return (ba > bb ? ba - bb : bb - ba) < members[a].ssize;
+}
+
+/* The slot of thread tid: its own, a free one, or the least recent one's. */
+static struct holder *slot_of(struct line *l, uint32_t tid)
+{
+	uint32_t want = tid + 1;
+	struct holder *old = &l->h[0];
+	int i;
+	for (i = 0; i < HOLDERS; i++)
+		if (LD(l->h[i].tid1) == want)
+			return &l->h[i];
+	for (i = 0; i < HOLDERS; i++) {
+		uint32_t zero = 0;
+		if (!LD(l->h[i].tid1) && __atomic_compare_exchange_n(&l->h[i].tid1, &zero, want, 0,
+								     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return &l->h[i];
+		if (LD(l->h[i].last) < LD(old->last))
+			old = &l->h[i];
+	}
+	ST(old->tid1, want);   /* the oldest leaves */
+	ST(old->last, 0);
+	ST(old->wrote[0], 0);
+	ST(old->wrote[1], 0);
+	return old;
+}
+
+/* One access of bytes [first, first+n) of line l (all within it). A thread
+ * holds the line when it touched it at or after the last write; a write by
+ * T is one transfer for each other holder U: false sharing when U's bytes
+ * and T's are disjoint, true sharing when they overlap or when U wrote T's
+ * bytes before (threads that write the same data share it). */
+static void model(struct line *l, uintptr_t laddr, unsigned first, unsigned n, int kind, int member,
+		  uintptr_t base, uint32_t tid)
+{
+	int32_t rel = (int32_t)(base - laddr);
+	uint64_t bm[2] = { 0, 0 }, s, lw;
 	unsigned b;
-	int i, me = -1;
+	int i;
+	struct holder *me;
 	for (b = first; b < first + n; b++) {
 		bm[b >> 6] |= 1ull << (b & 63);
-		if (member >= 0)
-			l->mem[b] = member + 1;
+		if (member >= 0 && LD(l->mem[b]) != member + 1)
+			ST(l->mem[b], member + 1);
+		if (LD(l->base[b]) != rel)
+			ST(l->base[b], rel);
 	}
-	l->count[kind]++;
-	l->threads[kind] |= 1ull << (tid & 63);
-	for (i = 0; i < l->nholders; i++)
-		if (l->h[i].tid == tid)
-			me = i;
+	s = ADD(l->seq, 1) + 1;
+	ADD(l->count[kind], 1);
+	if (!(LD(l->threads[kind]) & (1ull << (tid & 63))))
+		__atomic_fetch_or(&l->threads[kind], 1ull << (tid & 63), __ATOMIC_RELAXED);
+	me = slot_of(l, tid);
+	lw = LD(l->last_write);
 	if (kind == K_READ) {
-		if (me < 0) {
-			if (l->nholders == HOLDERS) {   /* the oldest holder leaves */
-				memmove(&l->h[0], &l->h[1], sizeof(l->h[0]) * (HOLDERS - 1));
-				l->nholders--;
-			}
-			me = l->nholders++;
-			l->h[me].tid = tid;
-			l->h[me].mask[0] = l->h[me].mask[1] = 0;
+		if (LD(me->last) < lw) {   /* its copy went with a later write */
+			ST(me->mask[0], bm[0]);
+			ST(me->mask[1], bm[1]);
+		} else {
+			ST(me->mask[0], LD(me->mask[0]) | bm[0]);
+			ST(me->mask[1], LD(me->mask[1]) | bm[1]);
 		}
-		l->h[me].mask[0] |= bm[0];
-		l->h[me].mask[1] |= bm[1];
+		ST(me->last, s);
 		return;
 	}
-	/* a write or RMW: every other holder loses its copy */
-	for (i = 0; i < l->nholders; i++) {
+	for (i = 0; i < HOLDERS; i++) {
 		struct holder *h = &l->h[i];
+		uint64_t hm[2], last = LD(h->last);
 		int is_true, seen[4], nseen = 0, k;
-		if (h->tid == tid)
+		if (h == me || !LD(h->tid1) || !last || last < lw)
 			continue;
-		is_true = mask_and(h->mask, bm);
-		if (is_true)
-			l->xtrue++;
-		else
-			l->xfalse++;
+		hm[0] = LD(h->mask[0]);
+		hm[1] = LD(h->mask[1]);
+		/* true sharing: U touched these bytes since it got the line, or
+		 * wrote them before (both threads write that data: moving it
+		 * to another line would move the transfers with it) */
+		is_true = (hm[0] & bm[0]) || (hm[1] & bm[1]) || (LD(h->wrote[0]) & bm[0]) ||
+			  (LD(h->wrote[1]) & bm[1]);
+		ADD(*(is_true ? &l->xtrue : &l->xfalse), 1);
 		for (b = 0; b < 128; b++) {
 			int m;
-			if (!(h->mask[b >> 6] & (1ull << (b & 63))))
+			/* false sharing: the members of U's bytes; true sharing:
+			 * the written bytes' member */
+			if (!((is_true ? bm : hm)[b >> 6] & (1ull << (b & 63))))
 				continue;
-			if (is_true && !(bm[b >> 6] & (1ull << (b & 63))))
-				continue;   /* true sharing: name the overlapping bytes' member */
-			m = l->mem[b] - 1;
+			m = LD(l->mem[b]) - 1;
 			for (k = 0; k < nseen && seen[k] != m; k++)
 				;
 			if (k < nseen)
 				continue;
 			if (nseen < 4)
 				seen[nseen++] = m;
-			pair_add(l, member, m, is_true);
+			pair_add(l, member, m,
+				 !one_object(member, base, m, laddr + (uintptr_t)(intptr_t)LD(l->base[b])),
+				 is_true);
 		}
 	}
-	l->nholders = 1;
-	l->h[0].tid = tid;
-	l->h[0].mask[0] = bm[0];
-	l->h[0].mask[1] = bm[1];
+	ST(me->mask[0], bm[0]);
+	ST(me->mask[1], bm[1]);
+	ST(me->wrote[0], LD(me->wrote[0]) | bm[0]);
+	ST(me->wrote[1], LD(me->wrote[1]) | bm[1]);
+	ST(me->last, s);
+	/* the largest sequence number wins when two writes race */
+	while (lw < s && !__atomic_compare_exchange_n(&l->last_write, &lw, s, 0, __ATOMIC_RELAXED,
+						      __ATOMIC_RELAXED))
+		;
 }
 
 static void model_table(struct table *t, uintptr_t a, uint32_t n, int kind, int member, uint32_t tid)
 {
+	uintptr_t base = member >= 0 ? a - members[member].off : a;
 	uintptr_t end = a + (n ? n : 1), ls = (uintptr_t)1 << t->shift;
 	int guard = 0;
 	while (a < end && guard++ < 64) {
 		uintptr_t idx = a >> t->shift, lend = (idx + 1) << t->shift;
 		uintptr_t stop = end < lend ? end : lend;
 		struct line *l = line_get(t, idx);
-		if (l) {
-			model(l, (unsigned)(a & (ls - 1)), (unsigned)(stop - a), kind, member, tid);
-			line_put(l);
-		}
+		if (l)
+			model(l, idx << t->shift, (unsigned)(a & (ls - 1)), (unsigned)(stop - a), kind,
+			      member, base, tid);
 		a = stop;
 	}
 }
@@ -480,16 +555,11 @@ static int popcount(uint64_t x)
 	return __builtin_popcountll(x);
 }
 
-struct agg {
-	int a, b;
-	uint64_t nfalse, ntrue;
-};
-
-/* Member pairs summed over every line of t (open addressing on a,b). */
-static struct agg *aggregate(struct table *t, size_t *cap_out)
+/* Member pairs summed over every line of t: open addressing on the pair key. */
+static struct pair *aggregate(struct table *t, size_t *cap_out)
 {
 	size_t cap = 1024, n = 0, i;
-	struct agg *h = calloc(cap, sizeof(*h));
+	struct pair *h = calloc(cap, sizeof(*h));
 	if (!h || !t->l)
 		goto done;
 	for (i = 0; i < (size_t)1 << t->bits; i++) {
@@ -500,17 +570,17 @@ static struct agg *aggregate(struct table *t, size_t *cap_out)
 		for (j = 0; j < PAIRS; j++) {
 			struct pair *p = &l->p[j];
 			size_t k;
-			if (p->nfalse + p->ntrue == 0)
+			if (!p->key || p->nfalse + p->ntrue == 0)
 				continue;
 			if (2 * (n + 1) > cap) {   /* grow */
-				struct agg *g = calloc(cap * 2, sizeof(*g));
+				struct pair *g = calloc(cap * 2, sizeof(*g));
 				size_t q;
 				if (!g)
 					goto done;
 				for (q = 0; q < cap; q++)
-					if (h[q].nfalse + h[q].ntrue) {
-						size_t r = hash64(((uint64_t)(uint32_t)h[q].a << 32) | (uint32_t)h[q].b, 30) & (cap * 2 - 1);
-						while (g[r].nfalse + g[r].ntrue)
+					if (h[q].key) {
+						size_t r = hash64(h[q].key, 30) & (cap * 2 - 1);
+						while (g[r].key)
 							r = (r + 1) & (cap * 2 - 1);
 						g[r] = h[q];
 					}
@@ -518,12 +588,11 @@ static struct agg *aggregate(struct table *t, size_t *cap_out)
 				h = g;
 				cap *= 2;
 			}
-			k = hash64(((uint64_t)(uint32_t)p->a << 32) | (uint32_t)p->b, 30) & (cap - 1);
-			while ((h[k].nfalse + h[k].ntrue) && (h[k].a != p->a || h[k].b != p->b))
+			k = hash64(p->key, 30) & (cap - 1);
+			while (h[k].key && h[k].key != p->key)
 				k = (k + 1) & (cap - 1);
-			if (!(h[k].nfalse + h[k].ntrue)) {
-				h[k].a = p->a;
-				h[k].b = p->b;
+			if (!h[k].key) {
+				h[k].key = p->key;
 				n++;
 			}
 			h[k].nfalse += p->nfalse;
@@ -551,19 +620,20 @@ static void member_ref(FILE *f, int m)
 static void dump_table(FILE *f, struct table *t, const char *name)
 {
 	size_t i, cap = 0, nl = 0;
-	struct agg *a;
+	struct pair *a;
 	int first = 1;
 	fprintf(f, ",\n\"%s\":{\"line_size\":%u,\"lines_dropped\":%llu,\"sharing\":[", name,
 		1u << t->shift, (unsigned long long)t->dropped);
 	a = aggregate(t, &cap);
 	for (i = 0; i < cap; i++) {
-		if (!(a[i].nfalse + a[i].ntrue))
+		if (!a[i].key)
 			continue;
 		fprintf(f, "%s\n {\"a\":", first ? "" : ",");
-		member_ref(f, a[i].a);
+		member_ref(f, pair_a(&a[i]));
 		fputs(",\"b\":", f);
-		member_ref(f, a[i].b);
-		fprintf(f, ",\"false_sharing\":%llu,\"true_sharing\":%llu}",
+		member_ref(f, pair_b(&a[i]));
+		fprintf(f, ",\"objects\":%s,\"false_sharing\":%llu,\"true_sharing\":%llu}",
+			pair_objects(&a[i]) ? "\"two\"" : "\"one\"",
 			(unsigned long long)a[i].nfalse, (unsigned long long)a[i].ntrue);
 		first = 0;
 	}
@@ -603,10 +673,11 @@ static void dump_table(FILE *f, struct table *t, const char *name)
 			if (p->nfalse + p->ntrue == 0)
 				continue;
 			fprintf(f, "%s{\"a\":", k++ ? "," : "");
-			member_ref(f, p->a);
+			member_ref(f, pair_a(p));
 			fputs(",\"b\":", f);
-			member_ref(f, p->b);
-			fprintf(f, ",\"false_sharing\":%llu,\"true_sharing\":%llu}",
+			member_ref(f, pair_b(p));
+			fprintf(f, ",\"objects\":%s,\"false_sharing\":%llu,\"true_sharing\":%llu}",
+				pair_objects(p) ? "\"two\"" : "\"one\"",
 				(unsigned long long)p->nfalse, (unsigned long long)p->ntrue);
 		}
 		fputs("]}", f);

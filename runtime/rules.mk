@@ -21,3 +21,23 @@ $(RT_A): $(BUILD)/runtime/rt.o
 
 .PHONY: runtime
 runtime: $(RT_SO) $(RT_A)
+# tests/record opens the html report in a real browser (headless Chromium)
+DEB_PACKAGES += chromium
+
+# The proof (docs/record.md; never part of make check: timings):
+#   make record-demo       record a benchmark with false sharing, print the
+#                          confirmed finding and its fix, apply it, print the
+#                          measured speedup (bench/record/run.sh accumulators)
+#   make record-bench      the same for every program of bench/record
+#   make record-memcached  memcached from Debian's source package, recorded
+#                          under memcslap on loopback (network: Debian archive)
+.PHONY: record-demo record-bench record-memcached
+record-demo: deps
+	@$(MAKE) --no-print-directory all
+	@bench/record/run.sh -n 5 accumulators
+record-bench: deps
+	@$(MAKE) --no-print-directory all
+	@bench/record/run.sh -n 7
+record-memcached: deps
+	@$(MAKE) --no-print-directory all
+	@userspace/memcached-record.sh

@@ -16,10 +16,12 @@
 struct pair { long a; long b; };
 struct wide { long a; char gap[56]; long b; } __attribute__((aligned(128)));
 struct sig { long x; long y; };
+struct elem { long a; long b; };
 
 struct pair P;
 struct wide W;
 struct sig G;
+struct elem E[2] __attribute__((aligned(64)));   /* both elements on one line */
 
 noipa void write_a(struct pair *p) { p->a = p->a + 1; }   /* 1 read, 1 write */
 noipa void store_a(struct pair *p) { p->a = 7; }
@@ -30,6 +32,7 @@ noipa void wide_a(struct wide *w) { w->a = 1; }
 noipa void wide_b(struct wide *w) { w->b = 1; }
 noipa void sig_x(struct sig *s) { s->x = s->x + 1; }
 noipa void sig_y(struct sig *s) { s->y = 1; }
+noipa void elem_a(struct elem *e) { e->a = 1; }
 
 static void run(void *(*fn)(void *))
 {
@@ -45,6 +48,8 @@ static void *t_rmw_a(void *x) { rmw_a(&P); return x; }
 static void *t_load_a(void *x) { load_a(&P); return x; }
 static void *t_wide_a(void *x) { wide_a(&W); return x; }
 static void *t_wide_b(void *x) { wide_b(&W); return x; }
+static void *t_elem0(void *x) { elem_a(&E[0]); return x; }
+static void *t_elem1(void *x) { elem_a(&E[1]); return x; }
 
 static volatile sig_atomic_t handled;
 static void on_usr1(int s) { (void)s; sig_x(&G); handled++; }
@@ -73,6 +78,11 @@ int main(int argc, char **argv)
 		run(t_rmw_a);
 		run(t_load_a);
 		run(t_store_b2);
+	} else if (!strcmp(m, "objects")) {
+		/* two elements of an array, one thread each: false sharing
+		 * between two objects, not between two fields of one */
+		run(t_elem0);
+		run(t_elem1);
 	} else if (!strcmp(m, "predict")) {
 		/* a and b 64 bytes apart: apart at 64-byte lines, together at 128 */
 		run(t_wide_a);
@@ -122,7 +132,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 4; i++)
 			store_a(&P);
 	} else {
-		fprintf(stderr, "usage: cases single|false|true|predict|fork|signal|stress|dump\n");
+		fprintf(stderr, "usage: cases single|loop|false|true|objects|predict|fork|signal|stress|dump\n");
 		return 2;
 	}
 	return 0;

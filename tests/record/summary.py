@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """summary.py PROFILE: a profile as sorted text lines for tests/record/run.sh.
 member S.M reads writes rmws reader_threads writer_threads rmw_threads
-share64|share128 A B false true   (the member pairs over every line)"""
+share64|share128 A B one|two false true   (the member pairs over every line;
+                                          one or two objects)"""
 import json, sys
 d = json.load(open(sys.argv[1]))
 out = []
@@ -10,5 +11,6 @@ for m in d["members"]:
                m["rmws"], m["reader_threads"], m["writer_threads"], m["rmw_threads"]))
 for key, name in (("line64", "share64"), ("line128", "share128")):
     for s in d[key]["sharing"]:
-        out.append("%s %s %s %d %d" % (name, s["a"], s["b"], s["false_sharing"], s["true_sharing"]))
+        out.append("%s %s %s %s %d %d" % (name, s["a"], s["b"], s["objects"], s["false_sharing"],
+                                          s["true_sharing"]))
 print("\n".join(sorted(out)))

@@ -1,0 +1,126 @@
+#!/bin/bash
+# bench/record/run.sh [-n RUNS] [PROGRAM...] -- the recording build on the
+# classic false-sharing shapes (docs/record.md, "Proof"): for each program
+#   1. build it plain and as a recording build; time both (overhead: the
+#      recording build at the default sampling and recording every access,
+#      median wall time of RUNS runs against the plain build);
+#   2. record it, and print what `cachehot check --profile` says (confirmed
+#      findings, with the fix);
+#   3. apply cachehot's own fix: the fix-it patch GCC writes for the finding
+#      (-fdiagnostics-generate-patch) with the sidecar the profile gives; for
+#      an array of per-thread structs (no fix-it: the message says "declare
+#      the first member of 'struct S' _Alignas(64)"), that declaration;
+#   4. record the fixed program and check it with the same sidecar: nothing
+#      may be confirmed;
+#   5. run before and after in turn, RUNS times each, and print the
+#      throughput (operations per second) min/median/max and the speedup
+#      (ratio of the medians).
+# PROGRAM: accumulators ring stats (default: all). Prints a markdown table
+# at the end. Never part of make check (timings on a shared machine).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$TOP/bench/record
+CH=$TOP/bin/cachehot
+PLUGIN=$TOP/plugin/cachehot.so
+RT=$TOP/runtime
+RUNS=5
+if [ "${1:-}" = "-n" ]; then RUNS=$2; shift 2; fi
+PROGS=("$@")
+[ ${#PROGS[@]} -gt 0 ] || PROGS=(accumulators ring stats)
+[ -x "$CH" ] && [ -f "$PLUGIN" ] && [ -f "$RT/libcachehot-rt.so" ] || { echo "record bench: run make first" >&2; exit 2; }
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+CC=${CC:-gcc}
+REC="-fplugin=$PLUGIN -fplugin-arg-cachehot-record"
+LINK="-lpthread -L$RT -lcachehot-rt -Wl,-rpath,$RT"
+export CACHEHOT_RT_QUIET=1
+# work per run (REPS argument of each program): a few tenths of a second plain
+declare -A REPS=([accumulators]=400 [ring]=200 [stats]=400)
+
+# "ops secs" of N runs of CMD... -> the throughputs, one a line
+runs() {
+	local n=$1; shift
+	for _ in $(seq "$n"); do "$@" | awk '{ printf "%.0f\n", $1 / $2 }'; done
+}
+# min/median/max of numbers on stdin
+stats() { sort -n | awk '{ v[NR] = $1 } END { printf "%.3g/%.3g/%.3g\n", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+wall() {   # median wall seconds of N runs of CMD
+	local n=$1; shift
+	for _ in $(seq "$n"); do
+		local a b
+		a=$(date +%s.%N); "$@" >/dev/null; b=$(date +%s.%N)
+		echo "$b - $a" | bc -l
+	done | median
+}
+
+table="| program | finding (cachehot check --profile) | fix | before ops/s min/med/max | after ops/s min/med/max | speedup | fixed: confirmed | overhead default / every access |
+|---|---|---|---|---|---|---|---|"
+for p in "${PROGS[@]}"; do
+	src=$HERE/$p.c
+	reps=${REPS[$p]:-200}
+	[ -f "$src" ] || { echo "record bench: no $src" >&2; exit 2; }
+	echo "== $p"
+	$CC -O2 "$src" -o "$W/$p.before" -lpthread || exit 1
+	$CC -O2 $REC "$src" -o "$W/$p.rec" $LINK || exit 1
+	# 2. record (default sampling) and check
+	CACHEHOT_RT_OUT="$W/$p.json" "$W/$p.rec" "$reps" >/dev/null
+	(cd "$HERE" && "$CH" check --profile "$W/$p.json" "$p.c") >"$W/$p.check" 2>&1
+	grep '(confirmed: ' "$W/$p.check" | head -3 | sed 's/^/  /'
+	first=$(grep -m1 '(confirmed: ' "$W/$p.check")
+	[ -n "$first" ] || { echo "  no confirmed finding"; table="$table
+| $p | none confirmed | - | - | - | - | - | - |"; continue; }
+	# 3. apply cachehot's fix
+	"$CH" annotate --profile "$W/$p.json" -o "$W/$p.side"
+	cp "$src" "$W/$p.c"
+	cp "$HERE/harness.h" "$W/"
+	(cd "$W" && $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations="$W/$p.side" -c "$p.c" -o /dev/null \
+		-fdiagnostics-generate-patch 2>&1 | sed -n '/^--- /,$p' >"$W/$p.patch")
+	if [ -s "$W/$p.patch" ]; then
+		(cd "$W" && patch -s -p0 <"$W/$p.patch") || { echo "  the fix-it patch does not apply"; exit 1; }
+		fix=$(grep -o "one fix for all of '[^']*': [^;]*" <<<"$first" | head -1)
+	else
+		st=$(grep -o "declare the first member of 'struct [a-z_0-9]*' _Alignas([0-9]*)" <<<"$first" | head -1)
+		[ -n "$st" ] || { echo "  no fix to apply: $first"; exit 1; }
+		tag=$(sed -E "s/.*'struct ([a-z_0-9]+)'.*/\1/" <<<"$st"); al=$(grep -o '_Alignas([0-9]*)' <<<"$st")
+		python3 - "$W/$p.c" "$tag" "$al" <<'EOF' || exit 1
+import re, sys
+path, tag, al = sys.argv[1:]
+s = open(path).read()
+m = re.search(r"struct\s+%s\s*\{\s*\n(\s*)" % re.escape(tag), s)
+if not m:
+    sys.exit("no struct %s in %s" % (tag, path))
+s = s[:m.end()] + al + " " + s[m.end():]
+open(path, "w").write(s)
+EOF
+		fix=$st
+	fi
+	echo "  fix: $fix"
+	diff -u "$src" "$W/$p.c" | grep '^[-+][^-+]' | sed 's/^/    /'
+	$CC -O2 "$W/$p.c" -o "$W/$p.after" -lpthread || exit 1
+	# 4. the fixed program, recorded and checked with the same sidecar
+	$CC -O2 $REC "$W/$p.c" -o "$W/$p.fixrec" $LINK || exit 1
+	CACHEHOT_RT_OUT="$W/$p.fixed.json" "$W/$p.fixrec" "$reps" >/dev/null
+	left=$( (cd "$W" && "$CH" check --annotations="$W/$p.side" --profile "$W/$p.fixed.json" "$p.c") 2>&1 | grep -c '(confirmed: ')
+	echo "  after the fix: $left confirmed findings"
+	# 5. throughput, before and after in turn
+	: >"$W/b"; : >"$W/a"
+	for _ in $(seq "$RUNS"); do
+		runs 1 "$W/$p.before" "$reps" >>"$W/b"
+		runs 1 "$W/$p.after" "$reps" >>"$W/a"
+	done
+	bs=$(stats <"$W/b"); as=$(stats <"$W/a")
+	sp=$(echo "$(median <"$W/a") / $(median <"$W/b")" | bc -l)
+	printf '  throughput before %s, after %s ops/s (min/median/max of %d): speedup x%.2f\n' "$bs" "$as" "$RUNS" "$sp"
+	# 1. overhead: median wall time against the plain build
+	tp=$(wall "$RUNS" "$W/$p.before" "$reps")
+	td=$(CACHEHOT_RT_OUT="$W/o.json" wall "$RUNS" "$W/$p.rec" "$reps")
+	ta=$(CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_OUT="$W/o.json" wall "$RUNS" "$W/$p.rec" "$reps")
+	ov=$(printf 'x%.1f / x%.1f' "$(echo "$td / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
+	echo "  overhead (median wall, plain $(printf '%.3f' "$tp") s): default sampling / every access: $ov"
+	short=$(sed -E 's/^[^:]*:[0-9]+:[0-9]+: warning: //; s/; one fix for all.*\(confirmed/ (confirmed/; s/; declare the first.*\(confirmed/ (confirmed/' <<<"$first" | cut -c1-160)
+	table="$table
+| $p | $short | \`$fix\` | $bs | $as | x$(printf '%.2f' "$sp") | $left | $ov |"
+done
+echo
+echo "$table"

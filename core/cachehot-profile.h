@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cachehot-profile.h -- profiles of recording builds (libcachehot-rt's JSON,
+ * docs/record.md) in the core: merged, turned into a sidecar
+ * (`cachehot annotate --profile`), and the verdict on a finding
+ * (`cachehot check --profile`). The texts come from here, as every message.
+ *
+ * Counts are estimates: a profile's sampled counts times its "sample".
+ * Members are named by their top-level field: "u.f" of struct holder counts
+ * for holder.u (the field the sidecar and the layout checks name).
+ * Ownership: a ch_profile owns every string it returns; errors: -1 and
+ * ch_profile_error().
+ */
+#ifndef CACHEHOT_PROFILE_H
+#define CACHEHOT_PROFILE_H
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ch_profile ch_profile;
+
+ch_profile *ch_profile_new(void);
+void ch_profile_free(ch_profile *p);
+/* Add one profile file (several processes, several runs: counts add up,
+ * thread counts take the largest, seconds add up). */
+int ch_profile_merge_file(ch_profile *p, const char *path);
+const char *ch_profile_error(const ch_profile *p);
+unsigned ch_profile_count(const ch_profile *p);     /* files merged */
+double ch_profile_seconds(const ch_profile *p);
+
+/* Transfers between top-level fields a and b of one object of struct s
+ * (both directions; a == b: inside the field, between elements of a member
+ * array) at line_size bytes (64 or 128). */
+void ch_profile_pair(const ch_profile *p, const char *s, const char *a, const char *b,
+		     unsigned line_size, uint64_t *false_sharing, uint64_t *true_sharing);
+
+/* False-sharing transfers between two objects of struct s (elements of an
+ * array: any fields) at line_size bytes. */
+uint64_t ch_profile_objects(const ch_profile *p, const char *s, unsigned line_size);
+
+/* One top-level field's counts (estimated) and threads (largest seen). */
+struct ch_profile_field {
+	uint64_t reads, writes, rmws;
+	unsigned reader_threads, writer_threads, rmw_threads;
+};
+/* 0 and *out filled when the profile has s.field, else -1. */
+int ch_profile_field(const ch_profile *p, const char *s, const char *field,
+		     struct ch_profile_field *out);
+
+/* The verdict a false-sharing finding between s.a and s.b carries:
+ * "confirmed: N false-sharing transfers between 'a' and 'b' in T s" or
+ * "not observed in this run"; *cost gets N (0 when not observed). With a
+ * and b NULL, between objects of s (an array-sharing finding): "confirmed:
+ * N false-sharing transfers between objects of 'struct s' in T s". Text
+ * owned by p, valid until the next call. */
+const char *ch_profile_verdict(ch_profile *p, const char *s, const char *a, const char *b,
+			       unsigned line_size, uint64_t *cost);
+
+/* Thresholds of the sidecar made from counts (docs/record.md). */
+struct ch_profile_opts {
+	uint64_t hot_writes;     /* hot: >= this many writes+RMWs, by >= 2 threads or
+				  * in false sharing with another field (1000) */
+	uint64_t rm_reads;       /* read_mostly: >= this many reads, by >= 2 threads or
+				  * in false sharing with another field (1000) */
+	unsigned rm_ratio;       /* read_mostly: reads >= ratio x writes (10) */
+	uint64_t min_transfers;  /* a struct is annotated when this many false-sharing
+				  * transfers were seen in it (100) */
+	unsigned fs_ratio;       /* ... and at least fs_ratio x its true-sharing
+				  * transfers (4) */
+	int all_structs;         /* annotate every struct with counts */
+	const char *only;        /* one struct, or NULL */
+};
+void ch_profile_defaults(struct ch_profile_opts *o);
+/* Writes the sidecar; returns the number of annotation lines. */
+size_t ch_profile_sidecar(ch_profile *p, const struct ch_profile_opts *o, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
