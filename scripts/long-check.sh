@@ -15,8 +15,9 @@ LOG=$BUILD/long-check
 # (the whole kernel twice: hours of CPU); tests/docs checks that every other
 # target the README documents is listed.
 ALL="kernel-check sparse-kernel layout-kernel bloat-kernel cocci-kernel counter-kernel
-annotate-kernel ccache-kernel kernel-groups kernel-integration userspace-check deb-check"
-NOT_LONG_CHECK="check fuzz kernel-sweep deb long-check"
+annotate-kernel ccache-kernel kernel-groups kernel-integration userspace-check deb-check
+record-demo record-memcached"
+NOT_LONG_CHECK="check fuzz kernel-sweep deb long-check record-bench"
 targets=${*:-$ALL}
 mkdir -p "$LOG" || exit 2
 cd "$TOP" || exit 2
