@@ -30,15 +30,7 @@ J=${J:-2}
 die() { echo "userspace-check: $*" >&2; exit 1; }
 
 "$TOP"/scripts/need-packages.sh libevent-dev dpkg-dev bear pkg-config || die "cannot install the build dependencies"
-mkdir -p "$W" || die "cannot create $W"
-src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'memcached-[0-9]*' | head -1)
-if [ -z "$src" ]; then
-	"$TOP"/scripts/deb-src.sh memcached || exit 1
-	( cd "$W" && apt-get source -q memcached ) >"$W/source.log" 2>&1 ||
-		{ tail -5 "$W/source.log" >&2; die "apt-get source memcached failed"; }
-	src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'memcached-[0-9]*' | head -1)
-	[ -n "$src" ] || die "apt-get source left no memcached-* directory in $W"
-fi
+src=$("$TOP"/userspace/memcached-source.sh "$W") || die "no memcached source package"
 ver=${src##*/memcached-}
 echo "userspace-check: memcached $ver (Debian source package) in $src"
 

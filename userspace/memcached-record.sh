@@ -30,15 +30,7 @@ die() { echo "record-memcached: $*" >&2; exit 1; }
 
 "$TOP"/scripts/need-packages.sh libevent-dev dpkg-dev bear pkg-config libmemcached-tools ||
 	die "cannot install the build dependencies"
-mkdir -p "$W" || die "cannot create $W"
-src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'memcached-[0-9]*' | head -1)
-if [ -z "$src" ]; then
-	"$TOP"/scripts/deb-src.sh memcached || exit 1
-	( cd "$W" && apt-get source -q memcached ) >"$W/source.log" 2>&1 ||
-		{ tail -5 "$W/source.log" >&2; die "apt-get source memcached failed"; }
-	src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'memcached-[0-9]*' | head -1)
-fi
-[ -n "$src" ] || die "no memcached source"
+src=$("$TOP"/userspace/memcached-source.sh "$W") || die "no memcached source package"
 rm -rf "$R" && mkdir -p "$R"
 
 build() {   # DIR CFLAGS LIBS

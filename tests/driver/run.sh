@@ -26,7 +26,7 @@ out=$("$CH" version); expect_eq version-prints "cachehot 0.1.0" "$out"
 "$CH" check >/dev/null 2>"$T/err"; expect_eq usage-no-input-exit 2 $?
 expect_eq usage-no-input-message "cachehot: nothing to check: name source files, objects, -p compile_commands.json or --objects FILE" "$(head -1 "$T/err")"
 "$CH" check --format=xml hot.c >/dev/null 2>"$T/err"; rc=$?
-expect_eq usage-bad-format "2|cachehot: unknown format 'xml' (gcc, checkpatch, json, sarif)" "$rc|$(head -1 "$T/err")"
+expect_eq usage-bad-format "2|cachehot: unknown format 'xml' (gcc, checkpatch, json, sarif, html)" "$rc|$(head -1 "$T/err")"
 "$CH" check $INC --patch=hot.c hot.c 2>"$T/err"; rc=$?
 expect_eq usage-patch-not-a-diff "2|cachehot: hot.c is not a unified diff (no '+++ FILE' line)" "$rc|$(head -1 "$T/err")"
 "$CH" check nosuch.c >/dev/null 2>"$T/err"; rc=$?
