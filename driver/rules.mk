@@ -47,7 +47,8 @@ install: all
 	if [ -f include/cachehot.h ]; then install -d $(INSTALL_DIR)/include && \
 		install -m 644 include/cachehot.h $(INSTALL_DIR)/include/; fi
 	if [ -f runtime/libcachehot-rt.so ]; then install -d $(INSTALL_DIR)/lib $(INSTALL_DIR)/include && \
-		install -m 755 runtime/libcachehot-rt.so $(INSTALL_DIR)/lib/ && \
+		install -m 644 runtime/libcachehot-rt.so.$(RT_SOVERSION) $(INSTALL_DIR)/lib/ && \
+		ln -sf libcachehot-rt.so.$(RT_SOVERSION) $(INSTALL_DIR)/lib/libcachehot-rt.so && \
 		install -m 644 runtime/libcachehot-rt.a $(INSTALL_DIR)/lib/ && \
 		install -m 644 runtime/cachehot-rt.h $(INSTALL_DIR)/include/; fi
 	if ls cocci/*.cocci >/dev/null 2>&1; then install -d $(INSTALL_DIR)/share/cachehot/cocci && \
@@ -61,7 +62,7 @@ install: all
 uninstall:
 	for t in $(CACHEHOT_TOOLS); do rm -f $(INSTALL_DIR)/bin/$$t; done
 	rm -f $(DESTDIR)$(GCC_PLUGIN_DIR)/cachehot.so $(INSTALL_DIR)/include/cachehot.h
-	rm -f $(INSTALL_DIR)/lib/libcachehot-rt.so $(INSTALL_DIR)/lib/libcachehot-rt.a $(INSTALL_DIR)/include/cachehot-rt.h
+	rm -f $(INSTALL_DIR)/lib/libcachehot-rt.so $(INSTALL_DIR)/lib/libcachehot-rt.so.$(RT_SOVERSION) $(INSTALL_DIR)/lib/libcachehot-rt.a $(INSTALL_DIR)/include/cachehot-rt.h
 	for m in $(notdir $(MAN_PAGES)); do rm -f $(INSTALL_DIR)/share/man/man$${m##*.}/$$m; done
 	rm -rf $(INSTALL_DIR)/lib/cachehot $(INSTALL_DIR)/share/cachehot $(INSTALL_DIR)/share/doc/cachehot
 

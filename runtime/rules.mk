@@ -3,17 +3,24 @@
 # runtime/libcachehot-rt.a; installed as PREFIX/lib/libcachehot-rt.{so,a}
 # and PREFIX/include/cachehot-rt.h (driver/rules.mk's install recipe).
 RT_SO      := runtime/libcachehot-rt.so
+# The ABI version in the SONAME (libcachehot-rt.so.0): raise it when the
+# entry points the plugin's instrumentation calls change incompatibly.
+RT_SOVERSION := 0
 RT_A       := runtime/libcachehot-rt.a
 RT_CFLAGS   = -std=gnu99 -O2 -g -fPIC -fvisibility=hidden $(WARN) -Wno-missing-field-initializers -Wno-format-truncation
 ALL_TARGETS += $(RT_SO) $(RT_A)
-CLEAN_FILES += $(RT_SO) $(RT_A)
+CLEAN_FILES += $(RT_SO) $(RT_SO).$(RT_SOVERSION) $(RT_A)
 
 $(BUILD)/runtime/rt.o: runtime/rt.c runtime/cachehot-rt.h
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-$(RT_SO): $(BUILD)/runtime/rt.o
-	$(CC) -shared -Wl,-soname,libcachehot-rt.so -o $@ $^ -lpthread
+# the library is libcachehot-rt.so.0 (its SONAME: what programs linked with it
+# load); libcachehot-rt.so is the link-time name, a symbolic link to it
+$(RT_SO).$(RT_SOVERSION): $(BUILD)/runtime/rt.o
+	$(CC) -shared -Wl,-soname,libcachehot-rt.so.$(RT_SOVERSION) -o $@ $^ -lpthread
+$(RT_SO): $(RT_SO).$(RT_SOVERSION)
+	ln -sf $(notdir $<) $@
 
 $(RT_A): $(BUILD)/runtime/rt.o
 	@rm -f $@

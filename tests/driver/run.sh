@@ -471,7 +471,7 @@ D=$(mktemp -d)
 if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr >"$T/inst" 2>&1; then
 	ok install-runs
 	(cd "$D" && find . \( -type f -o -type l \) | sort) >"$T/files"
-	want=".$GPD/cachehot.so ./usr/bin/cachehot ./usr/include/cachehot.h ./usr/lib/cachehot/cachehot.so ./usr/share/doc/cachehot/cachehot.rst ./usr/share/man/man1/cachehot.1 ./usr/share/man/man7/cachehot-annotations.7 ./usr/share/cachehot/kernel/0001-gcc-plugins-add-cachehot.patch ./usr/lib/libcachehot-rt.so ./usr/lib/libcachehot-rt.a ./usr/include/cachehot-rt.h"
+	want=".$GPD/cachehot.so ./usr/bin/cachehot ./usr/include/cachehot.h ./usr/lib/cachehot/cachehot.so ./usr/share/doc/cachehot/cachehot.rst ./usr/share/man/man1/cachehot.1 ./usr/share/man/man7/cachehot-annotations.7 ./usr/share/cachehot/kernel/0001-gcc-plugins-add-cachehot.patch ./usr/lib/libcachehot-rt.so ./usr/lib/libcachehot-rt.so.0 ./usr/lib/libcachehot-rt.a ./usr/include/cachehot-rt.h"
 	missing=""
 	for f in $want; do grep -qx "$f" "$T/files" || missing="$missing $f"; done
 	for b in "$TOP"/bin/*; do
@@ -481,7 +481,7 @@ if make -s -C "$TOP" install DESTDIR="$D" PREFIX=/usr >"$T/inst" 2>&1; then
 	for c in "$TOP"/cocci/*.cocci; do [ -f "$c" ] || continue
 		grep -qx "./usr/share/cachehot/cocci/$(basename "$c")" "$T/files" || missing="$missing $c"; done
 	expect_eq install-file-list "" "$missing"
-	expect_eq install-nothing-else "" "$(grep -v -e '^./usr/bin/' -e '^./usr/share/cachehot/cocci/' -e '^./usr/share/cachehot/kernel/' -e '^./usr/share/man/' -e '^./usr/share/doc/cachehot/' -e '^./usr/include/cachehot.h$' -e '^./usr/include/cachehot-rt.h$' -e '^./usr/lib/libcachehot-rt\.[sa]o*$' -e '^./usr/lib/cachehot/cachehot.so$' -e "^.$GPD/cachehot.so\$" "$T/files")"
+	expect_eq install-nothing-else "" "$(grep -v -e '^./usr/bin/' -e '^./usr/share/cachehot/cocci/' -e '^./usr/share/cachehot/kernel/' -e '^./usr/share/man/' -e '^./usr/share/doc/cachehot/' -e '^./usr/include/cachehot.h$' -e '^./usr/include/cachehot-rt.h$' -e '^./usr/lib/libcachehot-rt\.\(a\|so\|so\.0\)$' -e '^./usr/lib/cachehot/cachehot.so$' -e "^.$GPD/cachehot.so\$" "$T/files")"
 	cmp -s "$TOP/plugin/cachehot.so" "$D/usr/lib/cachehot/cachehot.so" && ok install-plugin-link || fail install-plugin-link "$(ls -l "$D/usr/lib/cachehot/")"
 	expect_eq install-version "cachehot 0.1.0" "$("$D/usr/bin/cachehot" version 2>&1)"
 	# the installed command finds the installed plugin and header
