@@ -18,4 +18,10 @@ void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+/* core/summary.c: settle every function's parameter summaries (merged
+ * "params" and "passes"; flags in f["summary"]) */
+void ch_summary_resolve(json_t *fns);
+/* add to sum[kind] what counts' "passed" addresses stand for */
+void ch_summary_add_passed(json_t *fns, json_t *counts, json_int_t sum[CH_ACC__COUNT]);
 #endif
+

@@ -12,7 +12,21 @@
  *   "structs": { "page_counter": { "usage.counter": { "offset": 0,
  *        "composite": false,           (or the member's struct tag)
  *        "functions": { "page_counter_charge": { "load": 0, "store": 0,
- *             "rmw": 1, "marked_load": 0, "marked_store": 0 } } } } } }
+ *             "rmw": 1, "marked_load": 0, "marked_store": 0, "update": 0,
+ *             "unlikely_write": 0, "unlikely_read": 0 } } } } } }
+ * A function may also hold "unlikely_callers": callers that call it only on
+ * paths marked unlikely (under unlikely(), or the branch likely() does not
+ * expect).
+ * Addresses passed to calls (docs/annotate.md, "Writes through an address"):
+ * a field's per-function counts may hold "passed": { "TARGET": n }, the
+ * field's address given n times to TARGET ("passed_unlikely" on a path
+ * marked unlikely); a function may hold "params":
+ * { "0": { "load": 0, "store": 1, ... } }, accesses through its pointer
+ * parameter 0 (or an address derived from it), and "passes": { "0":
+ * { "TARGET": n } }, that parameter handed on ("passes_unlikely" on a path
+ * marked unlikely). TARGET is "CALLEE/ARG"
+ * (ARG 0-based), "CALLEE/ARG/const" when the parameter points to const,
+ * CALLEE "*" for an indirect call.
  * A path names the direct member first (anonymous members skipped, as C
  * names them), then nested members; "offset" is the direct member's byte
  * offset; "composite" is the tag of the direct member's struct/union type
@@ -32,7 +46,8 @@
 #include "access-internal.h"
 
 static const char *const kind_key[CH_ACC__COUNT] = {
-	"load", "store", "rmw", "marked_load", "marked_store"
+	"load", "store", "rmw", "marked_load", "marked_store", "update", "unlikely_write",
+	"unlikely_read"
 };
 
 const char *ch_access_kind_name(enum ch_access_kind k)
@@ -161,15 +176,12 @@ static json_t *fn_counts(json_t *field, const char *function)
 	return c;
 }
 
-void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
-		     uint64_t offset, const char *composite, const char *function,
-		     enum ch_access_kind kind)
+/* The entry of struct_name's member path, created when missing. */
+static json_t *field_entry(ch_access_facts *a, const char *struct_name, const char *path,
+			   uint64_t offset, const char *composite)
 {
-	json_t *st, *field;
-	if (!struct_name || !path || !*path || !function || kind >= CH_ACC__COUNT)
-		return;
-	st = child(json_object_get(a->root, "structs"), struct_name);
-	field = json_object_get(st, path);
+	json_t *st = child(json_object_get(a->root, "structs"), struct_name);
+	json_t *field = json_object_get(st, path);
 	if (!json_is_object(field)) {
 		field = json_object();
 		json_object_set_new(field, "offset", json_integer((json_int_t)offset));
@@ -177,7 +189,69 @@ void ch_access_field(ch_access_facts *a, const char *struct_name, const char *pa
 								  : json_false());
 		json_object_set_new(st, path, field);
 	}
-	add_count(fn_counts(field, function), kind_key[kind], 1);
+	return field;
+}
+
+void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
+		     uint64_t offset, const char *composite, const char *function,
+		     enum ch_access_kind kind)
+{
+	if (!struct_name || !path || !*path || !function || kind >= CH_ACC__COUNT)
+		return;
+	add_count(fn_counts(field_entry(a, struct_name, path, offset, composite), function),
+		  kind_key[kind], 1);
+}
+
+/* "CALLEE/ARG[/const]" into buf */
+static const char *target_key(char *buf, size_t n, const char *callee, unsigned arg, int is_const)
+{
+	snprintf(buf, n, "%s/%u%s", callee && *callee ? callee : "*", arg, is_const ? "/const" : "");
+	return buf;
+}
+
+void ch_access_field_passed(ch_access_facts *a, const char *struct_name, const char *path,
+			    uint64_t offset, const char *composite, const char *function,
+			    const char *callee, unsigned arg, int is_const, int unlikely)
+{
+	json_t *field;
+	char key[1024];
+	if (!struct_name || !path || !*path || !function)
+		return;
+	field = field_entry(a, struct_name, path, offset, composite);
+	add_count(child(fn_counts(field, function), unlikely ? "passed_unlikely" : "passed"),
+		  target_key(key, sizeof(key), callee, arg, is_const), 1);
+}
+
+static json_t *fn_entry(ch_access_facts *a, const char *function);
+
+void ch_access_param(ch_access_facts *a, const char *function, unsigned param,
+		     enum ch_access_kind kind)
+{
+	char idx[16];
+	json_t *p;
+	int k;
+	if (!function || kind >= CH_ACC__COUNT)
+		return;
+	snprintf(idx, sizeof(idx), "%u", param);
+	p = json_object_get(child(fn_entry(a, function), "params"), idx);
+	if (!json_is_object(p)) {
+		p = json_object();
+		for (k = 0; k < CH_ACC__COUNT; k++)
+			json_object_set_new(p, kind_key[k], json_integer(0));
+		json_object_set_new(json_object_get(fn_entry(a, function), "params"), idx, p);
+	}
+	add_count(p, kind_key[kind], 1);
+}
+
+void ch_access_param_passed(ch_access_facts *a, const char *function, unsigned param,
+			    const char *callee, unsigned arg, int is_const, int unlikely)
+{
+	char idx[16], key[1024];
+	if (!function)
+		return;
+	snprintf(idx, sizeof(idx), "%u", param);
+	add_count(child(child(fn_entry(a, function), unlikely ? "passes_unlikely" : "passes"), idx),
+		  target_key(key, sizeof(key), callee, arg, is_const), 1);
 }
 
 static json_t *fn_entry(ch_access_facts *a, const char *function)
@@ -209,6 +283,12 @@ void ch_access_call(ch_access_facts *a, const char *caller, const char *callee)
 		json_object_set_new(json_object_get(fn_entry(a, callee), "callers"), caller, json_true());
 }
 
+void ch_access_call_unlikely(ch_access_facts *a, const char *caller, const char *callee)
+{
+	if (caller && callee)
+		json_object_set_new(child(fn_entry(a, callee), "unlikely_callers"), caller, json_true());
+}
+
 void ch_access_export(ch_access_facts *a, const char *function)
 {
 	if (function && *function)
@@ -220,13 +300,30 @@ static int cmp_cstr(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* A set (object) as a sorted array, without the names in except. */
+static json_t *sorted_array(json_t *set, json_t *except)
+{
+	const char **names = (const char **)calloc(json_object_size(set) + 1, sizeof(*names)), *ck;
+	size_t n = 0, i;
+	json_t *arr = json_array(), *x;
+	json_object_foreach(set, ck, x)
+		if (!except || !json_object_get(except, ck))
+			names[n++] = ck;
+	qsort(names, n, sizeof(*names), cmp_cstr);
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_string(names[i]));
+	free(names);
+	return arr;
+}
+
 /* Drop call edges to functions this unit does not define (no "file"), so
  * that the file lists only functions with a body here; callers become a
- * sorted array. */
+ * sorted array, and so do "unlikely_callers" (callers that call only on
+ * paths marked unlikely; absent when none). */
 static void prune_functions(ch_access_facts *a)
 {
-	json_t *fns = json_object_get(a->root, "functions"), *v, *c, *x;
-	const char *k, *ck;
+	json_t *fns = json_object_get(a->root, "functions"), *v, *c, *u;
+	const char *k;
 	void *tmp;
 	json_object_foreach_safe(fns, tmp, k, v) {
 		if (!json_object_get(v, "file")) {
@@ -234,18 +331,18 @@ static void prune_functions(ch_access_facts *a)
 			continue;
 		}
 		c = json_object_get(v, "callers");
-		if (json_is_object(c)) {
-			const char **names = (const char **)calloc(json_object_size(c) + 1, sizeof(*names));
-			size_t n = 0, i;
-			json_t *arr = json_array();
-			json_object_foreach(c, ck, x)
-				names[n++] = ck;
-			qsort(names, n, sizeof(*names), cmp_cstr);
-			for (i = 0; i < n; i++)
-				json_array_append_new(arr, json_string(names[i]));
-			free(names);
-			json_object_set_new(v, "callers", arr);   /* frees the set */
+		u = json_object_get(v, "unlikely_callers");
+		if (json_is_object(u)) {
+			json_t *arr = sorted_array(u, json_is_object(c) ? c : NULL);
+			if (json_array_size(arr))
+				json_object_set_new(v, "unlikely_callers", arr);
+			else
+				json_object_del(v, "unlikely_callers");
+			if (!json_array_size(arr))
+				json_decref(arr);
 		}
+		if (json_is_object(c))
+			json_object_set_new(v, "callers", sorted_array(c, NULL));   /* frees the set */
 	}
 }
 
@@ -307,6 +404,56 @@ static const char *merged_key(json_t *unit_fns, const char *name, const char *un
 		return buf;
 	}
 	return name;
+}
+
+/* A unit's "CALLEE/ARG[/const]" with CALLEE as merged_key() names it. */
+static const char *merged_target(json_t *unit_fns, const char *target, const char *unit,
+				 char *buf, size_t n)
+{
+	const char *slash = strchr(target, '/');
+	char name[1024], kb[4096];
+	if (!slash || (size_t)(slash - target) >= sizeof(name))
+		return target;
+	memcpy(name, target, (size_t)(slash - target));
+	name[slash - target] = 0;
+	snprintf(buf, n, "%s%s", merged_key(unit_fns, name, unit, kb, sizeof(kb)), slash);
+	return buf;
+}
+
+/* into[key] = max(into[key], n) */
+static void max_count(json_t *into, const char *key, json_int_t n)
+{
+	json_t *v = json_object_get(into, key);
+	if (!json_is_integer(v))
+		json_object_set_new(into, key, json_integer(n));
+	else if (json_integer_value(v) < n)
+		json_integer_set(v, n);
+}
+
+/* A function's "params" and "passes" from one unit: a function defined in
+ * a header is the same function in every unit, so counts are not summed. */
+static void merge_params(json_t *m, json_t *v, json_t *unit_fns, const char *unit)
+{
+	json_t *ps = json_object_get(v, "params"), *pp, *x, *c;
+	const char *idx, *k;
+	char tb[4096];
+	json_object_foreach(ps, idx, x) {
+		json_t *into = child(child(m, "params"), idx);
+		json_object_foreach(x, k, c)
+			if (json_is_integer(c))
+				max_count(into, k, json_integer_value(c));
+	}
+	for (int u = 0; u < 2; u++) {
+		const char *key = u ? "passes_unlikely" : "passes";
+		pp = json_object_get(v, key);
+		json_object_foreach(pp, idx, x) {
+			json_t *into = child(child(m, key), idx);
+			json_object_foreach(x, k, c)
+				if (json_is_integer(c))
+					max_count(into, merged_target(unit_fns, k, unit, tb, sizeof(tb)),
+						  json_integer_value(c));
+		}
+	}
 }
 
 static int bad(ch_access_facts *a, const char *path, const char *why)
@@ -424,12 +571,17 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 			json_object_set(m, "line", json_object_get(v, "line") ? json_object_get(v, "line")
 									: json_integer(0));
 		}
+		merge_params(m, v, fns, unit);
 		for (j = 0; j < sizeof(flags) / sizeof(flags[0]); j++)
 			if (get_bool(v, flags[j]) || !json_object_get(m, flags[j]))
 				json_object_set_new(m, flags[j], json_boolean(get_bool(v, flags[j])));
 		json_array_foreach(callers, i, c)
 			if (json_is_string(c))
 				json_object_set_new(json_object_get(m, "callers"),
+					merged_key(fns, json_string_value(c), unit, cb, sizeof(cb)), json_true());
+		json_array_foreach(json_object_get(v, "unlikely_callers"), i, c)
+			if (json_is_string(c))
+				json_object_set_new(child(m, "unlikely_callers"),
 					merged_key(fns, json_string_value(c), unit, cb, sizeof(cb)), json_true());
 	}
 	json_object_foreach(sts, k, v) {
@@ -458,9 +610,20 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 			json_object_foreach(ffns, fn, cnt) {
 				json_t *mc = fn_counts(mfield, merged_key(fns, fn, unit, kb, sizeof(kb)));
 				int kk;
+				json_t *passed, *pc;
+				const char *tk;
 				for (kk = 0; kk < CH_ACC__COUNT; kk++)
 					add_count(mc, kind_key[kk],
 						  json_integer_value(json_object_get(cnt, kind_key[kk])));
+				for (int u = 0; u < 2; u++) {
+					const char *key = u ? "passed_unlikely" : "passed";
+					passed = json_object_get(cnt, key);
+					json_object_foreach(passed, tk, pc)
+						if (json_is_integer(pc))
+							add_count(child(mc, key),
+								  merged_target(fns, tk, unit, cb, sizeof(cb)),
+								  json_integer_value(pc));
+				}
 			}
 		}
 	}

@@ -894,7 +894,14 @@ char *ch_manifest_text(ch_ctx *ctx);
  * read-modify-write (a locking or exchanging inline asm on the field, an
  * __atomic_* or __sync_* builtin). A plain x++ is one load and one store. */
 enum ch_access_kind {
-	CH_ACC_LOAD = 0, CH_ACC_STORE, CH_ACC_RMW, CH_ACC_MLOAD, CH_ACC_MSTORE, CH_ACC__COUNT
+	CH_ACC_LOAD = 0, CH_ACC_STORE, CH_ACC_RMW, CH_ACC_MLOAD, CH_ACC_MSTORE,
+	CH_ACC_UPDATE,      /* a store whose value is computed from a load of the
+			     * same field (x->n++, x->clock += d, x->v = max(x->v, y)):
+			     * counted besides its store */
+	CH_ACC_RARE_WRITE,  /* a write of any kind on a path the code marks
+			     * unlikely (under unlikely()): counted instead of it */
+	CH_ACC_RARE_READ,   /* a load of either kind on such a path: instead of it */
+	CH_ACC__COUNT
 };
 typedef struct ch_access_facts ch_access_facts;
 /* What a unit knows of one function it defines. */
@@ -920,9 +927,31 @@ const char *ch_access_kind_name(enum ch_access_kind k);  /* "load", "rmw", ... *
 void ch_access_field(ch_access_facts *a, const char *struct_name, const char *path,
 		     uint64_t offset, const char *composite, const char *function,
 		     enum ch_access_kind kind);
+/* The address of struct_name's member path (as for ch_access_field) passed
+ * as argument arg (0-based) of a call in function to callee (NULL: an
+ * indirect call); is_const: the parameter points to const. The write or read
+ * it stands for is decided when the facts are merged: by callee's summary
+ * (ch_access_param) when some unit defines callee, else written (read only
+ * when is_const); unlikely: the call is on a path the code marks unlikely
+ * (its writes are rare). docs/annotate.md, "Writes through an address". */
+void ch_access_field_passed(ch_access_facts *a, const char *struct_name, const char *path,
+			    uint64_t offset, const char *composite, const char *function,
+			    const char *callee, unsigned arg, int is_const, int unlikely);
+/* One access of kind through function's pointer parameter param (0-based),
+ * or through an address derived from it (p->f, p[i], &p->f). */
+void ch_access_param(ch_access_facts *a, const char *function, unsigned param,
+		     enum ch_access_kind kind);
+/* function's pointer parameter param (or an address derived from it) passed
+ * as argument arg of a call to callee (NULL: indirect); is_const as above;
+ * unlikely: the call is on a path the code marks unlikely. */
+void ch_access_param_passed(ch_access_facts *a, const char *function, unsigned param,
+			    const char *callee, unsigned arg, int is_const, int unlikely);
 void ch_access_function(ch_access_facts *a, const char *function,
 			const struct ch_access_fn_info *info);
 void ch_access_call(ch_access_facts *a, const char *caller, const char *callee);
+/* A call made on a path the code marks unlikely (ch_access_call() wins when
+ * the caller also calls it elsewhere). */
+void ch_access_call_unlikely(ch_access_facts *a, const char *caller, const char *callee);
 void ch_access_export(ch_access_facts *a, const char *function);
 /* Write a unit's facts to path as JSON (temporary file + rename, like the
  * manifest; a device or FIFO is written in place). 0, or -1 with
@@ -963,6 +992,9 @@ struct ch_infer_opts {
 				    * struct, with no RMW on it and no load of what it
 				    * stores, initializes it: its writes are not
 				    * evidence (2; 0 = off) */
+	unsigned hot_update_fns;   /* hot: updated from its own value (x->n++,
+				    * x->clock += d) in this many functions (1;
+				    * 0 = off); such a field is never read_mostly */
 	const char *only;          /* only this struct, or NULL */
 };
 void ch_infer_defaults(struct ch_infer_opts *o);

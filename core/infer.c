@@ -7,7 +7,11 @@
  * the reference, this list a summary):
  *  - A function is on a slow path when it lies in .init.text/.exit.text, is
  *    cold, or is static and every caller known in the build is on a slow
- *    path (least fixpoint over the merged call edges).
+ *    path or calls it only on paths marked unlikely (least fixpoint over
+ *    the merged call edges).
+ *  - Accesses on paths marked unlikely (core/summary.c, plugin/access.c) are
+ *    rare: a function that writes a member only there is evidence, never a
+ *    writer; rare reads are not reads.
  *  - A direct member collects the accesses of every path under it, except a
  *    tagged struct/union member whose own fields are touched apart (more
  *    than one distinct nested field) and whose struct has both hot and
@@ -38,6 +42,7 @@ void ch_infer_defaults(struct ch_infer_opts *o)
 	o->min_fields = 2;
 	o->group_overlap = 50;
 	o->init_fields = 2;
+	o->hot_update_fns = 1;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -80,7 +85,9 @@ static void mark_slow(json_t *fns)
 		json_object_foreach(fns, k, f) {
 			json_t *callers = json_object_get(f, "callers"), *c;
 			const char *ck;
-			int all = json_object_size(callers) > 0;
+			/* a call made only on a path marked unlikely is a slow edge */
+			int all = json_object_size(callers) +
+				  json_object_size(json_object_get(f, "unlikely_callers")) > 0;
 			if (flag(f, "slow") || !flag(f, "static") || flag(f, "exported"))
 				continue;
 			json_object_foreach(callers, ck, c) {
@@ -181,6 +188,11 @@ static size_t fnset_common(const struct fnset *a, const struct fnset *b)
 	return n;
 }
 
+static int fnset_equal(const struct fnset *a, const struct fnset *b)
+{
+	return a->n == b->n && fnset_common(a, b) == a->n;
+}
+
 struct member {
 	const char *name;          /* direct member (owned by the JSON) */
 	uint64_t offset;
@@ -188,12 +200,15 @@ struct member {
 	int deferred;              /* composite, its fields touched apart */
 	json_t *subs;              /* distinct nested first fields */
 	json_t *fns;               /* function key -> summed counts[CH_ACC__COUNT] */
-	struct fnset rmw, wr, rd, slow_wr;
+	struct fnset rmw, wr, rd, slow_wr, upd;
+	struct fnset all_wr;       /* writers off slow paths, rare writes included */
 	unsigned long long nrmw, nwr, nrd;   /* access counts off slow paths */
 	enum ch_class cls;
 	int group;                 /* union-find parent, then root index */
 	int grouped;               /* hot and in a group of two or more */
 	int conf_high;
+	int together;              /* hot because a hot field has its writers */
+	size_t with;               /* ... that field's index */
 };
 
 static int cmp_member(const void *a, const void *b)
@@ -243,12 +258,17 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 			json_t *targets = attribution(fnsall, fk, 0), *t;
 			size_t ti;
 			json_t *self = NULL;
+			json_int_t add[CH_ACC__COUNT];
+			int k;
+			for (k = 0; k < CH_ACC__COUNT; k++)
+				add[k] = json_integer_value(json_object_get(c,
+					ch_access_kind_name((enum ch_access_kind)k)));
+			ch_summary_add_passed(fnsall, c, add);   /* core/summary.c */
 			if (!targets)
 				targets = self = json_pack("[s]", fk);
 			json_array_foreach(targets, ti, t) {
 				const char *tk = json_string_value(t);
 				json_t *sum = json_object_get(x->fns, tk);
-				int k;
 				if (!sum) {
 					sum = json_array();
 					for (k = 0; k < CH_ACC__COUNT; k++)
@@ -257,8 +277,7 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 				}
 				for (k = 0; k < CH_ACC__COUNT; k++) {
 					json_t *e = json_array_get(sum, k);
-					json_integer_set(e, json_integer_value(e) + json_integer_value(
-						json_object_get(c, ch_access_kind_name((enum ch_access_kind)k))));
+					json_integer_set(e, json_integer_value(e) + add[k]);
 				}
 			}
 			json_decref(self);
@@ -279,11 +298,19 @@ static void classify(struct member *m, json_t *fns, json_t *inits, const struct 
 		int k, slow = json_is_true(json_object_get(json_object_get(fns, fk), "slow"));
 		for (k = 0; k < CH_ACC__COUNT; k++)
 			c[k] = json_integer_value(json_array_get(sum, k));
-		if (slow || json_object_get(inits, fk)) {
-			if (c[CH_ACC_STORE] + c[CH_ACC_MSTORE] + c[CH_ACC_RMW])
+		if (slow || json_object_get(inits, fk) ||
+		    (!(c[CH_ACC_STORE] + c[CH_ACC_MSTORE] + c[CH_ACC_RMW]) && c[CH_ACC_RARE_WRITE])) {
+			/* a slow path, an initializer, or writes only on paths the
+			 * code marks unlikely: evidence, not counted */
+			if (c[CH_ACC_STORE] + c[CH_ACC_MSTORE] + c[CH_ACC_RMW] + c[CH_ACC_RARE_WRITE])
 				fnset_add(&m->slow_wr, fk);
-			continue;
+			if (slow || json_object_get(inits, fk))
+				continue;
 		}
+		if (c[CH_ACC_STORE] + c[CH_ACC_MSTORE] + c[CH_ACC_RMW] + c[CH_ACC_RARE_WRITE])
+			fnset_add(&m->all_wr, fk);
+		if (c[CH_ACC_UPDATE])
+			fnset_add(&m->upd, fk);
 		if (c[CH_ACC_RMW]) {
 			fnset_add(&m->rmw, fk);
 			m->nrmw += (unsigned long long)c[CH_ACC_RMW];
@@ -301,15 +328,22 @@ static void classify(struct member *m, json_t *fns, json_t *inits, const struct 
 	fnset_sort_unique(&m->wr);
 	fnset_sort_unique(&m->rd);
 	fnset_sort_unique(&m->slow_wr);
+	fnset_sort_unique(&m->upd);
+	fnset_sort_unique(&m->all_wr);
 	nw = m->wr.n;
 	/* read-dominated first: a limit set by a few config writers (even with
-	 * xchg, as page_counter_set_max() does) and read everywhere */
-	if (m->rd.n >= o->rm_read_fns && nw <= o->rm_max_write_fns && m->rd.n >= o->rm_ratio * nw) {
+	 * xchg, as page_counter_set_max() does) and read everywhere; never a
+	 * field the code updates from its own value (a counter, a running clock
+	 * or average): that changes with the work done */
+	if (m->rd.n >= o->rm_read_fns && nw <= o->rm_max_write_fns && m->rd.n >= o->rm_ratio * nw &&
+	    !m->upd.n) {
 		m->cls = CH_CLASS_READ_MOSTLY;
 		m->conf_high = nw == 0 || m->rd.n >= 2 * o->rm_read_fns;
-	} else if (m->rmw.n >= o->hot_rmw_fns || nw >= o->hot_write_fns) {
+	} else if (m->rmw.n >= o->hot_rmw_fns || nw >= o->hot_write_fns ||
+		   (o->hot_update_fns && m->upd.n >= o->hot_update_fns)) {
 		m->cls = CH_CLASS_HOT;
-		m->conf_high = m->rmw.n >= 2 * o->hot_rmw_fns || nw >= 2 * o->hot_write_fns;
+		m->conf_high = m->rmw.n >= 2 * o->hot_rmw_fns || nw >= 2 * o->hot_write_fns ||
+			       (o->hot_update_fns && m->upd.n >= 2 * o->hot_update_fns);
 	}
 }
 
@@ -324,6 +358,9 @@ static json_t *initializers(struct member *m, size_t n, const struct ch_infer_op
 	for (i = 0; i < n; i++) {
 		json_t *sum;
 		json_object_foreach(m[i].fns, fk, sum) {
+			/* passed addresses included: a function that takes a lock
+			 * of the struct (an unknown callee reads and writes it) is
+			 * no constructor */
 			json_int_t ld = json_integer_value(json_array_get(sum, CH_ACC_LOAD)) +
 					json_integer_value(json_array_get(sum, CH_ACC_MLOAD));
 			json_int_t st = json_integer_value(json_array_get(sum, CH_ACC_STORE)) +
@@ -391,6 +428,12 @@ static void print_line(FILE *out, const char *st, const struct member *m, const 
 		print_set(out, "rmw", &m->rmw, m->nrmw);
 		fputs("; ", out);
 		print_set(out, "writes", &m->wr, m->nwr);
+		if (m->upd.n) {
+			fputs("; ", out);
+			print_set(out, "updates from own value", &m->upd, 0);
+		}
+		if (m->together)
+			fprintf(out, "; written with %.*s", (int)name_len(&all[m->with]), all[m->with].name);
 		fprintf(out, "; reads %zu fn", m->rd.n);
 	} else {
 		print_set(out, "reads", &m->rd, m->nrd);
@@ -415,6 +458,8 @@ static void free_members(struct member *m, size_t n)
 		free(m[i].wr.v);
 		free(m[i].rd.v);
 		free(m[i].slow_wr.v);
+		free(m[i].upd.v);
+		free(m[i].all_wr.v);
 	}
 	free(m);
 }
@@ -435,13 +480,15 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 	struct judged *js;
 
 	mark_slow(fns);
+	ch_summary_resolve(fns);   /* what a passed address stands for */
 	names = sorted_keys(sts, &ns);
 	js = (struct judged *)calloc(ns + 1, sizeof(*js));
 	fprintf(out, "# cachehot annotate: %zu translation unit%s; thresholds: hot-rmw-fns=%u "
-		"hot-write-fns=%u rm-read-fns=%u rm-max-write-fns=%u rm-ratio=%u min-fields=%u "
-		"group-overlap=%u init-fields=%u (docs/annotate.md)\n", a->nunits,
-		a->nunits == 1 ? "" : "s", o->hot_rmw_fns, o->hot_write_fns, o->rm_read_fns,
-		o->rm_max_write_fns, o->rm_ratio, o->min_fields, o->group_overlap, o->init_fields);
+		"hot-write-fns=%u hot-update-fns=%u rm-read-fns=%u rm-max-write-fns=%u rm-ratio=%u "
+		"min-fields=%u group-overlap=%u init-fields=%u (docs/annotate.md)\n", a->nunits,
+		a->nunits == 1 ? "" : "s", o->hot_rmw_fns, o->hot_write_fns, o->hot_update_fns,
+		o->rm_read_fns, o->rm_max_write_fns, o->rm_ratio, o->min_fields, o->group_overlap,
+		o->init_fields);
 	/* every struct first: a composite member waits for its own struct */
 	for (s = 0; s < ns; s++) {
 		struct judged *j = &js[s];
@@ -496,6 +543,23 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		}
 		if (lines < o->min_fields || !hot)
 			continue;
+		/* fields written by exactly the functions that write a hot field
+		 * (off slow paths, writes on unlikely paths included: the same
+		 * code dirties both) are written together with it: hot, in its
+		 * group (a suggestion never splits fields always written together) */
+		for (i = 0; i < n; i++) {
+			if (m[i].cls == CH_CLASS_HOT || m[i].deferred || !m[i].wr.n)
+				continue;
+			for (j = 0; j < n; j++)
+				if (m[j].cls == CH_CLASS_HOT && !m[j].together &&
+				    fnset_equal(&m[i].all_wr, &m[j].all_wr)) {
+					m[i].cls = CH_CLASS_HOT;
+					m[i].together = 1;
+					m[i].with = j;
+					m[i].conf_high = m[j].conf_high;
+					break;
+				}
+		}
 		/* hot groups: union by writer-set overlap, root = lowest index */
 		for (i = 0; i < n; i++)
 			for (j = i + 1; j < n && m[i].cls == CH_CLASS_HOT; j++) {

@@ -49,6 +49,8 @@ static void usage_annotate(FILE *f)
 	      "  -o, --output=FILE       write the sidecar to FILE (atomically; default stdout)\n"
 	      "  --hot-rmw-fns=N         hot: atomic RMWs in >= N functions (default 2)\n"
 	      "  --hot-write-fns=N       hot: writes in >= N functions (default 4)\n"
+	      "  --hot-update-fns=N      hot: updated from its own value (x->n++) in >= N\n"
+	      "                          functions (default 1; 0 off); never read_mostly then\n"
 	      "  --rm-read-fns=N         read_mostly: reads in >= N functions (default 3)\n"
 	      "  --rm-max-write-fns=N    read_mostly: writes in <= N functions (default 3)\n"
 	      "  --rm-ratio=N            read_mostly: readers >= N x writers (default 3)\n"
@@ -340,6 +342,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "min-fields", required_argument, 0, 6 },
 		{ "group-overlap", required_argument, 0, 7 },
 		{ "init-fields", required_argument, 0, 8 },
+		{ "hot-update-fns", required_argument, 0, 9 },
 		{ "no-progress", no_argument, 0, 'n' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
@@ -374,6 +377,7 @@ int cmd_annotate(int argc, char **argv)
 		case 6: slot = &o.min_fields; break;
 		case 7: slot = &o.group_overlap; max = 100; break;
 		case 8: slot = &o.init_fields; break;
+		case 9: slot = &o.hot_update_fns; break;
 		case 'n': progress = 0; break;
 		case 'h': usage_annotate(stdout); return 0;
 		default: usage_annotate(stderr); return EXIT_TROUBLE;

@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-# kernel/annotate-compare.py TRUTH INFERRED -- compare a cachehot annotate
-# sidecar with the kernel's own placements (kernel/annotate-truth-6.1.txt):
-# agreements, misses, disagreements, and the extra suggestions in the truth's
-# structs; precision and recall over those structs. Markdown on stdout.
+# kernel/annotate-compare.py TRUTH INFERRED [VERDICTS] -- compare a cachehot
+# annotate sidecar with the kernel's own placements
+# (kernel/annotate-truth-6.1.txt): agreements, misses, disagreements, and the
+# extra suggestions in the truth's structs; precision and recall over those
+# structs. With VERDICTS (kernel/annotate-verdicts-6.1.txt: each extra
+# suggestion judged by reading the source, per class), every extra carries its
+# verdict and precision is (agree + true extras) / suggestions; an extra
+# without a verdict is listed as "unjudged" and counted as false. Markdown on
+# stdout.
 import sys
 def load(path, truth):
     d = {}
@@ -20,6 +25,14 @@ def load(path, truth):
         d[entry] = (cls.split(":")[0].replace("exclusive", "hot"), cls, why)
     return d
 truth, inf = load(sys.argv[1], True), load(sys.argv[2], False)
+verdicts = {}
+if len(sys.argv) > 3:
+    for line in open(sys.argv[3]):
+        if not line.strip() or line.startswith("#"):
+            continue
+        head, _, why = line.rstrip("\n").partition("\t")
+        entry, cls, v = head.split()
+        verdicts[(entry, cls)] = (v, why)
 structs = sorted({e.split(".")[0] for e in truth})
 agree = [e for e in truth if e in inf and inf[e][0] == truth[e][0]]
 wrong = [e for e in truth if e in inf and inf[e][0] != truth[e][0]]
@@ -34,11 +47,21 @@ for e in sorted(truth, key=lambda x: (x.split(".")[0], list(truth).index(x))):
 print()
 print("Extra suggestions in these structs:")
 print()
+tp = fp = unjudged = 0
 for e in extra:
-    print("- `%s %s`: %s" % (e, inf[e][1], inf[e][2]))
+    v = verdicts.get((e, inf[e][0]))
+    if verdicts:
+        tp += bool(v and v[0] == "TP")
+        fp += bool(v and v[0] == "FP")
+        unjudged += not v
+    print("- `%s %s`%s: %s" % (e, inf[e][1], (" **%s** (%s)" % v) if v else
+                                (" **unjudged**" if verdicts else ""), inf[e][2]))
 n_sugg = len(agree) + len(wrong) + len(extra)
 print()
 print("agree %d, disagree %d, miss %d, extra %d (of %d kernel entries, %d suggestions in %d structs)"
       % (len(agree), len(wrong), len(miss), len(extra), len(truth), n_sugg, len(structs)))
 print("recall %.2f (agree / kernel entries); precision before verdicts %.2f (agree / suggestions)"
       % (len(agree) / len(truth), len(agree) / n_sugg if n_sugg else 0))
+if verdicts:
+    print("extra TP %d, FP %d, unjudged %d; precision %.2f ((agree + TP) / suggestions, %d/%d)"
+          % (tp, fp, unjudged, (len(agree) + tp) / n_sugg if n_sugg else 0, len(agree) + tp, n_sugg))

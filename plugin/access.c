@@ -21,8 +21,15 @@
  * memory operand, once per asm; other asm memory operands are stores
  * (outputs) or loads (inputs); __atomic_* and __sync_* builtins are RMWs
  * on their first argument (__atomic_load* a marked load, __atomic_store* a
- * marked store); the address of a field passed to a function whose name
- * contains "lock" (_raw_spin_lock, mutex_unlock, ...) is an RMW on it.
+ * marked store).
+ *
+ * Addresses passed to calls: the address of a field given to a function
+ * (tree_insert(&ctx->runq, ...), spin_lock(&zone->lock)) is recorded as
+ * "passed" with the callee, the argument and whether the parameter points
+ * to const; every access through a pointer parameter (p->f, p[i], an asm
+ * operand or atomic builtin on it) is recorded in the function's "params",
+ * and a parameter handed on to another call in its "passes". Merging
+ * decides what a passed address stands for (core/summary.c).
  *
  * PATH: a directory (dir_mode: made when missing) gets one file per
  * translation unit, named after the main source file's real path and the
@@ -45,7 +52,12 @@
 #include "diagnostic-core.h"
 #include "stringpool.h"
 #include "attribs.h"
+#include "dominance.h"
+#include "cfganal.h"
+#include "tree-cfg.h"
 #include "cachehot-plugin.h"
+
+#include <vector>
 
 #include <sys/stat.h>
 #include <errno.h>
@@ -53,6 +65,19 @@
 
 static ch_access_facts *facts_;
 static const char *access_path;
+/* The statement being read lies on a path the code marks unlikely: its
+ * writes are recorded as rare (CH_ACC_RARE_WRITE, "passed_unlikely"). */
+static bool in_unlikely;
+
+static enum ch_access_kind as_rare(enum ch_access_kind k)
+{
+	if (!in_unlikely)
+		return k;
+	if (k == CH_ACC_LOAD || k == CH_ACC_MLOAD)
+		return CH_ACC_RARE_READ;
+	return k == CH_ACC_STORE || k == CH_ACC_MSTORE || k == CH_ACC_RMW || k == CH_ACC_UPDATE
+	       ? CH_ACC_RARE_WRITE : k;
+}
 
 /* Created on first use: main_input_filename is not known at plugin_init. */
 static ch_access_facts *get_facts(void)
@@ -149,7 +174,15 @@ static int chain(tree ref, tree *out)
 	return n;
 }
 
-static void record_ref(tree ref, const char *fn, enum ch_access_kind kind)
+/* Where a field reference's address goes when it is passed to a call. */
+struct passed_to {
+	const char *callee;   /* NULL: indirect */
+	unsigned arg;
+	int is_const;
+};
+
+static void record_ref_to(tree ref, const char *fn, enum ch_access_kind kind,
+			  const struct passed_to *to)
 {
 	tree f[MAX_CHAIN];
 	int n, i, j;
@@ -181,9 +214,82 @@ static void record_ref(tree ref, const char *fn, enum ch_access_kind kind)
 				break;
 			len += snprintf(path + len, sizeof(path) - len, "%s%s", len ? "." : "", nm);
 		}
-		if (first >= 0)
-			ch_access_field(facts, st, path, off, composite, fn, kind);
+		if (first >= 0 && to)
+			ch_access_field_passed(facts, st, path, off, composite, fn, to->callee,
+					       to->arg, to->is_const, in_unlikely);
+		else if (first >= 0)
+			ch_access_field(facts, st, path, off, composite, fn, as_rare(kind));
 	}
+}
+
+/* The index of the PARM_DECL whose incoming value ptr is derived from
+ * (copies, casts, pointer arithmetic, &p->f, a PHI with such an argument),
+ * else -1. */
+static int param_index(tree ptr, int depth)
+{
+	while (ptr && depth++ < 12) {
+		gimple *def;
+		if (TREE_CODE(ptr) == ADDR_EXPR) {
+			tree base = get_base_address(TREE_OPERAND(ptr, 0));
+			if (!base || (TREE_CODE(base) != MEM_REF && TREE_CODE(base) != TARGET_MEM_REF))
+				return -1;
+			ptr = TREE_OPERAND(base, 0);
+			continue;
+		}
+		if (TREE_CODE(ptr) != SSA_NAME)
+			return -1;
+		if (SSA_NAME_IS_DEFAULT_DEF(ptr)) {
+			tree var = SSA_NAME_VAR(ptr), p;
+			int i = 0;
+			if (!var || TREE_CODE(var) != PARM_DECL || !current_function_decl)
+				return -1;
+			for (p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p), i++)
+				if (p == var)
+					return i;
+			return -1;
+		}
+		def = SSA_NAME_DEF_STMT(ptr);
+		if (def && gimple_code(def) == GIMPLE_PHI) {
+			/* a loop from the parameter on (c = counter; c; c = c->parent):
+			 * its first round goes through the parameter */
+			gphi *phi = as_a<gphi *>(def);
+			unsigned k;
+			for (k = 0; k < gimple_phi_num_args(phi); k++) {
+				int r = param_index(gimple_phi_arg_def(phi, k), depth + 4);
+				if (r >= 0)
+					return r;
+			}
+			return -1;
+		}
+		if (!def || !is_gimple_assign(def))
+			return -1;
+		if (gimple_assign_single_p(def) || gimple_assign_cast_p(def) ||
+		    gimple_assign_rhs_code(def) == POINTER_PLUS_EXPR)
+			ptr = gimple_assign_rhs1(def);
+		else
+			return -1;
+	}
+	return -1;
+}
+
+/* A memory reference through a pointer parameter: noted in "params". */
+static void note_param(tree ref, const char *fn, enum ch_access_kind kind)
+{
+	tree base = ref ? get_base_address(ref) : NULL_TREE;
+	int p;
+	if (!base || (TREE_CODE(base) != MEM_REF && TREE_CODE(base) != TARGET_MEM_REF))
+		return;
+	p = param_index(TREE_OPERAND(base, 0), 0);
+	if (p >= 0)
+		ch_access_param(facts, fn, (unsigned)p, as_rare(kind));
+}
+
+static void record_ref(tree ref, const char *fn, enum ch_access_kind kind)
+{
+	if (!ref)
+		return;
+	record_ref_to(ref, fn, kind, NULL);
+	note_param(ref, fn, kind);
 }
 
 static bool is_mem(tree t)
@@ -250,6 +356,82 @@ static void do_asm(gasm *stmt, const char *fn)
 	}
 }
 
+/* Builtins that read or write the memory their pointer arguments name (as
+ * their prototypes say, const or not); others (__builtin_prefetch,
+ * __builtin_object_size, va_start, ...) are not accesses. */
+static bool builtin_takes_memory(tree decl)
+{
+	if (DECL_BUILT_IN_CLASS(decl) != BUILT_IN_NORMAL)
+		return false;
+	switch (DECL_FUNCTION_CODE(decl)) {
+	case BUILT_IN_MEMSET: case BUILT_IN_MEMCPY: case BUILT_IN_MEMMOVE:
+	case BUILT_IN_MEMPCPY: case BUILT_IN_BZERO: case BUILT_IN_BCOPY:
+	case BUILT_IN_STRCPY: case BUILT_IN_STRNCPY: case BUILT_IN_STPCPY:
+	case BUILT_IN_STRCAT: case BUILT_IN_STRNCAT: case BUILT_IN_MEMCMP:
+	case BUILT_IN_BCMP: case BUILT_IN_STRCMP: case BUILT_IN_STRNCMP:
+	case BUILT_IN_STRLEN: case BUILT_IN_STRNLEN: case BUILT_IN_MEMCHR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Does argument i of a call (function type fntype, may be NULL) point to
+ * const? The prototype's parameter decides. An argument in the variadic
+ * part ("...": a value to format or log, printf-style) is read; without a
+ * prototype the argument's own type decides. */
+static int arg_is_const(tree fntype, unsigned i, tree arg)
+{
+	tree args = fntype ? TYPE_ARG_TYPES(fntype) : NULL_TREE, t = args, pt = NULL_TREE;
+	for (; t && i; t = TREE_CHAIN(t), i--)
+		;
+	if (t && TREE_VALUE(t) && TREE_VALUE(t) != void_type_node)
+		pt = TREE_VALUE(t);
+	else if (args && (!t || TREE_VALUE(t) != void_type_node))
+		return 1;   /* past the named parameters of a "..." prototype */
+	else
+		pt = TREE_TYPE(arg);
+	return pt && POINTER_TYPE_P(pt) && TYPE_READONLY(TREE_TYPE(pt));
+}
+
+/* Addresses handed to a call: a field's (&ctx->runq) as "passed", a
+ * pointer parameter's (or one derived from it) as the function's "passes".
+ * A builtin's (memset, memcpy, ...) effect is known: a store through a
+ * non-const parameter, a load through a const one, recorded as such. */
+static void passed_args(gcall *stmt, tree decl, const char *fn, bool builtin)
+{
+	tree fntype = gimple_call_fntype(stmt);
+	const char *callee = decl && DECL_NAME(decl) ? IDENTIFIER_POINTER(DECL_NAME(decl)) : NULL;
+	unsigned i;
+	if (gimple_call_internal_p(stmt))
+		return;
+	for (i = 0; i < gimple_call_num_args(stmt); i++) {
+		tree a = gimple_call_arg(stmt, i), obj;
+		struct passed_to to;
+		int p;
+		if (!POINTER_TYPE_P(TREE_TYPE(a)))
+			continue;
+		to.callee = callee;
+		to.arg = i;
+		to.is_const = arg_is_const(fntype, i, a);
+		obj = pointee(a, 0);
+		p = param_index(a, 0);
+		if (builtin) {
+			enum ch_access_kind k = to.is_const ? CH_ACC_LOAD : CH_ACC_STORE;
+			if (obj && is_mem(obj))
+				record_ref_to(obj, fn, k, NULL);
+			if (p >= 0)
+				ch_access_param(facts, fn, (unsigned)p, as_rare(k));
+			continue;
+		}
+		if (obj && is_mem(obj))
+			record_ref_to(obj, fn, CH_ACC_LOAD, &to);
+		if (p >= 0)
+			ch_access_param_passed(facts, fn, (unsigned)p, callee, i, to.is_const,
+					       in_unlikely);
+	}
+}
+
 static void do_call(gcall *stmt, const char *fn)
 {
 	tree decl = gimple_call_fndecl(stmt), lhs = gimple_call_lhs(stmt);
@@ -265,23 +447,21 @@ static void do_call(gcall *stmt, const char *fn)
 			enum ch_access_kind k = !strncmp(b, "__atomic_load", 13) ? CH_ACC_MLOAD
 						: !strncmp(b, "__atomic_store", 14) ? CH_ACC_MSTORE
 						: CH_ACC_RMW;
+			int p;
 			if (obj)
 				record_ref(obj, fn, k);
+			else if ((p = param_index(gimple_call_arg(stmt, 0), 0)) >= 0)
+				ch_access_param(facts, fn, (unsigned)p, as_rare(k));
 			return;
 		}
 	}
-	if (decl && !fndecl_built_in_p(decl) && DECL_NAME(decl)) {
-		const char *callee = IDENTIFIER_POINTER(DECL_NAME(decl));
-		ch_access_call(facts, fn, callee);
-		/* spin_lock(&zone->lock) is an out-of-line _raw_spin_lock(): the
-		 * lock word it takes or releases is an RMW on the field */
-		if (strstr(callee, "lock"))
-			for (i = 0; i < gimple_call_num_args(stmt); i++) {
-				tree obj = pointee(gimple_call_arg(stmt, i), 0);
-				if (obj && is_mem(obj))
-					record_ref(obj, fn, CH_ACC_RMW);
-			}
-	}
+	if (decl && !fndecl_built_in_p(decl) && DECL_NAME(decl))
+		(in_unlikely ? ch_access_call_unlikely : ch_access_call)(facts, fn,
+			IDENTIFIER_POINTER(DECL_NAME(decl)));
+	if (!decl || !fndecl_built_in_p(decl))
+		passed_args(stmt, decl, fn, false);
+	else if (builtin_takes_memory(decl))
+		passed_args(stmt, decl, fn, true);
 	for (i = 0; i < gimple_call_num_args(stmt); i++) {
 		tree a = gimple_call_arg(stmt, i);
 		if (is_mem(a))   /* an aggregate passed by value */
@@ -317,6 +497,120 @@ static void scan_exports(void)
 		if (!strncmp(n, "__ksymtab_", 10) && strncmp(n, "__ksymtab_strings", 17))
 			ch_access_export(facts, n + 10);
 	}
+}
+
+/* A reference with its MEM_REFs on &X addresses resolved to X (READ_ONCE
+ * and WRITE_ONCE go through a volatile pointer to the field). */
+static tree resolved(tree ref)
+{
+	int hops = 0;
+	while (ref && TREE_CODE(ref) == MEM_REF && integer_zerop(TREE_OPERAND(ref, 1)) &&
+	       hops++ < 8) {
+		tree obj = pointee(TREE_OPERAND(ref, 0), 0);
+		if (!obj)
+			break;
+		ref = obj;
+	}
+	return ref;
+}
+
+/* Is val (an SSA value) computed from a load of ref itself (the same field
+ * of the same object, the same array element), through arithmetic, casts,
+ * PHIs and the arguments of calls (x->n + 1, max(x->v, y), f(x->v))? A
+ * value copied from another object's field (a child inheriting its
+ * parent's setting) or from another element is not. depth bounds the walk. */
+static bool value_from(tree val, tree ref, int depth)
+{
+	gimple *def;
+	unsigned i;
+	if (!val || TREE_CODE(val) != SSA_NAME || depth > 8)
+		return false;
+	def = SSA_NAME_DEF_STMT(val);
+	if (gphi *phi = dyn_cast<gphi *>(def)) {
+		for (i = 0; i < gimple_phi_num_args(phi); i++)
+			if (value_from(gimple_phi_arg_def(phi, i), ref, depth + 1))
+				return true;
+		return false;
+	}
+	if (gcall *c = dyn_cast<gcall *>(def)) {
+		for (i = 0; i < gimple_call_num_args(c); i++)
+			if (value_from(gimple_call_arg(c, i), ref, depth + 1))
+				return true;
+		return false;
+	}
+	if (!is_gimple_assign(def))
+		return false;
+	if (gimple_assign_single_p(def) && is_mem(gimple_assign_rhs1(def)))
+		return operand_equal_p(resolved(gimple_assign_rhs1(def)), resolved(ref),
+				       OEP_MATCH_SIDE_EFFECTS);
+	for (i = 1; i < gimple_num_ops(def); i++)
+		if (value_from(gimple_op(def, i), ref, depth + 1))
+			return true;
+	return false;
+}
+
+/* The value __builtin_expect says v (an SSA name, through casts) takes,
+ * when it comes from one. */
+static bool expected_value(tree v, HOST_WIDE_INT *out)
+{
+	int depth = 0;
+	while (v && TREE_CODE(v) == SSA_NAME && depth++ < 4) {
+		gimple *def = SSA_NAME_DEF_STMT(v);
+		if (gcall *c = dyn_cast<gcall *>(def)) {
+			tree e;
+			if (!gimple_call_builtin_p(c, BUILT_IN_EXPECT) &&
+			    !gimple_call_internal_p(c, IFN_BUILTIN_EXPECT))
+				return false;
+			if (gimple_call_num_args(c) < 2)
+				return false;
+			e = gimple_call_arg(c, 1);
+			if (TREE_CODE(e) != INTEGER_CST || !tree_fits_shwi_p(e))
+				return false;
+			*out = tree_to_shwi(e);
+			return true;
+		}
+		if (!is_gimple_assign(def) || !gimple_assign_cast_p(def))
+			return false;
+		v = gimple_assign_rhs1(def);
+	}
+	return false;
+}
+
+/* Blocks on a path the code marks unlikely: those dominated by the edge of
+ * an if (__builtin_expect(...)) that the expectation does not take
+ * (unlikely(x): the then-branch), when that edge is the only way in. */
+static void unlikely_blocks(function *fun, std::vector<char> &cold)
+{
+	basic_block bb;
+	bool had = dom_info_available_p(fun, CDI_DOMINATORS);
+	cold.assign(last_basic_block_for_fn(fun), 0);
+	FOR_EACH_BB_FN(bb, fun) {
+		gcond *c = safe_dyn_cast<gcond *>(last_stmt(bb));
+		HOST_WIDE_INT e;
+		tree rhs;
+		edge te, fe, rare;
+		bool taken;
+		if (!c || (gimple_cond_code(c) != NE_EXPR && gimple_cond_code(c) != EQ_EXPR))
+			continue;
+		rhs = gimple_cond_rhs(c);
+		if (TREE_CODE(rhs) != INTEGER_CST || !tree_fits_shwi_p(rhs) ||
+		    !expected_value(gimple_cond_lhs(c), &e))
+			continue;
+		taken = gimple_cond_code(c) == NE_EXPR ? e != tree_to_shwi(rhs) : e == tree_to_shwi(rhs);
+		extract_true_false_edges_from_block(bb, &te, &fe);
+		rare = taken ? fe : te;
+		if (!rare || !single_pred_p(rare->dest) ||
+		    rare->dest == EXIT_BLOCK_PTR_FOR_FN(fun))
+			continue;
+		if (!dom_info_available_p(fun, CDI_DOMINATORS))
+			calculate_dominance_info(CDI_DOMINATORS);
+		auto_vec<basic_block> doms = get_all_dominated_blocks(CDI_DOMINATORS, rare->dest);
+		for (unsigned i = 0; i < doms.length(); i++)
+			if (doms[i]->index < (int)cold.size())
+				cold[doms[i]->index] = 1;
+	}
+	if (!had && dom_info_available_p(fun, CDI_DOMINATORS))
+		free_dominance_info(fun, CDI_DOMINATORS);
 }
 
 static const pass_data access_pass_data = {
@@ -360,8 +654,11 @@ unsigned int access_pass::execute(function *fun)
 		exports_scanned = true;
 		scan_exports();
 	}
+	std::vector<char> cold;
+	unlikely_blocks(fun, cold);
 	FOR_EACH_BB_FN(bb, fun) {
 		gimple_stmt_iterator gsi;
+		in_unlikely = bb->index < (int)cold.size() && cold[bb->index];
 		for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gimple *s = gsi_stmt(gsi);
 			if (gasm *as = dyn_cast<gasm *>(s)) {
@@ -370,14 +667,19 @@ unsigned int access_pass::execute(function *fun)
 				do_call(c, fn);
 			} else if (is_gimple_assign(s)) {
 				tree lhs = gimple_assign_lhs(s);
-				if (is_mem(lhs))
+				if (is_mem(lhs)) {
 					record_ref(lhs, fn, plain(lhs, true));
+					if (value_from(gimple_assign_rhs1(s), lhs, 0) ||
+					    (gimple_num_ops(s) > 2 && value_from(gimple_assign_rhs2(s), lhs, 0)))
+						record_ref(lhs, fn, CH_ACC_UPDATE);
+				}
 				if (gimple_assign_single_p(s) && is_mem(gimple_assign_rhs1(s)))
 					record_ref(gimple_assign_rhs1(s), fn,
 						   plain(gimple_assign_rhs1(s), false));
 			}
 		}
 	}
+	in_unlikely = false;
 	return 0;
 }
 

@@ -86,26 +86,32 @@ unsigned long __cold page_counter_shadow(struct page_counter *c)
 }
 
 /* facts:
- * page_counter usage.counter page_counter_try_charge rmw=1
- * page_counter max page_counter_try_charge marked_load=1
- * page_counter failcnt page_counter_try_charge load=1,store=1
- * page_counter parent page_counter_try_charge load=1
- * page_counter low page_counter_set_low marked_store=1
- * page_counter min page_counter_init store=1
- * page_counter parent page_counter_init store=1
- * page_counter parent page_counter_exit store=1
- * mem_cgroup events memcg_event rmw=1
- * mem_cgroup memory.watermark memcg_event store=1
- * page_counter watermark memcg_event store=1
- * mem_cgroup swap memcg_event load=1
- * page_counter min memcg_event store=1
- * mem_cgroup memory.low memcg_event load=1
- * page_counter low memcg_event load=1
- * page_counter min page_counter_shadow load=1
  * fn memcg_event static=0 inline=0 init=0 exit=0 cold=0 callers=
  * fn page_counter_exit static=0 inline=0 init=0 exit=1 cold=0 callers=
  * fn page_counter_init static=0 inline=0 init=1 exit=0 cold=1 callers=
  * fn page_counter_set_low static=0 inline=0 init=0 exit=0 cold=0 callers=
  * fn page_counter_shadow static=0 inline=0 init=0 exit=0 cold=1 callers=
  * fn page_counter_try_charge static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * mem_cgroup events memcg_event rmw=1
+ * mem_cgroup memory.low memcg_event load=1
+ * mem_cgroup memory.watermark memcg_event store=1
+ * mem_cgroup swap memcg_event load=1
+ * page_counter failcnt page_counter_try_charge load=1,store=1,update=1
+ * page_counter low memcg_event load=1
+ * page_counter low page_counter_set_low marked_store=1
+ * page_counter max page_counter_try_charge marked_load=1
+ * page_counter min memcg_event store=1
+ * page_counter min page_counter_init store=1
+ * page_counter min page_counter_shadow load=1
+ * page_counter parent page_counter_exit store=1
+ * page_counter parent page_counter_init store=1
+ * page_counter parent page_counter_try_charge load=1
+ * page_counter usage.counter page_counter_try_charge rmw=1
+ * page_counter watermark memcg_event store=1
+ * param memcg_event 0 load=2,store=1,rmw=1
+ * param page_counter_exit 0 store=1
+ * param page_counter_init 0 store=2
+ * param page_counter_set_low 0 marked_store=1
+ * param page_counter_shadow 0 load=1
+ * param page_counter_try_charge 0 load=2,store=1,rmw=1,marked_load=1,update=1
  */

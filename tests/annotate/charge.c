@@ -68,19 +68,27 @@ unsigned long low_b(struct page_counter *c)
 }
 
 /* facts:
- * page_counter usage.counter page_counter_cancel rmw=1
- * page_counter max page_counter_margin marked_load=1
- * page_counter min page_counter_margin load=1
- * page_counter max setup_limits store=1
- * page_counter failcnt page_counter_account load=1,store=1
- * page_counter watermark page_counter_account load=1,store=1
- * page_counter low read_low marked_load=1
- * fn page_counter_account static=0 inline=0 init=0 exit=0 cold=0 callers=
- * fn read_low static=1 inline=1 init=0 exit=0 cold=0 callers=low_a,low_b
+ * fn limits_init static=0 inline=0 init=1 exit=0 cold=1 callers=
  * fn low_a static=0 inline=0 init=0 exit=0 cold=0 callers=
  * fn low_b static=0 inline=0 init=0 exit=0 cold=0 callers=
- * fn limits_init static=0 inline=0 init=1 exit=0 cold=1 callers=
+ * fn page_counter_account static=0 inline=0 init=0 exit=0 cold=0 callers=
  * fn page_counter_cancel static=0 inline=0 init=0 exit=0 cold=0 callers=
  * fn page_counter_margin static=0 inline=0 init=0 exit=0 cold=0 callers=
+ * fn read_low static=1 inline=1 init=0 exit=0 cold=0 callers=low_a,low_b
  * fn setup_limits static=1 inline=0 init=0 exit=0 cold=0 callers=limits_init
+ * page_counter failcnt page_counter_account load=1,store=1,update=1
+ * page_counter low read_low marked_load=1
+ * page_counter max page_counter_margin marked_load=1
+ * page_counter max setup_limits store=1
+ * page_counter min page_counter_margin load=1
+ * page_counter usage.counter page_counter_cancel rmw=1
+ * page_counter watermark page_counter_account load=1,store=1,update=1
+ * param page_counter_account 0 load=2,store=2,update=2
+ * param page_counter_cancel 0 rmw=1
+ * param page_counter_margin 0 load=1,marked_load=1
+ * param read_low 0 marked_load=1
+ * param setup_limits 0 store=1
+ * pass limits_init 0 setup_limits/0=1
+ * pass low_a 0 read_low/0=1
+ * pass low_b 0 read_low/0=1
  */

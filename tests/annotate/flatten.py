@@ -1,17 +1,26 @@
 #!/usr/bin/env python3
 # flatten.py ACCESS.json -- one line per (struct, path, function) with its
-# nonzero counts, and one per function with its flags, sorted: the form the
-# fixtures' "facts:" blocks are written in.
+# nonzero counts and the addresses it passed ("passed:CALLEE/ARG=n"), one per
+# function with its flags, and one per pointer parameter with what the
+# function does through it ("param FN IDX kinds") and where it hands it on
+# ("pass FN IDX TARGET=n,..."), sorted: the form the fixtures' "facts:"
+# blocks are written in.
 import json, sys
+KINDS = ("load", "store", "rmw", "marked_load", "marked_store", "update", "unlikely_write", "unlikely_read")
 d = json.load(open(sys.argv[1]))
 out = []
 for st, fields in d["structs"].items():
     for path, f in fields.items():
         for fn, c in f["functions"].items():
-            ks = ",".join("%s=%d" % (k, c[k]) for k in ("load", "store", "rmw", "marked_load", "marked_store") if c[k])
-            out.append("%s %s %s %s" % (st, path, fn, ks))
+            ks = [("%s=%d" % (k, c[k])) for k in KINDS if c[k]]
+            ks += ["passed:%s=%d" % (t, n) for t, n in sorted(c.get("passed", {}).items())]
+            out.append("%s %s %s %s" % (st, path, fn, ",".join(ks)))
 for fn, f in d["functions"].items():
     if f.get("file") is None:
         continue
-    out.append("fn %s static=%d inline=%d init=%d exit=%d cold=%d callers=%s" % (fn, f["static"], f["inline"], f["init"], f["exit"], f["cold"], ",".join(sorted(f["callers"]))))
+    out.append("fn %s static=%d inline=%d init=%d exit=%d cold=%d callers=%s%s" % (fn, f["static"], f["inline"], f["init"], f["exit"], f["cold"], ",".join(sorted(f["callers"])), (" unlikely_callers=" + ",".join(f["unlikely_callers"])) if f.get("unlikely_callers") else ""))
+    for idx, c in f.get("params", {}).items():
+        out.append("param %s %s %s" % (fn, idx, ",".join("%s=%d" % (k, c[k]) for k in KINDS if c[k])))
+    for idx, t in f.get("passes", {}).items():
+        out.append("pass %s %s %s" % (fn, idx, ",".join("%s=%d" % kv for kv in sorted(t.items()))))
 print("\n".join(sorted(out)))

@@ -19,7 +19,7 @@ facts_expect() {
 }
 
 # ---- access mode: exact facts, at -O2 and -O0 -------------------------------
-for f in access charge; do
+for f in access charge passed rare; do
 	for o in -O2 -O0; do
 		rm -f "$T/$f.json"
 		out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/$f.json" $o -c "$HERE/$f.c" -o /dev/null 2>&1)
@@ -51,6 +51,12 @@ $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/x.json" -O2 -fdump-passe
 expect_eq annotate/on-after-einline "tree-einline|tree-cachehot_access" \
 	"$(grep -A1 'tree-einline ' "$T/passes" | awk '{print $1}' | tr '\n' '|' | sed 's/|$//')"
 
+# make annotate-kernel's plugin flags: a finding is never an error under the
+# tree's CONFIG_WERROR (-Werror), and the facts are still written
+flags=$("$TOP/kernel/annotate-run.sh" --print-plugin-flags "$PLUGIN" "$T/werror.json")
+out=$($CC $flags -Werror -O2 -c "$TOP/tests/plugin/cases/counter_direct.c" -o /dev/null 2>&1); rc=$?
+expect_eq annotate/kernel-flags-never-werror "0|0|1" "$rc|$(echo "$out" | grep -c error)|$(ls "$T/werror.json" 2>/dev/null | wc -l)"
+
 # bad arguments: a clear error, no crash
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access -c "$HERE/access.c" -o /dev/null 2>&1 | grep access | sed "s/[‘’]/'/g")
 expect_eq annotate/arg-needs-value "cc1: error: cachehot: '-fplugin-arg-cachehot-access' needs a file or directory name" "$out"
@@ -76,6 +82,32 @@ expect_eq annotate/only "mem_cgroup.events hot	# rmw 1 fn (1): memcg_event; writ
 "$CH" annotate "$T/a.json" "$T/b.json" --rm-read-fns=2 -o "$T/out.sidecar"
 expect_file_eq annotate/output-file "$T/merged" "$T/out.sidecar"
 
+# writes through an address: the run queue handed to tree_insert() (defined
+# nowhere: written) is hot, the lock handle handed to lck_lock() (which only
+# loads it) is read_mostly; an atomic two calls down (hand -> bump) is an RMW
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/sess.json" -O2 -c "$HERE/sess.c" -o /dev/null
+"$CH" annotate "$T/passed.json" "$T/sess.json" >"$T/passed.sidecar"
+expect_file_eq annotate/written-through-address "$HERE/expected/passed.sidecar" "$T/passed.sidecar"
+out=$("$CH" annotate "$T/passed.json" "$T/sess.json" --hot-rmw-fns=1 --min-fields=1 | grep '^sess\.hits' | cut -d'	' -f1 | cut -d: -f1)
+expect_eq annotate/rmw-through-two-calls "sess.hits hot" "$out"
+
+# written together: a field with exactly a hot field's writers joins its
+# group (never read_mostly opposite it); check then reports only 'size'
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/together.json" -O2 -c "$HERE/together.c" -o /dev/null
+"$CH" annotate "$T/together.json" >"$T/together.sidecar"
+expect_file_eq annotate/written-together "$HERE/expected/together.sidecar" "$T/together.sidecar"
+out=$(cd "$HERE" && "$CH" check --annotations="$T/together.sidecar" together.c | grep -c "warning: .*'head_stamp' (offset 8, size 8) shares")
+expect_eq annotate/written-together-no-conflict "0" "$out"
+out=$(cd "$HERE" && "$CH" check --annotations="$T/together.sidecar" together.c | grep warning | cut -d: -f1-4 | sort | uniq -c | sed 's/^ *//')
+expect_eq annotate/written-together-check "2 together.c:10:23: warning" "$out"
+
+# paths marked unlikely and updates from a field's own value: a counter or
+# clock written by one function is hot, never read_mostly; writes made only
+# by functions called under unlikely()/behind likely() are evidence, not
+# writes; a call under unlikely() is not a caller
+"$CH" annotate "$T/rare.json" >"$T/rare.sidecar"
+expect_file_eq annotate/rare-and-updates "$HERE/expected/rare.sidecar" "$T/rare.sidecar"
+
 # the suggestion is a valid sidecar: every existing check runs on it
 cat >"$T/pc.c" <<'EOC'
 struct page_counter {
@@ -83,11 +115,14 @@ struct page_counter {
 	unsigned long min;
 	unsigned long low;
 	unsigned long max;
+	unsigned long failcnt;
+	unsigned long watermark;
 };
 struct page_counter pc;
 EOC
 out=$(cd "$T" && "$CH" check --annotations=merged pc.c)
-expect_eq annotate/check-on-inferred "pc.c:5:23: warning: read-mostly field 'max' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': declare 'max' _Alignas(64); this costs 96 bytes per object (32 -> 128 bytes; an array of n grows by 96*n bytes) [cachehot-false-sharing]" "$(echo "$out" | grep warning)"
+expect_eq annotate/check-on-inferred "pc.c:5:23: warning: read-mostly field 'max' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': declare 'max', 'failcnt' _Alignas(64); this costs 144 bytes per object (48 -> 192 bytes; an array of n grows by 144*n bytes) [cachehot-false-sharing]|5|0" \
+	"$(echo "$out" | grep "warning: read-mostly field 'max'")|$(echo "$out" | grep -c warning)|$(echo "$out" | grep -c 'names no member')"
 
 # --build: compile_commands.json -> cachehot check -A access=... -> merge
 mkdir "$T/proj"
