@@ -50,7 +50,9 @@ struct ch_profile_field {
 int ch_profile_field(const ch_profile *p, const char *s, const char *field,
 		     struct ch_profile_field *out);
 
-/* The verdict a false-sharing finding between s.a and s.b carries:
+/* The verdict a false-sharing finding between s.a and s.b carries (when
+ * the profile has no access to struct s at all: "not recorded in this run:
+ * no access to 'struct s'"):
  * "confirmed: N false-sharing transfers between 'a' and 'b' in T s" or
  * "not observed in this run"; *cost gets N (0 when not observed). With a
  * and b NULL, between objects of s (an array-sharing finding): "confirmed:

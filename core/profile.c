@@ -252,6 +252,15 @@ const char *ch_profile_verdict(ch_profile *p, const char *s, const char *a, cons
 	uint64_t nf = 0, nt = 0;
 	free(p->text);
 	p->text = NULL;
+	*cost = 0;
+	if (!s || !json_object_get(p->structs, s)) {
+		/* nothing of it was recorded: not instrumented (record=TAGS, a
+		 * unit built without record, an array of scalars) or never run */
+		if (asprintf(&p->text, "not recorded in this run: no access to %s%s%s", s ? "'struct " : "",
+			     s ? s : "its objects", s ? "'" : "") < 0)
+			p->text = NULL;
+		return p->text ? p->text : "not recorded in this run";
+	}
 	if (s && !a && !b) {   /* objects of s: an array of them */
 		nf = ch_profile_objects(p, s, line_size);
 		*cost = nf;

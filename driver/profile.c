@@ -128,9 +128,12 @@ void profile_mark(struct findings *fs)
 		c[i].pos = i;
 		int fsh = f->check && !strcmp(f->check, "cachehot-false-sharing") && f->field && f->other;
 		int arr = f->check && !strcmp(f->check, "cachehot-array-sharing");
-		if (f->scope && (fsh || arr)) {
+		/* the scope of an array of scalars is no struct name */
+		int named = f->scope && f->scope[strspn(f->scope, "abcdefghijklmnopqrstuvwxyz"
+						      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")] == 0;
+		if (fsh || arr) {
 			unsigned ls = f->lines && strstr(f->lines, "128") ? 128 : 64;
-			const char *v = ch_profile_verdict(prof, f->scope, fsh ? f->field : NULL,
+			const char *v = ch_profile_verdict(prof, named ? f->scope : NULL, fsh ? f->field : NULL,
 							   fsh ? f->other : NULL, ls, &c[i].cost);
 			char *m = xasprintf("%s (%s)", f->message, v);
 			free(f->message);

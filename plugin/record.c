@@ -20,8 +20,11 @@
  * C11 _Atomic members reach GIMPLE as these builtins). Volatile accesses
  * (READ_ONCE, WRITE_ONCE) are plain loads and stores here.
  * Which member: the reference's COMPONENT_REF chain, through MEM_REFs of
- * pointers made by &X; the outermost named struct or union along it; the
- * member path from there (anonymous members add their offset, no name).
+ * pointers made by &X; the outermost named struct or union along it (a
+ * struct without a tag by the typedef of the object's type: "typedef struct
+ * { ... } slabclass_t"; under -flto the link step no longer has typedef
+ * names, and such structs are not recorded); the member path from there
+ * (anonymous members add their offset, no name).
  * A MEM_REF with a constant offset whose alias type, or else whose
  * pointer's type, is a struct names the member at that offset (READ_ONCE
  * of p->f folds to MEM[(volatile T *)p + OFF]). Loop optimizers rewrite array walks into
@@ -171,15 +174,29 @@ static int field_at(tree type, uint64_t off, uint64_t size, tree *out, int n)
 }
 
 /* Which member ref touches: false when none (or not selected). */
+/* The name of an anonymous struct's typedef, from the type an object was
+ * declared with ("typedef struct { ... } slabclass_t": the struct itself has
+ * no name, the object's type is the typedef's variant). */
+static const char *typedef_name(tree type)
+{
+	tree n = type && (TREE_CODE(type) == RECORD_TYPE || TREE_CODE(type) == UNION_TYPE)
+		 ? TYPE_NAME(type) : NULL_TREE;
+	if (n && TREE_CODE(n) == TYPE_DECL && DECL_NAME(n))
+		return IDENTIFIER_POINTER(DECL_NAME(n));
+	return NULL;
+}
+
 static bool identify(tree ref, struct ident *id)
 {
-	tree rev[MAX_CHAIN], f[MAX_CHAIN];
+	tree rev[MAX_CHAIN], f[MAX_CHAIN], revobj[MAX_CHAIN], obj[MAX_CHAIN];
 	int n = 0, i, j, hops = 0, first = -1;
 	tree t = ref, outer = NULL_TREE;
 	while (t && n < MAX_CHAIN) {
 		if (TREE_CODE(t) == COMPONENT_REF) {
-			if (TREE_CODE(TREE_OPERAND(t, 1)) == FIELD_DECL)
+			if (TREE_CODE(TREE_OPERAND(t, 1)) == FIELD_DECL) {
+				revobj[n] = TREE_TYPE(TREE_OPERAND(t, 0));
 				rev[n++] = TREE_OPERAND(t, 1);
+			}
 			t = TREE_OPERAND(t, 0);
 		} else if (TREE_CODE(t) == ARRAY_REF || TREE_CODE(t) == ARRAY_RANGE_REF ||
 			   TREE_CODE(t) == BIT_FIELD_REF || TREE_CODE(t) == REALPART_EXPR ||
@@ -197,13 +214,16 @@ static bool identify(tree ref, struct ident *id)
 				uint64_t sz = bits_of(TYPE_SIZE_UNIT(TREE_TYPE(ref)));
 				/* READ_ONCE(p->f) folds to MEM[(volatile T *)p + OFF]:
 				 * the pointer's own type says the struct */
-				if (!tag_of(at) && POINTER_TYPE_P(TREE_TYPE(TREE_OPERAND(t, 0))))
+				if (!tag_of(at) && !typedef_name(at) &&
+				    POINTER_TYPE_P(TREE_TYPE(TREE_OPERAND(t, 0))))
 					at = TREE_TYPE(TREE_TYPE(TREE_OPERAND(t, 0)));
-				if (tag_of(at) && sz) {
+				if ((tag_of(at) || typedef_name(at)) && sz) {
 					tree g[MAX_CHAIN];
 					int k = field_at(at, bits_of(TREE_OPERAND(t, 1)), sz, g, 0);
-					for (i = k - 1; i >= 0 && n < MAX_CHAIN; i--)
+					for (i = k - 1; i >= 0 && n < MAX_CHAIN; i--) {
+						revobj[n] = i ? TREE_TYPE(g[i - 1]) : at;
 						rev[n++] = g[i];
+					}
 				}
 			}
 			break;
@@ -211,11 +231,15 @@ static bool identify(tree ref, struct ident *id)
 			break;
 		}
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		f[i] = rev[n - 1 - i];
+		obj[i] = revobj[n - 1 - i];
+	}
 	for (i = 0; i < n; i++) {
 		tree ctx = DECL_CONTEXT(f[i]);
 		const char *tag = tag_of(ctx);
+		if (!tag)
+			tag = typedef_name(obj[i]);
 		if (tag && selected(ctx, tag)) {
 			outer = ctx;
 			id->tag = tag;

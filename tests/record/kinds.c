@@ -3,6 +3,8 @@
  * each function's accesses where they are written).
  * expect: (struct.member reads writes rmws; from a run with sampling 1)
  * acc.count 1 1 0
+ * anon_t.v 1 1 0
+ * anon_t.w 1 0 0
  * acc.sum 2 2 0
  * bits.hi 0 1 0
  * bits.lo 1 0 0
@@ -29,7 +31,10 @@ struct stats {
 	_Atomic long c11;
 };
 
+typedef struct { long v; long w; } anon_t;   /* named by its typedef */
+
 struct bits B;
+anon_t AN;
 struct acc A[4];
 union num N;
 struct holder H;
@@ -51,6 +56,8 @@ noipa void atom(struct stats *s)
 	s->c11++;
 	__asm__ __volatile__("lock; incq %0" : "+m"(s->counter));
 }
+noipa void anon(anon_t *p) { p->v++; }
+noipa long anon_once(anon_t *p) { return READ_ONCE(p->w); }
 noipa long once(struct stats *s)
 {
 	WRITE_ONCE(s->flag, 1);
@@ -67,5 +74,7 @@ int main(void)
 	un_store(&H, 1.0f);
 	un_load2(&H);
 	atom(&S);
+	anon(&AN);
+	anon_once(&AN);
 	return (int)once(&S) - 1;
 }

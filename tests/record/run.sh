@@ -43,7 +43,9 @@ for o in -O0 -O1 -O2 -O3 "-O2 -flto"; do
 	if ! $CC $o $REC "$HERE/kinds.c" -o "$T/k" $LINK 2>"$T/err"; then fail "$n" "build: $(head -3 "$T/err")"; continue; fi
 	CACHEHOT_RT_OUT="$T/k.json" "$T/k" || { fail "$n" "exit $?"; continue; }
 	summary "$T/k.json" | awk '{print $1, $2, $3, $4, $5}' >"$T/k.act"
-	expect_file_eq "$n" "$T/kinds.exp" "$T/k.act"
+	# lto1 has no typedef names: a struct without a tag is not recorded there
+	case $o in *flto*) grep -v ' anon_t\.' "$T/kinds.exp" >"$T/kinds.want" ;; *) cp "$T/kinds.exp" "$T/kinds.want" ;; esac
+	expect_file_eq "$n" "$T/kinds.want" "$T/k.act"
 done
 # -flto: the instrumentation is in the link step's code (lto1), not in the objects
 $CC -O2 -flto $REC -c "$HERE/kinds.c" -o "$T/k.o"
@@ -165,10 +167,10 @@ printf '%s\n' \
 expect_file_eq record/check-profile-alone "$T/chk.exp" "$T/chk2"
 # with a sidecar: a conflict the run never showed is "not observed", and
 # the findings come in order of measured cost
-printf 'limits.usage hot\nlimits.max read_mostly\nlimits.spare read_mostly\nholey.count hot\nholey.flag read_mostly\n' >"$T/hand"
+printf 'limits.usage hot\nlimits.max read_mostly\nlimits.spare read_mostly\nholey.count hot\nholey.flag read_mostly\nidle.a hot\nidle.b read_mostly\n' >"$T/hand"
 (cd "$HERE" && "$CH" check --annotations="$T/hand" --profile "$T/sharing.json" sharing.c) 2>&1 |
-	grep -o "field '[a-z]*' (offset[^;]*with [a-z -]*field '[a-z]*'\|(confirmed[^)]*)\|(not observed[^)]*)" | sed -E 's/in [0-9.]+ s\)/in T s)/' >"$T/hand.out"
-expect_eq record/check-profile-verdicts "field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct limits' with hot field 'usage'|(confirmed: 149 false-sharing transfers between 'max' and 'usage' in T s)|field 'spare' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct limits' with hot field 'usage'|(not observed in this run)|field 'count' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct holey' with read-mostly field 'flag'|(not observed in this run)" \
+	grep -o "field '[a-z]*' (offset[^;]*with [a-z -]*field '[a-z]*'\|(confirmed[^)]*)\|(not observed[^)]*)\|(not recorded[^)]*)" | sed -E 's/in [0-9.]+ s\)/in T s)/' >"$T/hand.out"
+expect_eq record/check-profile-verdicts "field 'max' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct limits' with hot field 'usage'|(confirmed: 149 false-sharing transfers between 'max' and 'usage' in T s)|field 'spare' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct limits' with hot field 'usage'|(not observed in this run)|field 'count' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct holey' with read-mostly field 'flag'|(not observed in this run)|field 'b' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct idle' with hot field 'a'|(not recorded in this run: no access to 'struct idle')" \
 	"$(tr '\n' '|' <"$T/hand.out" | sed 's/|$//')"
 
 # ---- the html report, in a real browser ----------------------------------------------
@@ -196,6 +198,11 @@ else
 		"heat holey 0 0" \
 		"finding holey   unconfirmed" \
 		"finding holey count flag unconfirmed" \
+		"box idle 0 a hot 0 8 visible" \
+		"box idle 0 b read_mostly 8 8 visible" \
+		"heat idle 0 0" \
+		"finding idle   unconfirmed" \
+		"finding idle b a unconfirmed" \
 		"box limits 0 usage hot 0 8 visible" \
 		"box limits 0 max read_mostly 8 8 visible" \
 		"box limits 0 high none 16 8 visible" \

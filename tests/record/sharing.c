@@ -20,8 +20,15 @@ struct holey {
 	long count;
 };
 
+/* in the hand-written sidecar, never accessed: "not recorded" */
+struct idle {
+	long a;
+	long b;
+};
+
 struct limits L;
 struct holey Y;
+struct idle I;
 static pthread_barrier_t bar;
 #define ROUNDS 150
 
