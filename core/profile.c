@@ -20,6 +20,7 @@
 
 struct ch_profile {
 	json_t *fields, *pairs, *structs;   /* structs: "STRUCT" -> size */
+	json_t *typedefs;                   /* "STRUCT" -> true: a typedef's name, no tag */
 	double seconds;
 	unsigned files;
 	char err[512];
@@ -34,6 +35,7 @@ ch_profile *ch_profile_new(void)
 	p->fields = json_object();
 	p->pairs = json_object();
 	p->structs = json_object();
+	p->typedefs = json_object();
 	return p;
 }
 
@@ -44,6 +46,7 @@ void ch_profile_free(ch_profile *p)
 	json_decref(p->fields);
 	json_decref(p->pairs);
 	json_decref(p->structs);
+	json_decref(p->typedefs);
 	free(p->text);
 	free(p);
 }
@@ -183,6 +186,8 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 			add_at(a, 4, geti(m, "writer_threads"), 1);
 			add_at(a, 5, geti(m, "rmw_threads"), 1);
 			json_object_set_new(p->structs, ss, json_integer(geti(m, "struct_size")));
+			if (json_is_true(json_object_get(m, "typedef")))
+				json_object_set_new(p->typedefs, ss, json_true());
 		}
 		free(key); free(ss); free(f);
 	}
@@ -442,7 +447,14 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	}
 	{
 		json_int_t size = json_integer_value(json_object_get(p->structs, s));
-		if (self_total >= o->min_transfers && size > 0 && size < 64) {
+		if (self_total >= o->min_transfers && size > 0 && size < 64 &&
+		    json_object_get(p->typedefs, s))
+			/* the sidecar names arrays of a struct by its tag only */
+			fprintf(out, "# %s[] per_thread: %llu false-sharing transfers between objects of "
+				"%s (%lld bytes each); %s is the typedef of a struct without a tag: name "
+				"the array (ARRAY[] per_thread)\n", s, (unsigned long long)self_total, s,
+				(long long)size, s);
+		else if (self_total >= o->min_transfers && size > 0 && size < 64) {
 			fprintf(out, "%s[] per_thread\t# %llu false-sharing transfers between objects of "
 				"%s (%lld bytes each) in one array\n", s, (unsigned long long)self_total, s,
 				(long long)size);

@@ -138,6 +138,7 @@ struct ident {
 	const char *tag;
 	std::string path;
 	uint64_t off, size, ssize;   /* bytes */
+	bool by_typedef;             /* tag is the typedef of a struct without one */
 };
 
 #define MAX_CHAIN 32
@@ -238,6 +239,7 @@ static bool identify(tree ref, struct ident *id)
 	for (i = 0; i < n; i++) {
 		tree ctx = DECL_CONTEXT(f[i]);
 		const char *tag = tag_of(ctx);
+		id->by_typedef = !tag;
 		if (!tag)
 			tag = typedef_name(obj[i]);
 		if (tag && selected(ctx, tag)) {
@@ -283,6 +285,8 @@ static tree site_string(const struct ident *id, uint64_t asize)
 		 (unsigned long long)id->size, (unsigned long long)id->ssize,
 		 (unsigned long long)asize);
 	s += num;
+	if (id->by_typedef)
+		s += "\tt";
 	return build_string_literal(s.size() + 1, s.c_str());
 }
 

@@ -34,11 +34,12 @@ extern "C" {
 
 /* The instrumentation ABI (called by code the plugin generates).
  * addr: first byte accessed. site: a static string made by the plugin,
- * "1\tSTRUCT\tPATH\tMEMBER_OFFSET\tMEMBER_SIZE\tSTRUCT_SIZE\tACCESS_SIZE":
+ * "1\tSTRUCT\tPATH\tMEMBER_OFFSET\tMEMBER_SIZE\tSTRUCT_SIZE\tACCESS_SIZE[\tt]":
  * the outermost named struct or union of the reference, the member path
  * from it ("memory.usage.counter"), the byte offset and size of the first
  * named member of that path, the struct's size and the bytes accessed
- * (a bit-field: the bytes that hold its bits). Its address identifies the
+ * (a bit-field: the bytes that hold its bits); "t" when STRUCT is the
+ * typedef of a struct without a tag. Its address identifies the
  * site; its text is parsed once. */
 void __cachehot_rt_load(const void *addr, const char *site);
 void __cachehot_rt_store(const void *addr, const char *site);

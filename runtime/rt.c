@@ -55,6 +55,7 @@ enum { K_READ, K_WRITE, K_RMW, NKIND };
 struct member {
 	char *sname, *path;
 	uint32_t off, size, ssize;
+	int by_typedef;             /* sname is a typedef's name, not a tag */
 	uint64_t threads[NKIND];    /* bit tid%64 */
 	uint32_t hash;
 	int next;                   /* hash chain */
@@ -220,8 +221,9 @@ static int member_of(const char *site, uint32_t *asize)
 	const char *p = site;
 	char *ver = field(&p), *sname = field(&p), *path = field(&p);
 	uint32_t off = num(&p), size = num(&p), ssize = num(&p), h, b;
-	int id = -1;
+	int id = -1, td;
 	*asize = num(&p);
+	td = *p == 't';
 	if (!ver || strcmp(ver, "1") || !sname || !path || !members)
 		goto out;
 	h = hash_str(sname, path);
@@ -235,7 +237,7 @@ static int member_of(const char *site, uint32_t *asize)
 		goto out;
 	}
 	id = nmembers++;
-	members[id] = (struct member){ sname, path, off, size, ssize, { 0, 0, 0 }, h, mhash[b] - 1 };
+	members[id] = (struct member){ sname, path, off, size, ssize, td, { 0, 0, 0 }, h, mhash[b] - 1 };
 	mhash[b] = id + 1;
 	sname = path = NULL;
 out:
@@ -754,6 +756,8 @@ static int write_profile(const char *path)
 		json_str(f, members[i].sname);
 		fputs(",\"member\":", f);
 		json_str(f, members[i].path);
+		if (members[i].by_typedef)
+			fputs(",\"typedef\":true", f);
 		fprintf(f, ",\"offset\":%u,\"size\":%u,\"struct_size\":%u,\"reads\":%llu,\"writes\":%llu,"
 			"\"rmws\":%llu,\"reader_threads\":%d,\"writer_threads\":%d,\"rmw_threads\":%d}",
 			members[i].off, members[i].size, members[i].ssize, (unsigned long long)c[0],
