@@ -58,6 +58,7 @@
 #include "diagnostic-core.h"
 #include "fold-const.h"
 #include "ggc.h"
+#include "langhooks.h"
 #include "cachehot-plugin.h"
 
 #include <string>
@@ -239,7 +240,10 @@ static bool identify(tree ref, struct ident *id)
 	for (i = 0; i < n; i++) {
 		tree ctx = DECL_CONTEXT(f[i]);
 		const char *tag = tag_of(ctx);
-		id->by_typedef = !tag;
+		tree tn = ctx ? TYPE_NAME(TYPE_MAIN_VARIANT(ctx)) : NULL_TREE;
+		/* C: a tag is an IDENTIFIER_NODE; a struct named only by a typedef
+		 * has the TYPE_DECL (or, where not, the object's type has it) */
+		id->by_typedef = !tag || (tn && TREE_CODE(tn) == TYPE_DECL && !lang_GNU_CXX());
 		if (!tag)
 			tag = typedef_name(obj[i]);
 		if (tag && selected(ctx, tag)) {
