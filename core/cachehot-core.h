@@ -69,7 +69,12 @@ enum ch_check {
 	CH_CHECK_GROUP_ASSERT,      /* cachehot-group-assert */
 	CH_CHECK_ARRAY_SHARING,     /* cachehot-array-sharing */
 	CH_CHECK_GLOBAL_SHARING,    /* cachehot-global-sharing (core/globals.c) */
-	CH_CHECK__COUNT
+	CH_CHECK__COUNT,
+	/* "[cachehot]": an annotation that cannot be applied (a sidecar entry
+	 * or an attribute that names nothing, a misused attribute); not a
+	 * layout check, but a row of the registry like the checks */
+	CH_CHECK_ANNOTATION = CH_CHECK__COUNT,
+	CH_CHECK__ROWS               /* rows of the registry (core/registry.c) */
 };
 
 enum ch_severity { CH_SEV_NOTE = 0, CH_SEV_WARNING, CH_SEV_ERROR };
@@ -307,6 +312,12 @@ struct ch_finding {
 	 * (front-ends that print fix-its attach them there only) */
 	const struct ch_fix *fix;
 	int fix_first;
+	/* identity beyond check, struct, fields and line size, for findings
+	 * whose fields do not say what they are about (a group-assert's
+	 * "SIZE(group)", "MEMBER(group,member)"): part of the record's key
+	 * (ch_record), never shown; NULL when the fields say it all */
+	const char *ident;
+	int predicted;            /* 1: line_size is the predicted one (predict=N) */
 };
 
 typedef struct ch_ctx ch_ctx;
@@ -345,7 +356,25 @@ struct ch_member *ch_type_add_member(ch_ctx *ctx, struct ch_type *t, const char 
  * "read-mostly"). Returns -1 for anything else. */
 int ch_class_parse(const char *s, enum ch_class *out);
 const char *ch_class_name(enum ch_class c);
-/* "cachehot-false-sharing" etc. */
+/* ---- the registry of checks (core/registry.c) ----------------------------
+ * One row per check (and one for the "[cachehot]" annotation problems):
+ * every list of checks is made from it or checked against it by
+ * tests/registry (docs/checks.rst, the man pages, SARIF rules). */
+struct ch_check_info {
+	enum ch_check check;
+	const char *id;           /* "cachehot-false-sharing": printed as [id] (public) */
+	const char *sarif_name;   /* SARIF rule name: "FalseSharing" */
+	enum ch_severity severity;/* default severity of its findings */
+	int sarif_listed;         /* 1: a SARIF log lists the rule even when unused */
+	const char *summary;      /* one line (SARIF shortDescription) */
+	const char *help;         /* what it means and what to do (SARIF help) */
+	const char *doc;          /* "docs/checks.rst#cachehot-false-sharing" */
+};
+/* The row of c, NULL for no such check. */
+const struct ch_check_info *ch_check_info(enum ch_check c);
+/* The row whose id is id ("cachehot-inline-addr", "cachehot"), or NULL. */
+const struct ch_check_info *ch_check_info_by_id(const char *id);
+/* "cachehot-false-sharing" etc.; "cachehot" for CH_CHECK_ANNOTATION. */
 const char *ch_check_id(enum ch_check c);
 
 /* Classify a member's padding kind from what the front-end filled in (type,
@@ -828,6 +857,72 @@ void ch_manifest_use(ch_ctx *ctx, const char *path);
  * (temporary file + rename). Structs already present are replaced.
  * Returns 0, or -1 with ch_ctx_error(). */
 int ch_manifest_write(ch_ctx *ctx, const char *path);
+
+/* ---- records: findings for the driver (core/findings.c) ---------------------
+ * Beside its text diagnostics, every engine writes each diagnostic it
+ * prints as one JSON object per line (JSON lines), schema version
+ * CH_RECORD_VERSION, documented in docs/findings.md. The driver reads these
+ * only, never the text: rewording a message changes no baseline and no
+ * SARIF fingerprint, which are keyed on the record's fields. A unit's
+ * records are one per-unit output written whole or not at all (like the
+ * manifest and the access facts), so a build cache can carry them with
+ * the object. */
+#define CH_RECORD_VERSION 1
+struct ch_record {
+	enum ch_check check;
+	enum ch_severity severity;
+	const char *file;         /* where it is reported, the path as the engine names
+				   * it (ch_record_add normalizes it: ch_path_normalize) */
+	unsigned line, col;       /* 1-based, 0 unknown; col is the column the engine
+				   * prints (GCC's: tabs to 8) */
+	const char *message;      /* the text printed; a trailing " [id]" is dropped */
+	const char *scope;        /* the struct/union (tag or typedef name) it is about */
+	const char *function;     /* code checks: the function it is in; NULL */
+	const char *field;        /* the field (function, variable, sidecar entry) it is on */
+	const char *other;        /* the partner of a conflict (or a sidecar hint); NULL */
+	int has_offsets;          /* 1: offset/size (and other_*) are known, bytes */
+	uint64_t offset, size, other_offset, other_size;
+	uint64_t line_index;      /* cache line index from the struct's start */
+	unsigned line_size;       /* bytes: the line size judged at; 0 none */
+	int predicted;            /* 1: line_size is the predicted size (predict=N) */
+	const struct ch_fix *fix; /* the struct's one fix, or NULL (writing only) */
+	const char *fix_text;     /* reading: the fix's text; NULL none */
+	uint64_t fix_old_size, fix_new_size;   /* bytes per object, 0 unknown */
+	const char *ident;        /* more identity (ch_finding.ident, a sidecar report's
+				   * kind: "unmatched-struct", "unmatched-variable" ...) */
+	const char *confidence;   /* "exact" (the compiler's layout), "inferred" (from
+				   * code, after inlining), "possible" (a source-level
+				   * guess); NULL unknown */
+	const char *evidence;     /* what the confidence rests on, or NULL */
+};
+/* Fill r (zeroed first) from finding f: check, severity, message, struct,
+ * fields, offsets, line, fix, ident; the location is the front-end's to set. */
+void ch_record_from_finding(struct ch_record *r, const struct ch_finding *f);
+/* Start collecting this unit's records in ctx; engine: "plugin", "sparse",
+ * "layout" (copied). Until then ch_record_add does nothing. */
+void ch_records_begin(ch_ctx *ctx, const char *engine);
+int ch_records_on(const ch_ctx *ctx);
+/* Append one record (its strings are copied into the JSON). */
+void ch_record_add(ch_ctx *ctx, const struct ch_record *r);
+/* Write the records collected (possibly none: an empty file says the
+ * engine ran) to path: a file, or a directory, which gets one file a unit,
+ * "UNIT-REAL-PATH.findings.jsonl" with '/' written ',' (unit: the main
+ * source or input; NULL: "stdin"). Through ch_output_target and
+ * ch_atomic_open: a device or FIFO is written in place. 0, or -1 with
+ * ch_ctx_error(). The collection is emptied. */
+int ch_records_write(ch_ctx *ctx, const char *path, const char *unit);
+/* Read the records of path (a file of JSON lines): fn(r, engine, arg) for
+ * each, its strings valid during the call only; fn returns 0 to go on.
+ * A line that is no record of this schema is an error: -1 and *err (malloc'd,
+ * "PATH:LINE: why"; a record of another version says which). Else the
+ * number of records. */
+long ch_records_read(const char *path,
+		     int (*fn)(const struct ch_record *r, const char *engine, void *arg),
+		     void *arg, char **err);
+/* A path written the same way whatever spelling reached it: "./a//b/./c.h"
+ * -> "a/b/c.h" (lexical: "." parts and repeated '/' dropped, ".." kept).
+ * ctx-owned; NULL stays NULL. */
+const char *ch_path_normalize(ch_ctx *ctx, const char *path);
 
 /* ---- [cachehot-counter-batch] (core/counter.c) -------------------------- */
 /* A statistics counter updated once per element of a loop. Source: "mm,

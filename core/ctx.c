@@ -88,6 +88,7 @@ void ch_ctx_free(ch_ctx *ctx)
 	free(ctx->side);
 	free(ctx->side_types);
 	free(ctx->side_idx);
+	free(ctx->records);
 	free(ctx);
 }
 
@@ -290,23 +291,6 @@ int ch_class_parse(const char *s, enum ch_class *out)
 const char *ch_class_name(enum ch_class c)
 {
 	return (unsigned)c < 4 ? class_names[c] : "?";
-}
-
-const char *ch_check_id(enum ch_check c)
-{
-	switch (c) {
-	case CH_CHECK_FALSE_SHARING: return "cachehot-false-sharing";
-	case CH_CHECK_PADDING_MACRO: return "cachehot-padding-macro";
-	case CH_CHECK_INLINE_ADDR: return "cachehot-inline-addr";
-	case CH_CHECK_COUNTER_BATCH: return "cachehot-counter-batch";
-	case CH_CHECK_GROUP_SPAN: return "cachehot-group-span";
-	case CH_CHECK_GROUP_MARKERS: return "cachehot-group-markers";
-	case CH_CHECK_NET_CACHELINES: return "cachehot-net-cachelines";
-	case CH_CHECK_GROUP_ASSERT: return "cachehot-group-assert";
-	case CH_CHECK_ARRAY_SHARING: return "cachehot-array-sharing";
-	case CH_CHECK_GLOBAL_SHARING: return "cachehot-global-sharing";
-	default: return "cachehot-unknown";
-	}
 }
 
 unsigned ch_config_line_size(const struct ch_config *cfg)

@@ -93,8 +93,11 @@ struct gctx {
 	int warnings;
 };
 
+/* ident: what the finding is about, beyond field (its record's key): one
+ * assert ("size:G", "member:G:M"), a repeated one ("repeat:G:M"), or a
+ * missing one ("no-member-assert:G:M", "no-size-assert:G"). */
 static void put(struct gctx *g, enum ch_severity sev, const char *field, uint64_t off,
-		uint64_t size, struct ch_loc loc, const char *msg)
+		uint64_t size, struct ch_loc loc, const char *ident, const char *msg)
 {
 	struct ch_finding f;
 	memset(&f, 0, sizeof(f));
@@ -107,6 +110,7 @@ static void put(struct gctx *g, enum ch_severity sev, const char *field, uint64_
 	f.line_size = ch_config_line_size(g->cfg);
 	f.line_index = off / f.line_size;
 	f.loc = loc;
+	f.ident = ident;
 	f.message = ch_printf(g->ctx, "%s [%s]", msg, ch_check_id(CH_CHECK_GROUP_ASSERT));
 	if (f.severity >= CH_SEV_WARNING)
 		g->warnings++;
@@ -185,6 +189,7 @@ static void unasserted(struct gctx *g, const struct key *k, size_t nk, const str
 				 (unsigned long long)m->offset, (unsigned long long)m->size);
 	}
 	put(g, CH_SEV_WARNING, name, m->offset, m->size, loc,
+	    ch_printf(g->ctx, "no-member-assert:%s:%s", gr->name, name),
 	    ch_printf(g->ctx, "%s of group '%s' of '%s' has no CACHELINE_ASSERT_GROUP_MEMBER; "
 		      "add CACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s)%s", what, gr->name, tw, tw,
 		      gr->name, name, at));
@@ -198,7 +203,7 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 	unsigned ls = ch_config_line_size(cfg);
 	size_t i, j, n = ch_asserts_count(a), nk = 0;
 	struct key *k;
-	const char *tw;
+	const char *tw, *ident;
 
 	if (!t->name || !ch_asserts_names_type(a, t->name))
 		return 0;
@@ -213,8 +218,10 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 		if (strcmp(x->type_name, t->name))
 			continue;
 		gr = group_named(gs, x->group);
+		ident = x->kind == CH_ASSERT_SIZE ? ch_printf(ctx, "size:%s", x->group)
+						  : ch_printf(ctx, "member:%s:%s", x->group, x->member);
 		if (!gr) {
-			put(&g, CH_SEV_WARNING, NULL, 0, 0, x->loc, ch_printf(ctx,
+			put(&g, CH_SEV_WARNING, NULL, 0, 0, x->loc, ident, ch_printf(ctx,
 			    "CACHELINE_ASSERT_GROUP_%s(%s, %s, %s) names no cacheline group of '%s' "
 			    "(%zu group%s); remove it or restore __cacheline_group_begin/end(%s)",
 			    x->kind == CH_ASSERT_SIZE ? "SIZE" : "MEMBER", tw, x->group,
@@ -225,20 +232,20 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 		if (x->kind == CH_ASSERT_SIZE) {
 			uint64_t size = gr->end - gr->begin;
 			if (!x->size_known)
-				put(&g, CH_SEV_NOTE, NULL, gr->begin, size, x->loc, ch_printf(ctx,
+				put(&g, CH_SEV_NOTE, NULL, gr->begin, size, x->loc, ident, ch_printf(ctx,
 				    "the bound of CACHELINE_ASSERT_GROUP_SIZE(%s, %s, %s) expands to "
 				    "'%s', which cachehot cannot evaluate; group '%s' is %llu bytes (%s)",
 				    tw, x->group, x->size_text, x->size_expr, x->group,
 				    (unsigned long long)size, span(ctx, gr, ls)));
 			else if (size > x->size)
-				put(&g, CH_SEV_WARNING, NULL, gr->begin, size, x->loc, ch_printf(ctx,
+				put(&g, CH_SEV_WARNING, NULL, gr->begin, size, x->loc, ident, ch_printf(ctx,
 				    "CACHELINE_ASSERT_GROUP_SIZE(%s, %s, %s) no longer holds: group '%s' "
 				    "is %llu bytes (%s), %llu more than the bound; move fields out of the "
 				    "group or raise the bound to %llu", tw, x->group, x->size_text,
 				    x->group, (unsigned long long)size, span(ctx, gr, ls),
 				    (unsigned long long)(size - x->size), (unsigned long long)size));
 			else if (size < x->size)
-				put(&g, CH_SEV_NOTE, NULL, gr->begin, size, x->loc, ch_printf(ctx,
+				put(&g, CH_SEV_NOTE, NULL, gr->begin, size, x->loc, ident, ch_printf(ctx,
 				    "CACHELINE_ASSERT_GROUP_SIZE(%s, %s, %s) has %llu bytes of slack: "
 				    "group '%s' is %llu bytes (%s); tighten the bound to %llu", tw,
 				    x->group, x->size_text, (unsigned long long)(x->size - size),
@@ -251,7 +258,7 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 			k[nk].member = x->member;
 			k[nk++].idx = i;
 			if (!m)
-				put(&g, CH_SEV_WARNING, NULL, 0, 0, x->loc, ch_printf(ctx,
+				put(&g, CH_SEV_WARNING, NULL, 0, 0, x->loc, ident, ch_printf(ctx,
 				    "CACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s) names no member of '%s'; "
 				    "remove it or rename it to the member's current name", tw, x->group,
 				    x->member, tw));
@@ -260,7 +267,7 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 				for (j = 0; j < gs->n; j++)
 					if (off >= gs->v[j].begin && off + m->size <= gs->v[j].end)
 						in = &gs->v[j];
-				put(&g, CH_SEV_WARNING, x->member, off, m->size, x->loc, ch_printf(ctx,
+				put(&g, CH_SEV_WARNING, x->member, off, m->size, x->loc, ident, ch_printf(ctx,
 				    "CACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s) no longer holds: '%s' "
 				    "(offset %llu, size %llu) lies outside group '%s' (%s); %s", tw,
 				    x->group, x->member, x->member, (unsigned long long)off,
@@ -276,7 +283,8 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 		if (!strcmp(k[i].group, k[i - 1].group) && !strcmp(k[i].member, k[i - 1].member)) {
 			const struct ch_group_assert *x = ch_asserts_get(a, k[i].idx);
 			const struct ch_group_assert *first = ch_asserts_get(a, k[i - 1].idx);
-			put(&g, CH_SEV_NOTE, x->member, 0, 0, x->loc, ch_printf(ctx,
+			put(&g, CH_SEV_NOTE, x->member, 0, 0, x->loc,
+			    ch_printf(ctx, "repeat:%s:%s", x->group, x->member), ch_printf(ctx,
 			    "CACHELINE_ASSERT_GROUP_MEMBER(%s, %s, %s) repeats the assert at %s:%u; "
 			    "remove one", tw, x->group, x->member, first->loc.file, first->loc.line));
 		}
@@ -296,7 +304,8 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
 			unasserted(&g, k, nk, gr, gr->members[j], where);
 		if (!has_size)
 			put(&g, CH_SEV_WARNING, gr->name, gr->begin, gr->end - gr->begin,
-			    gr->begin_m->loc, ch_printf(ctx, "group '%s' of '%s' (%s, %llu bytes) has "
+			    gr->begin_m->loc, ch_printf(ctx, "no-size-assert:%s", gr->name),
+			    ch_printf(ctx, "group '%s' of '%s' (%s, %llu bytes) has "
 			    "no CACHELINE_ASSERT_GROUP_SIZE; add CACHELINE_ASSERT_GROUP_SIZE(%s, %s, "
 			    "%llu)", gr->name, tw, span(ctx, gr, ls),
 			    (unsigned long long)(gr->end - gr->begin), tw, gr->name,

@@ -80,6 +80,11 @@ struct ch_ctx {
 	 * (struct ch_skipped_record, manifest.c; malloc) */
 	void *manifest_skipped;
 	size_t nmanifest_skipped, cap_manifest_skipped;
+	/* ch_records_begin(): the unit's records as JSON lines (malloc) */
+	int records_on;
+	char records_engine[16];
+	char *records;
+	size_t records_len, records_cap, nrecords;
 };
 
 void *ch_alloc(ch_ctx *ctx, size_t n);     /* zeroed, ctx-owned */

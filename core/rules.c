@@ -1101,6 +1101,7 @@ out:
 		for (k = 0; k < i && fl.v[i].fix && fl.v[k].fix != fl.v[i].fix; k++)
 			;
 		fl.v[i].fix_first = fl.v[i].fix && k == i;
+		fl.v[i].predicted = cfg->predict > L && fl.v[i].line_size == cfg->predict;
 		if (fl.v[i].fix_first && fl.v[i].fix->brief)
 			fl.v[i].message = with_full_fix(ctx, &fl.v[i]);
 		if (fl.v[i].severity >= CH_SEV_WARNING)

@@ -3,10 +3,13 @@
  * driver.h -- what the parts of bin/cachehot share.
  *
  * The driver never links an engine: it runs each one as a program and reads
- * its text diagnostics ("file:line:col: warning: message [cachehot-<check>]",
- * spatch's "file:line:col-col: message"), which is the engines' stable
- * interface. Findings from several engines are merged, de-duplicated,
- * filtered (patch-only mode, baseline) and printed in one of four formats.
+ * the records it writes (core/findings.c, docs/findings.md: one JSON object per
+ * finding, given with -fplugin-arg-cachehot-findings=FILE, -fcachehot-findings=
+ * FILE, --records=FILE), never its text. Two inputs are text by nature and
+ * read as such (findings.c): spatch's report lines ("file:line:col-col:
+ * message") and a build log (--log, what GCC printed). Findings from several
+ * engines are merged, de-duplicated, filtered (patch-only mode, baseline)
+ * and printed in one of four formats.
  *
  * Ownership: every string in these structs is heap-allocated and owned by the
  * struct holding it; free with the matching *_free function.
@@ -39,6 +42,10 @@ struct finding {
 	char *field;       /* field (or function) the finding names, or NULL */
 	char *other;       /* the conflict's partner field, or NULL */
 	char *lines;       /* line size judged at: "64", "p128" (predicted), or NULL */
+	char *ident;       /* the record's further identity (group-assert's assert,
+			    * a sidecar report's kind), or NULL */
+	int keyed;         /* 1: scope, field, other, lines, ident come from a record;
+			    * 0: a text line (--log, spatch): findings_resolve_scopes */
 };
 
 struct findings {
@@ -96,11 +103,16 @@ void finding_free(struct finding *f);
  * directory; NULL: the cwd). */
 int parse_diag_line(const char *line, const char *engine, const char *default_check,
 		    const char *dir, struct finding *f);
-/* "CHECK STRUCT FIELD OTHER LINES" ('-' for none): the whole identity of a
- * finding, as baselines and SARIF fingerprints key it (heap). */
+/* The findings of a records file an engine wrote (engine: its name; dir:
+ * the engine's working directory, for relative paths; NULL: the cwd).
+ * Returns how many, or -1 after a message. */
+long findings_from_records(struct findings *fs, const char *path, const char *engine,
+			   const char *dir);
+/* "CHECK STRUCT FIELD OTHER LINES IDENT" ('-' for none): the whole identity
+ * of a finding, as baselines and SARIF fingerprints key it (heap). */
 char *finding_key(const struct finding *f);
-/* Fill scope, field, other and lines of every finding (source file and
- * message). */
+/* Fill scope, field, other and lines of every finding read from text (a
+ * build log, spatch): from the message and the source file. */
 void findings_resolve_scopes(struct findings *fs);
 /* Sort in the stable order (canonical file, line, check, message, engine,
  * column) and merge
@@ -168,7 +180,8 @@ void patch_filter(const struct patch *p, struct findings *fs);
 int patch_touches_file(const struct patch *p, const char *abspath);
 
 /* ---- baseline.c ---- */
-/* Baseline file: lines "CHECK STRUCT FIELD" ('-' for none), '#' comments.
+/* Baseline file: "# cachehot baseline v2", then lines "CHECK STRUCT FIELD
+ * OTHER LINES IDENT" (finding_key; older forms read too: baseline.c).
  * Remove findings listed in path; returns how many were removed, -1 on a
  * malformed or unreadable file (message printed). */
 int baseline_apply(const char *path, struct findings *fs);

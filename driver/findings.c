@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* findings.c -- parse engine output lines; merge, order and key findings. */
+/* findings.c -- findings from engine records (and, for the two text
+ * inputs, a build log and spatch's report, from lines); merge, order and
+ * key findings. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@ void finding_free(struct finding *f)
 {
 	free(f->file); free(f->abspath); free(f->check); free(f->message);
 	free(f->engines); free(f->scope); free(f->field); free(f->other); free(f->lines);
+	free(f->ident);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -54,7 +57,18 @@ static long parse_num(const char **p)
  * as the compiler printed it: relative to dir when dir is given. */
 static void set_finding_path(struct finding *f, const char *name, size_t len, const char *dir)
 {
+	static ch_ctx *pctx;
 	char *raw = xstrndup(name, len);
+	/* one file however it is spelt: "./cache/cache.h" is "cache/cache.h"
+	 * also when the file is not there to be resolved (a build log of
+	 * another machine) */
+	if (!pctx)
+		pctx = ch_ctx_new();
+	{
+		char *n = xstrdup(ch_path_normalize(pctx, raw));
+		free(raw);
+		raw = n;
+	}
 	if (dir && raw[0] != '/') {
 		char *full = xasprintf("%s/%s", dir, raw);
 		free(raw);
@@ -323,12 +337,75 @@ static char *line_size_of(const char *msg)
 	return xasprintf("%s%.*s", predicted ? "p" : "", (int)(p - b), b);
 }
 
+/* A key word: '-' for none; blanks (never in C names, possible in a
+ * sidecar entry "NAME CLASS") written as '_'... no: as "%20". */
+static char *key_word(const char *s)
+{
+	if (!s || !*s)
+		return xstrdup("-");
+	size_t n = 0;
+	for (const char *p = s; *p; p++)
+		n += *p == ' ' || *p == '%' ? 3 : 1;
+	char *w = xmalloc(n + 1), *q = w;
+	for (const char *p = s; *p; p++)
+		if (*p == ' ' || *p == '%')
+			q += sprintf(q, "%%%02X", (unsigned char)*p);
+		else
+			*q++ = *p;
+	*q = 0;
+	return w;
+}
+
 char *finding_key(const struct finding *f)
 {
-#define ORNO(s) ((s) && *(s) ? (s) : "-")
-	return xasprintf("%s %s %s %s %s", f->check, ORNO(f->scope), ORNO(f->field),
-			 ORNO(f->other), ORNO(f->lines));
-#undef ORNO
+	char *w[5] = { key_word(f->scope), key_word(f->field), key_word(f->other),
+		       key_word(f->lines), key_word(f->ident) };
+	char *k = xasprintf("%s %s %s %s %s %s", f->check, w[0], w[1], w[2], w[3], w[4]);
+	for (int i = 0; i < 5; i++)
+		free(w[i]);
+	return k;
+}
+
+struct rec_arg { struct findings *fs; const char *dir; long n; };
+
+static int add_record(const struct ch_record *r, const char *engine, void *arg)
+{
+	struct rec_arg *a = arg;
+	struct finding f;
+	memset(&f, 0, sizeof(f));
+	if (!r->file)   /* nowhere to show it (no source, no sidecar line) */
+		return 0;
+	set_finding_path(&f, r->file, strlen(r->file), a->dir);
+	f.line = r->line;
+	f.col = r->col;
+	f.sev = r->severity == CH_SEV_ERROR ? SEV_ERROR
+		: r->severity == CH_SEV_WARNING ? SEV_WARNING : SEV_NOTE;
+	f.check = xstrdup(ch_check_id(r->check));
+	f.message = xstrdup(r->message);
+	f.engines = xstrdup(engine);
+	f.scope = r->scope ? xstrdup(r->scope) : r->function ? xstrdup(r->function) : NULL;
+	f.field = r->field ? xstrdup(r->field) : NULL;
+	f.other = r->other ? xstrdup(r->other) : NULL;
+	f.lines = r->line_size ? xasprintf("%s%u", r->predicted ? "p" : "", r->line_size) : NULL;
+	f.ident = r->ident ? xstrdup(r->ident) : NULL;
+	f.keyed = 1;
+	findings_add(a->fs, &f);
+	a->n++;
+	return 0;
+}
+
+long findings_from_records(struct findings *fs, const char *path, const char *engine,
+			   const char *dir)
+{
+	struct rec_arg a = { fs, dir, 0 };
+	char *err = NULL;
+	(void)engine;   /* each record names its engine */
+	if (ch_records_read(path, add_record, &a, &err) < 0) {
+		fprintf(stderr, "cachehot: %s\n", err);
+		free(err);
+		return -1;
+	}
+	return a.n;
 }
 
 /* The identifier at (line, col) of text, or NULL. */
@@ -366,6 +443,8 @@ void findings_resolve_scopes(struct findings *fs)
 	struct scopes sc = {0};
 	for (size_t i = 0; i < fs->n; i++) {
 		struct finding *f = &fs->v[i];
+		if (f->keyed)   /* a record says it all */
+			continue;
 		if (!cur || strcmp(cur, f->abspath)) {
 			free(cur); free(text); scopes_free(&sc);
 			cur = xstrdup(f->abspath);
@@ -485,6 +564,19 @@ static int unmatched_entry(const struct finding *f, char **entry, char **file, u
 	const char *m = f->message, *e, *p, *c, *h;
 	size_t pl = strlen(CH_MSG_SIDECAR_ENTRY);
 	int kind;
+	if (f->keyed) {   /* the record: the entry, at its file and line */
+		if (strcmp(f->check, "cachehot") || !f->ident || !f->field)
+			return 0;
+		kind = !strcmp(f->ident, "unmatched") ? 1
+		       : !strcmp(f->ident, "unmatched-variable") ? 2 : 0;
+		if (!kind)
+			return 0;
+		*entry = xstrdup(f->field);
+		*file = xstrdup(f->abspath);   /* as the engine was given it */
+		*line = f->line;
+		*hint = kind == 2 && f->other ? xstrdup(f->other) : NULL;
+		return kind;
+	}
 	if (strcmp(f->check, "cachehot") || strncmp(m, CH_MSG_SIDECAR_ENTRY, pl))
 		return 0;
 	if ((p = strstr(m, ") " CH_MSG_UNMATCHED_TAIL)) ||

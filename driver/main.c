@@ -41,6 +41,7 @@ static struct {
 	struct strv annotations;     /* sidecar files (absolute paths) */
 	struct strv profiles;        /* --profile: recording-build profiles (driver/profile.c) */
 	const char *log;             /* --log FILE: findings from a build log */
+	struct strv records;         /* --findings FILE|DIR: a build's records */
 	const char *ccdb, *objlist, *diff_rev, *patch_file, *baseline, *output;
 	int update_baseline, terse, verbose, progress;
 	int jobs;                    /* -j N: units checked at once */
@@ -73,6 +74,8 @@ static void usage_check(FILE *f)
 	      "  -j N                    check N units at once (default 1)\n"
 	      "  --log=FILE              also read findings from a build log ('-': stdin), e.g.\n"
 	      "                          make KCFLAGS=-fplugin=... / make C=1 CHECK=cachehot-sparse\n"
+	      "  --findings=FILE|DIR     also read the records a build wrote (findings=DIR engine\n"
+	      "                          argument: docs/findings.md)\n"
 	      "  --no-progress           no progress line even on a terminal\n"
 	      "  -v, --verbose           print engine commands and their full output\n"
 	      "  --shard=K/N             check part K of N of the units (CI jobs) and write its\n"
@@ -215,6 +218,36 @@ static int load_log(const char *path)
 	return 0;
 }
 
+/* --findings: a file of records, or a directory of them (the engines'
+ * findings=DIR: one *.findings.jsonl a unit); relative paths in them are
+ * taken from the cwd, as a build log's. */
+static int load_records(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		fprintf(stderr, "cachehot: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return findings_from_records(&all, path, "records", NULL) < 0 ? -1 : 0;
+	struct dirent **names;
+	int n = scandir(path, &names, NULL, alphasort), rc = 0;
+	if (n < 0) {
+		fprintf(stderr, "cachehot: cannot read %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!rc && ends_with(names[i]->d_name, ".findings.jsonl")) {
+			char *p = xasprintf("%s/%s", path, names[i]->d_name);
+			rc = findings_from_records(&all, p, "records", NULL) < 0 ? -1 : 0;
+			free(p);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
 /* 1 if path starts with the ELF magic: a binary for the layout engine
  * (an executable or vmlinux has no .o suffix), never a source. */
 static int is_elf(const char *path)
@@ -260,12 +293,14 @@ static void progress(const char *engine, const char *what)
 	fflush(stderr);
 }
 
-/* Parse an engine's output; returns 1 if it ran fine (status 0, or
- * nonzero with cachehot findings and no other error), else 0. */
+/* An engine's findings: its records (records: the file it was told to
+ * write; NULL for spatch, whose report lines are read); returns 1 if it ran
+ * fine (status 0, or nonzero with cachehot findings and no error line
+ * beyond them: -Werror, severity=error), else 0. */
 static int collect(const char *engine, const char *default_check, int status,
-		   const char *out, char *const argv[], const char *dir)
+		   const char *out, char *const argv[], const char *dir, const char *records)
 {
-	int nfind = 0, other_errors = 0;
+	int nfind = 0, other_errors = 0, error_lines = 0;
 	if (opt.verbose) {
 		progress(NULL, NULL);
 		fprintf(stderr, "cachehot: [%s]", engine);
@@ -273,15 +308,30 @@ static int collect(const char *engine, const char *default_check, int status,
 			fprintf(stderr, " %s", argv[i]);
 		fprintf(stderr, " -> %d\n%s", status, out);
 	}
+	if (records && status >= 0 && status < 128) {
+		size_t before = all.n;
+		long n = access(records, F_OK) == 0 ? findings_from_records(&all, records, engine, dir)
+						    : -2;
+		if (n == -2 && status == 0) {
+			progress(NULL, NULL);
+			fprintf(stderr, "cachehot: engine %s wrote no records (%s): is it from "
+				"another cachehot?\n", engine, records);
+			opt.trouble = 1;
+		}
+		for (size_t i = before; i < all.n; i++)
+			nfind += all.v[i].sev >= SEV_WARNING;
+		if (n < 0 && status == 0)
+			opt.trouble = 1;
+	}
 	for (const char *s = out; *s; ) {
 		const char *e = strchr(s, '\n');
 		char *l = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
 		struct finding f;
-		if (parse_diag_line(l, engine, default_check, dir, &f)) {
+		if (!records && parse_diag_line(l, engine, default_check, dir, &f)) {
 			findings_add(&all, &f);
 			nfind++;
 		} else if (strstr(l, "error: ") || strstr(l, "Error")) {
-			other_errors++;
+			error_lines++;
 		} else if (!strncmp(l, "cachehot-layout: warning: ", 26)) {
 			progress(NULL, NULL);   /* e.g. nothing judged: shown, not a finding */
 			fprintf(stderr, "%s\n", l);
@@ -289,6 +339,8 @@ static int collect(const char *engine, const char *default_check, int status,
 		free(l);
 		s = e ? e + 1 : s + strlen(s);
 	}
+	/* an error line no finding accounts for: the engine failed */
+	other_errors = records ? error_lines > nfind : error_lines;
 	if (status == 0 || (status > 0 && status < 128 && nfind > 0 && other_errors == 0))
 		return 1;
 	progress(NULL, NULL);
@@ -354,15 +406,21 @@ static void push_flags(struct strv *av, const struct unit *u)
 		strv_push(av, opt.cflags.v[i]);
 }
 
-static int run_one(const char *engine, const char *default_check, struct strv *av, const char *dir)
+static int run_one(const char *engine, const char *default_check, struct strv *av, const char *dir,
+		   const char *records)
 {
 	char *out = NULL;
-	int st = run_capture(av->v, dir, &out);
+	int st;
 	int ok = 0;
+	if (records)
+		unlink(records);
+	st = run_capture(av->v, dir, &out);
 	if (st < 0)
 		opt.trouble = 1;
 	else
-		ok = collect(engine, default_check, st, out, av->v, dir);
+		ok = collect(engine, default_check, st, out, av->v, dir, records);
+	if (records)
+		unlink(records);
 	free(out);
 	return ok;
 }
@@ -403,7 +461,15 @@ static void on_signal(int sig)
 static char *tmp_object(void)
 {
 	static unsigned seq;
-	return xasprintf("%s/u%u.o", tmpdir, seq++);
+	/* the pid: -j workers are forks, each with its own copy of seq */
+	return xasprintf("%s/u%d-%u.o", tmpdir, (int)getpid(), seq++);
+}
+
+/* Where an engine run writes its records (removed after reading). */
+static char *tmp_records(void)
+{
+	static unsigned seq;
+	return xasprintf("%s/r%d-%u.jsonl", tmpdir, (int)getpid(), seq++);
 }
 
 /* The plugin cannot know how big an out-of-line copy is (cc1 has not
@@ -427,15 +493,11 @@ static void size_inline_copies(size_t first, const char *obj, const char *src)
 		ctx = ch_ctx_new();
 	for (i = first; i < all.n; i++) {
 		struct finding *f = &all.v[i];
-		const char *p = strstr(f->message, "inline function '"), *e, *line;
+		const char *p = f->field, *line;   /* the inline function (its record) */
 		size_t nlen;
 		if (strcmp(f->check, "cachehot-inline-addr") || !p)
 			continue;
-		p += strlen("inline function '");
-		e = strchr(p, '\'');
-		if (!e)
-			continue;
-		nlen = (size_t)(e - p);
+		nlen = strlen(p);
 		/* "0000000000000000 0000000000000029 t lruvec_page_state" (a clone
 		 * may be "name.constprop.0": the exact name wins) */
 		for (line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
@@ -464,11 +526,13 @@ static void size_inline_copies(size_t first, const char *obj, const char *src)
 static void run_plugin(const struct unit *u, const char *plugin)
 {
 	struct strv av = {0};
-	char *obj = tmp_object(), *fp = xasprintf("-fplugin=%s", plugin);
+	char *obj = tmp_object(), *fp = xasprintf("-fplugin=%s", plugin), *rec = tmp_records();
+	char *ra = xasprintf("-fplugin-arg-cachehot-findings=%s", rec);
 	strv_push(&av, tool_cc());
 	push_flags(&av, u);
 	strv_push(&av, fp);
 	push_engine_args(&av, "plugin");
+	strv_push(&av, ra);
 	strv_push(&av, "-fdiagnostics-plain-output");
 	strv_push(&av, "-c");
 	strv_push(&av, u->src);
@@ -476,23 +540,27 @@ static void run_plugin(const struct unit *u, const char *plugin)
 	strv_push(&av, obj);
 	{
 		size_t first = all.n;
-		run_one("plugin", NULL, &av, u->dir);
+		run_one("plugin", NULL, &av, u->dir, rec);
 		size_inline_copies(first, obj, u->src);
 	}
 	unlink(obj);
-	free(obj); free(fp);
+	free(obj); free(fp); free(rec); free(ra);
 	strv_free(&av);
 }
 
 static void run_sparse(const struct unit *u, const char *sparse)
 {
 	struct strv av = {0};
+	char *rec = tmp_records(), *ra = xasprintf("-fcachehot-findings=%s", rec);
 	strv_push(&av, sparse);
 	push_flags(&av, u);
 	push_engine_args(&av, "sparse");
+	strv_push(&av, ra);
 	strv_push(&av, u->src);
-	run_one("sparse", NULL, &av, u->dir);
+	run_one("sparse", NULL, &av, u->dir, rec);
 	strv_free(&av);
+	free(rec);
+	free(ra);
 }
 
 /* The rule's "// Options:" line, as coccicheck passes it. */
@@ -532,7 +600,7 @@ static void run_cocci(const struct unit *u, const struct strv *rules)
 			}
 		}
 		strv_push(&av, u->src);
-		run_one("cocci", check, &av, u->dir);
+		run_one("cocci", check, &av, u->dir, NULL);
 		free(check);
 		strv_free(&av);
 	}
@@ -542,6 +610,7 @@ static void run_layout_obj(const char *obj, const char *dir, const char *layout,
 			   const char *manifest)
 {
 	struct strv av = {0};
+	char *rec = tmp_records();
 	strv_push(&av, layout);
 	strv_push(&av, "-q");
 	push_engine_args(&av, "layout");
@@ -549,9 +618,12 @@ static void run_layout_obj(const char *obj, const char *dir, const char *layout,
 		strv_push(&av, "--manifest");
 		strv_push(&av, manifest);
 	}
+	strv_push(&av, "--findings");
+	strv_push(&av, rec);
 	strv_push(&av, obj);
-	run_one("layout", NULL, &av, dir);
+	run_one("layout", NULL, &av, dir, rec);
 	strv_free(&av);
+	free(rec);
 }
 
 /* The layout engine on a source: compile it with -g (and, when the plugin
@@ -686,11 +758,15 @@ static void run_unit(const struct unit *u, const struct engines_found *ef, int s
 static int write_findings_cb(FILE *f, void *arg)
 {
 	const struct findings *fs = arg;
+#define OR0(s) ((s) ? (s) : "")
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct finding *x = &fs->v[i];
-		fprintf(f, "%s\x1f%s\x1f%u\x1f%u\x1f%d\x1f%s\x1f%s\x1f%s\n", x->file, x->abspath,
-			x->line, x->col, (int)x->sev, x->check, x->message, x->engines);
+		fprintf(f, "%s\x1f%s\x1f%u\x1f%u\x1f%d\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s"
+			"\x1f%s\x1f%s\n", x->file, x->abspath, x->line, x->col, (int)x->sev, x->check,
+			x->message, x->engines, x->keyed, OR0(x->scope), OR0(x->field),
+			OR0(x->other), OR0(x->lines), OR0(x->ident));
 	}
+#undef OR0
 	return 0;
 }
 
@@ -704,15 +780,15 @@ static void read_findings(const char *path)
 	}
 	char *save = NULL;
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *fld[8];
+		char *fld[14];
 		int n = 0;
-		for (char *p = l; n < 8; n++) {
+		for (char *p = l; n < 14; n++) {
 			fld[n] = p;
 			p = strchr(p, '\x1f');
 			if (!p) { n++; break; }
 			*p++ = 0;
 		}
-		if (n != 8)
+		if (n != 14)
 			continue;
 		struct finding f = {0};
 		f.file = xstrdup(fld[0]);
@@ -723,6 +799,14 @@ static void read_findings(const char *path)
 		f.check = xstrdup(fld[5]);
 		f.message = xstrdup(fld[6]);
 		f.engines = xstrdup(fld[7]);
+		f.keyed = atoi(fld[8]);
+#define ORNULL(s) (*(s) ? xstrdup(s) : NULL)
+		f.scope = ORNULL(fld[9]);
+		f.field = ORNULL(fld[10]);
+		f.other = ORNULL(fld[11]);
+		f.lines = ORNULL(fld[12]);
+		f.ident = ORNULL(fld[13]);
+#undef ORNULL
 		findings_add(&all, &f);
 	}
 	free(text);
@@ -820,6 +904,7 @@ static int cmd_check(int argc, char **argv)
 		{ "update-baseline", no_argument, 0, 'u' },
 		{ "no-progress", no_argument, 0, 'n' },
 		{ "log", required_argument, 0, 'l' },
+		{ "findings", required_argument, 0, 1104 },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, 'h' },
 		{ "include", required_argument, 0, 'i' },   /* -include FILE */
@@ -908,6 +993,7 @@ static int cmd_check(int argc, char **argv)
 		case 'u': opt.update_baseline = 1; break;
 		case 'n': opt.progress = 0; break;
 		case 'l': opt.log = optarg; break;
+		case 1104: strv_push(&opt.records, optarg); break;
 		case 'v': opt.verbose = 1; break;
 		case 'h': usage_check(stdout); exit(0);
 		case 'I': case 'D': case 'U':
@@ -1022,7 +1108,11 @@ static int cmd_check(int argc, char **argv)
 		exit(EXIT_TROUBLE);
 	if (opt.log && load_log(opt.log) < 0)
 		exit(EXIT_TROUBLE);
-	if (!opt.nunits && !opt.objects.n && !have_patch && !opt.log && !merge && !shard.n)
+	for (size_t i = 0; i < opt.records.n; i++)
+		if (load_records(opt.records.v[i]) < 0)
+			exit(EXIT_TROUBLE);
+	if (!opt.nunits && !opt.objects.n && !have_patch && !opt.log && !merge && !shard.n &&
+	    !opt.records.n)
 		die_usage("nothing to check: name source files, objects, -p compile_commands.json "
 			  "or --objects FILE%s", "");
 	if (opt.objects.n && !(opt.engines & ENG_LAYOUT) && !opt.nunits)
@@ -1141,7 +1231,7 @@ static int cmd_check(int argc, char **argv)
 	if (merge)
 		ro.lines_checked = merged.lines;
 	/* a build log has no unit count: its per-object notes are kept */
-	findings_fold_unmatched(&all, opt.log ? 0 : merge ? merged.units : opt.nunits,
+	findings_fold_unmatched(&all, opt.log || opt.records.n ? 0 : merge ? merged.units : opt.nunits,
 				merge ? merged.whole : opt.ccdb && !files.n);
 	findings_resolve_scopes(&all);
 	findings_sort_dedupe(&all);

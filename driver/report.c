@@ -12,94 +12,6 @@
 #include "driver.h"
 #include "../core/cachehot-core.h"
 
-/* What each check means: SARIF rule help and the JSON "help" field. */
-static const struct rule_doc {
-	const char *id, *name, *shortd, *help;
-} rule_docs[] = {
-	{ "cachehot-false-sharing", "FalseSharing",
-	  "Fields written on different hot paths share a cache line",
-	  "A field annotated __cacheline_hot (or in a hot group) shares a cache line with a "
-	  "field of another hot group, a read-mostly field or an exclusive field, at the "
-	  "configured line size (and at the predicted larger one with predict=N). Writers on "
-	  "different CPUs then bounce the line. Move the fields apart or separate them with "
-	  "CACHELINE_PADDING(). See cachehot-annotations(7)." },
-	{ "cachehot-padding-macro", "PaddingMacro",
-	  "Padding does not use CACHELINE_PADDING or does not isolate what it should",
-	  "Hot groups are separated by a private padding type (PC_PADDING, MEMCG_PADDING, "
-	  "ZONE_PADDING), a hand-sized byte array or an alignment attribute where the "
-	  "kernel's unified CACHELINE_PADDING() (struct cacheline_padding) expresses the "
-	  "intent, or the padding no longer isolates the fields it was written for. "
-	  "See cachehot-annotations(7)." },
-	{ "cachehot-group-span", "GroupSpan",
-	  "A group of fields spans more cache lines than its bytes need",
-	  "A kernel cacheline group (__cacheline_group_begin/end) or a __cacheline_hot_group "
-	  "group touches one cache line more than its size requires, so every fast-path pass "
-	  "over it loads an extra line. Shift the group (move the named bytes of fields "
-	  "before it to after it) or start it on a line boundary with "
-	  "__cacheline_group_begin_aligned(). See cachehot-annotations(7)." },
-	{ "cachehot-group-markers", "GroupMarkers",
-	  "Kernel cacheline group markers are unbalanced or overlap",
-	  "A __cacheline_group_begin(G) has no __cacheline_group_end(G) (or the reverse), a "
-	  "group begins twice, or one group begins inside another. Such groups are not "
-	  "checked, and CACHELINE_ASSERT_GROUP_* asserts on them do not mean what they say. "
-	  "See cachehot-annotations(7)." },
-	{ "cachehot-net-cachelines", "NetCachelines",
-	  "The kernel's net_cachelines table and the struct disagree",
-	  "A row of Documentation/networking/net_cachelines names no member of the struct "
-	  "(renamed, moved or configured out), or a member has no row. See "
-	  "docs/net-cachelines.md." },
-	{ "cachehot-group-assert", "GroupAssert",
-	  "A CACHELINE_ASSERT_GROUP_SIZE/_MEMBER assert is stale or missing",
-	  "A hand-kept cacheline group assert no longer holds on the real layout, has slack, "
-	  "names a member or group that is gone, or a group member has none. "
-	  "`cachehot asserts STRUCT OBJ` prints the current block. See docs/kernel-groups.md." },
-	{ "cachehot-array-sharing", "ArraySharing",
-	  "Neighbouring elements of a per-thread array share a cache line",
-	  "An array whose elements are each written by their own thread or CPU "
-	  "(__cacheline_per_thread, sidecar 'NAME[] per_thread') has an element size that "
-	  "is not a multiple of the cache line, or does not start on a line: a hot field of "
-	  "element i shares a line with element i+1, so two threads write one line. Align "
-	  "the element type to the line (_Alignas on its first member; "
-	  "____cacheline_aligned_in_smp in the kernel). See cachehot-annotations(7)." },
-	{ "cachehot-counter-batch", "CounterBatch",
-	  "A statistics counter is updated once per element of a loop",
-	  "A shared statistics counter (__mod_lruvec_state, mod_node_page_state, the "
-	  "*_state/*_event(s) family or a counter-updaters entry) is updated inside a loop, "
-	  "one atomic or per-CPU update per element, where the target and the item do not "
-	  "change over the loop (or take a few values). Accumulate in a local (or a keyed "
-	  "set of locals) and apply once after the loop, before any early exit and before "
-	  "a lock is dropped. See docs/checks.rst." },
-	{ "cachehot-global-sharing", "GlobalSharing",
-	  "A hot global variable shares a cache line with other data",
-	  "A global variable annotated __cacheline_hot or __cacheline_exclusive (or named "
-	  "'VARIABLE hot' in the annotations file) shares a cache line with other variables "
-	  "in the linked binary, as its ELF symbol table places them (cachehot-layout). Every "
-	  "write to it takes the line from the CPUs using its neighbours. Give it a line of "
-	  "its own: __cacheline_aligned_in_smp in the kernel (or __read_mostly on its "
-	  "readers), _Alignas(L) on it and on the variable after it elsewhere. "
-	  "See cachehot-annotations(7)." },
-	{ "cachehot", "Annotations",
-	  "An annotation cannot be applied: a sidecar entry or attribute names nothing",
-	  "A sidecar entry names no member of its struct (the member was renamed or removed, "
-	  "or the entry is misspelt), matches no struct of the units checked, or an "
-	  "annotation attribute is misused. The layout it was meant to protect is not "
-	  "checked until the annotation is corrected. See cachehot-annotations(7)." },
-	{ "cachehot-inline-addr", "InlineAddress",
-	  "The address of an inline function is taken, emitting an out-of-line copy",
-	  "Taking the address of a static inline function (a function pointer, an ops "
-	  "table, a conditional callback) makes the compiler emit an out-of-line copy in "
-	  "every object that does so. Mark intended uses 'FUNCTION() addressable' in the "
-	  "annotations file, or call the function directly. See cachehot(1)." },
-};
-
-static const struct rule_doc *rule_doc(const char *id)
-{
-	for (size_t i = 0; i < sizeof(rule_docs) / sizeof(rule_docs[0]); i++)
-		if (!strcmp(rule_docs[i].id, id))
-			return &rule_docs[i];
-	return NULL;
-}
-
 static const char *sev_name(enum sev s)
 {
 	return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "note";
@@ -240,9 +152,10 @@ static json_t *text_obj(const char *s)
 	return o;
 }
 
-/* partialFingerprints["cachehotKey/v2"]: the file and the finding's whole
- * identity (check, struct, field, partner, line size), which survive line
- * moves; findings whose identity repeats in one run (a struct defined twice
+/* partialFingerprints["cachehotKey/v3"]: the file and the finding's whole
+ * identity from its record (check, struct, field, partner, line size,
+ * ident), which survive line moves and rewording (v2 took the words from
+ * the message text); findings whose identity repeats in one run (a struct defined twice
  * in one file) get their ordinal among them ("#2"), so every result has its
  * own. fs is sorted (findings_sort_dedupe), so the ordinal is stable.
  * Returns n heap strings. */
@@ -291,12 +204,11 @@ static json_t *build_sarif(const struct findings *fs)
 	struct strv ids = {0};
 	char **keys = sarif_keys(fs);
 
-	/* Rules: the three built-in checks first, then any other id seen. */
-	for (size_t i = 0; i < sizeof(rule_docs) / sizeof(rule_docs[0]); i++)
-		if (strcmp(rule_docs[i].id, "cachehot") &&   /* these listed when used */
-		    strcmp(rule_docs[i].id, "cachehot-net-cachelines") &&
-		    strcmp(rule_docs[i].id, "cachehot-group-assert"))
-			strv_push(&ids, rule_docs[i].id);
+	/* Rules: the registry's listed checks first (core/registry.c), then
+	 * any other id seen. */
+	for (int c = 0; c < CH_CHECK__ROWS; c++)
+		if (ch_check_info((enum ch_check)c)->sarif_listed)
+			strv_push(&ids, ch_check_info((enum ch_check)c)->id);
 	for (size_t i = 0; i < fs->n; i++) {
 		int seen = 0;
 		for (size_t j = 0; j < ids.n && !seen; j++)
@@ -305,12 +217,12 @@ static json_t *build_sarif(const struct findings *fs)
 			strv_push(&ids, fs->v[i].check);
 	}
 	for (size_t j = 0; j < ids.n; j++) {
-		const struct rule_doc *d = rule_doc(ids.v[j]);
+		const struct ch_check_info *d = ch_check_info_by_id(ids.v[j]);
 		json_t *r = json_object(), *cfg = json_object();
 		json_object_set_new(r, "id", json_string(ids.v[j]));
 		if (d) {
-			json_object_set_new(r, "name", json_string(d->name));
-			json_object_set_new(r, "shortDescription", text_obj(d->shortd));
+			json_object_set_new(r, "name", json_string(d->sarif_name));
+			json_object_set_new(r, "shortDescription", text_obj(d->summary));
 			json_object_set_new(r, "fullDescription", text_obj(d->help));
 			json_object_set_new(r, "help", text_obj(d->help));
 		} else {
@@ -354,7 +266,7 @@ static json_t *build_sarif(const struct findings *fs)
 		json_object_set_new(loc, "physicalLocation", phys);
 		json_array_append_new(locs, loc);
 		json_object_set_new(res, "locations", locs);
-		json_object_set_new(fp, "cachehotKey/v2", json_string(key));
+		json_object_set_new(fp, "cachehotKey/v3", json_string(key));
 		json_object_set_new(res, "partialFingerprints", fp);
 		json_object_set_new(props, "engines", engines_array(f->engines));
 		json_object_set_new(res, "properties", props);

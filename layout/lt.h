@@ -258,6 +258,17 @@ struct lt_opts {
 /* Format a finding the way the compilers do: "file:line:col: warning: msg".
  * The file falls back to the input path when the model has no location. */
 void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input);
+/* --findings=PATH (docs/findings.md): the context collecting the records of
+ * this run, or NULL. lt_print_finding and lt_print_loc's callers record
+ * through lt_record: r at l (the column lt_print_loc prints, of field),
+ * or, without a line, at input. */
+extern ch_ctx *lt_records;
+void lt_record(struct ch_record *r, const struct ch_loc *l, const char *field, const char *input);
+/* A [cachehot] report of sev about a sidecar (or manifest) entry at its
+ * file:line: printed "cachehot-layout: SEV: msg" and recorded (ident: its
+ * kind, hint: a "did you mean" name or NULL). */
+void lt_side_report(FILE *out, enum ch_severity sev, const char *msg, const char *entry,
+		    const char *ident, const char *file, unsigned line, const char *hint);
 /* "file:line:col: " for a location (display column; field: the member the
  * location belongs to, for macro-declared members), else "input: ". */
 void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const char *input);

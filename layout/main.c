@@ -46,6 +46,8 @@ static const char usage[] =
 "                       its CACHELINE_ASSERT_GROUP_* against the groups; repeatable\n"
 "  --inline-addr 0|1    accepted for the plugin's argument (no effect here)\n"
 "  -q, --quiet          no summary line on stderr\n"
+"  --findings PATH       also write the findings as records (JSON lines) to PATH,\n"
+"                       a file or a directory (docs/findings.md)\n"
 "  --version, --help\n";
 
 static void die_usage(const char *msg)
@@ -92,6 +94,9 @@ static const char *leaf_name(const char *path, char *buf, size_t n)
 	return buf;
 }
 
+ch_ctx *lt_records;
+static void record_macro_note(const char *note);
+
 void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const char *input)
 {
 	char nb[256];
@@ -102,14 +107,68 @@ void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const ch
 		fprintf(out, "%s: ", l->file ? l->file : input);
 }
 
+void lt_record(struct ch_record *r, const struct ch_loc *l, const char *field, const char *input)
+{
+	char nb[256];
+	if (!lt_records)
+		return;
+	if (!r->file && l && l->file && l->line) {
+		r->file = l->file;
+		r->line = l->line;
+		r->col = lt_display_col(l->file, l->line, l->col, leaf_name(field, nb, sizeof(nb)));
+	} else if (!r->file) {
+		r->file = l && l->file ? l->file : input;   /* a binary without DWARF: line 0 */
+	}
+	ch_record_add(lt_records, r);
+}
+
 void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input)
 {
+	const char *field = f->field_a && f->check != CH_CHECK__COUNT ? f->field_a : NULL;
+	if (lt_records) {
+		struct ch_record r;
+		ch_record_from_finding(&r, f);
+		lt_record(&r, &f->loc, field, input);
+	}
 	if (f->loc.file && f->loc.line)
-		lt_print_loc(out, &f->loc, f->field_a && f->check != CH_CHECK__COUNT ? f->field_a : NULL,
-			     input);
+		lt_print_loc(out, &f->loc, field, input);
 	else
 		fprintf(out, "%s: ", f->loc.file ? f->loc.file : input);
 	fprintf(out, "%s: %s\n", sev_str(f->severity), f->message);
+}
+
+/* A [cachehot] diagnostic (sidecar) of severity sev at loc (or, loc NULL,
+ * at the entry file:line), recorded and printed: entry, in struct scope,
+ * ident the kind (docs/findings.md). */
+static void side_report(FILE *out, enum ch_severity sev, const char *msg, const struct ch_loc *loc,
+			const char *input, const char *scope, const char *entry, const char *ident,
+			const char *file, unsigned line, const char *hint)
+{
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_ANNOTATION;
+	r.severity = sev;
+	r.message = msg;
+	r.scope = scope;
+	r.field = entry;
+	r.other = hint;
+	r.ident = ident;
+	if (!loc) {
+		r.file = file;
+		r.line = line;
+	}
+	lt_record(&r, loc, NULL, input);
+	if (loc)
+		lt_print_loc(out, loc, NULL, input);
+	else
+		fputs("cachehot-layout: ", out);
+	fprintf(out, "%s: %s\n", sev_str(sev), msg);
+}
+
+void lt_side_report(FILE *out, enum ch_severity sev, const char *msg, const char *entry,
+		    const char *ident, const char *file, unsigned line, const char *hint)
+{
+	side_report(out, sev, msg, NULL, NULL, NULL, entry, ident, file, line, hint);
 }
 
 struct emit_arg {
@@ -151,9 +210,9 @@ static void mark_sidecar_used(ch_ctx *ctx, const char *name, const struct ch_typ
 static void side_missing(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct side_arg *a = arg;
-	lt_print_loc(stdout, &a->st->t->loc, NULL, a->st->input);
-	fprintf(stdout, "warning: %s\n",
-		ch_msg_sidecar_no_member(a->ctx, entry, file, line, a->st->name));
+	side_report(stdout, CH_SEV_WARNING,
+		    ch_msg_sidecar_no_member(a->ctx, entry, file, line, a->st->name),
+		    &a->st->t->loc, a->st->input, a->st->name, entry, "no-member", NULL, 0, NULL);
 	a->warnings++;
 }
 
@@ -161,10 +220,10 @@ struct td_arg { const struct lt_typedef *td; ch_ctx *ctx; int warnings; };
 static void side_typedef(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct td_arg *a = arg;
-	lt_print_loc(stdout, &a->td->loc, NULL, a->td->input);
-	fprintf(stdout, "warning: %s\n",
-		ch_msg_sidecar_typedef(a->ctx, entry, file, line, a->td->name, a->td->tag,
-				       a->td->is_union));
+	side_report(stdout, CH_SEV_WARNING,
+		    ch_msg_sidecar_typedef(a->ctx, entry, file, line, a->td->name, a->td->tag,
+					   a->td->is_union),
+		    &a->td->loc, a->td->input, a->td->tag, entry, "typedef-entry", NULL, 0, NULL);
 	a->warnings++;
 }
 
@@ -175,8 +234,8 @@ static void side_unmatched(const char *file, unsigned line, const char *entry, v
 	 * (--inline-addr has no effect), so no entry of it can match */
 	if (l > 2 && !strcmp(entry + l - 2, "()"))
 		return;
-	fprintf(stdout, "cachehot-layout: note: %s\n",
-		ch_msg_sidecar_unmatched_input(arg, entry, file, line));
+	lt_side_report(stdout, CH_SEV_NOTE, ch_msg_sidecar_unmatched_input(arg, entry, file, line),
+		       entry, "unmatched-input", file, line, NULL);
 }
 
 static int in_list(char **v, size_t n, const char *s)
@@ -224,7 +283,7 @@ static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t ns
 }
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
-       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_UNMATCHED, OPT_INLINE,
+       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_FINDINGS, OPT_UNMATCHED, OPT_INLINE,
        OPT_NETCL, OPT_LOCALITY, OPT_GASSERT, OPT_ASSERTS, OPT_GROUPS, OPT_JSON };
 
 /* The config to judge st with: the line size in effect where it is defined
@@ -245,6 +304,7 @@ static const struct ch_config *struct_config(const struct ch_config *cfg, const 
 		c.line_size = st->macro_line_size;
 		if (st->macro_note && st->macro_note != noted && annotated) {
 			noted = st->macro_note;
+			record_macro_note(st->macro_note);
 			printf("%s\n", st->macro_note);
 		}
 	} else if (st->macros && !(mf && lt_manifest_struct_line_size(mf, st->name))) {
@@ -253,6 +313,31 @@ static const struct ch_config *struct_config(const struct ch_config *cfg, const 
 		c.line_size = ls;  /* as the compiler judged it */
 	}
 	return &c;
+}
+
+/* The line-size note macros.c composed, "FILE:LINE: note: MESSAGE": its
+ * record (the one place layout takes its own text apart). */
+static void record_macro_note(const char *note)
+{
+	const char *sep = strstr(note, ": note: "), *colon;
+	struct ch_record r;
+	char *file;
+	if (!lt_records || !sep)
+		return;
+	for (colon = sep - 1; colon > note && *colon != ':'; colon--)
+		;
+	if (colon <= note)
+		return;
+	file = strndup(note, (size_t)(colon - note));
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_ANNOTATION;
+	r.severity = CH_SEV_NOTE;
+	r.file = file;
+	r.line = (unsigned)strtoul(colon + 1, NULL, 10);
+	r.message = sep + 8;
+	r.ident = "line-size-macro";
+	ch_record_add(lt_records, &r);
+	free(file);
 }
 
 int main(int argc, char **argv)
@@ -277,6 +362,7 @@ int main(int argc, char **argv)
 		{ "group-asserts", required_argument, NULL, OPT_GASSERT },
 		{ "asserts", required_argument, NULL, OPT_ASSERTS },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "findings", required_argument, NULL, OPT_FINDINGS },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -284,6 +370,7 @@ int main(int argc, char **argv)
 	char **sides = NULL, **only = NULL;
 	size_t nsides = 0, nonly = 0, i;
 	const char *manifest = NULL, *show = NULL, *reorg = NULL, *locality = NULL;
+	const char *records = NULL;
 	char **netcl = NULL, **gasserts = NULL;
 	size_t nnetcl = 0, ngasserts = 0;
 	const char *asserts_of = NULL;
@@ -353,10 +440,15 @@ int main(int argc, char **argv)
 			locality = optarg;
 			break;
 		case 'q': quiet = 1; break;
+		case OPT_FINDINGS: records = optarg; break;
 		case OPT_VERSION: printf("cachehot-layout %s\n", CH_VERSION); return 0;
 		case 'h': fputs(usage, stdout); return 0;
 		default: die_usage(NULL);
 		}
+	}
+	if (records) {
+		lt_records = ch_ctx_new();
+		ch_records_begin(lt_records, "layout");
 	}
 	if ((show != NULL) + (reorg != NULL) + diff + groups + (asserts_of != NULL) +
 	    (locality != NULL) > 1)
@@ -547,6 +639,13 @@ int main(int argc, char **argv)
 			rc = 1;
 	}
 out:
+	if (lt_records) {
+		if (ch_records_write(lt_records, records, argc > optind ? argv[optind] : NULL)) {
+			fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(lt_records));
+			rc = 2;
+		}
+		ch_ctx_free(lt_records);
+	}
 	ch_netcl_free(tab);
 	ch_asserts_free(asserts);
 	free(netcl);

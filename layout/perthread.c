@@ -87,6 +87,11 @@ struct pt_out {
 static void pt_emit(const struct ch_finding *f, void *arg)
 {
 	struct pt_out *po = arg;
+	if (lt_records) {
+		struct ch_record r;
+		ch_record_from_finding(&r, f);
+		lt_record(&r, &f->loc, po->name, po->input);
+	}
 	lt_print_loc(po->out, &f->loc, po->name, po->input);
 	fprintf(po->out, "%s: %s\n", f->severity == CH_SEV_ERROR ? "error" :
 		f->severity == CH_SEV_WARNING ? "warning" : "note", f->message);

@@ -535,10 +535,12 @@ static void no_symbol(const char *name, enum ch_class cls, const char *group, co
 	if (matched)
 		return;
 	hint = ch_sidecar_global_hint(r->s->ctx, name);
-	fprintf(r->out, "cachehot-layout: %s: %s\n", hint ? "warning" : "note",
-		ch_msg_sidecar_no_symbol(r->s->ctx, ch_sidecar_global_entry(r->s->ctx, name, cls,
-									     group),
-					 file, line, hint));
+	{
+		const char *entry = ch_sidecar_global_entry(r->s->ctx, name, cls, group);
+		lt_side_report(r->out, hint ? CH_SEV_WARNING : CH_SEV_NOTE,
+			       ch_msg_sidecar_no_symbol(r->s->ctx, entry, file, line, hint), entry,
+			       "no-symbol", file, line, hint);
+	}
 	if (hint)
 		r->warnings++;
 }
@@ -548,8 +550,9 @@ static void no_manifest_symbol(const char *name, const char *file, unsigned line
 {
 	struct run *r = arg;
 	r->s->globals_unmatched++;
-	fprintf(r->out, "cachehot-layout: note: %s\n",
-		ch_msg_manifest_global_no_symbol(r->s->ctx, name, file, line));
+	lt_side_report(r->out, CH_SEV_NOTE,
+		       ch_msg_manifest_global_no_symbol(r->s->ctx, name, file, line), name,
+		       "manifest-no-symbol", file ? file : "?", line, NULL);
 }
 
 int lt_globals_run(struct lt_set *s, char **files, int nfiles, struct lt_manifest *mf,

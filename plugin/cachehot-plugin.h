@@ -21,6 +21,7 @@ struct cachehot_opts {
 	int inline_notes;          /* 1 = print ops-table/callback findings as notes (default 1) */
 	int counter_batch;         /* 1 = run the counter-batch check (default 1) */
 	int werror;                /* 0 = cachehot's warnings stay warnings under -Werror (default 1) */
+	const char *findings;      /* findings=PATH: the unit's findings as records, or NULL */
 };
 
 extern struct cachehot_opts cachehot_opts;
@@ -42,6 +43,14 @@ void cachehot_inline_finish_decl(union tree_node *decl);
 class rich_location;
 void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal = false);
 void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not_fatal = false);
+/* The same for a diagnostic with its record (core/findings.c): r->severity
+ * and r->message are printed at loc; r is recorded (findings=PATH) at loc's
+ * spelling point and GCC's printed column unless r->file is set. Every
+ * finding the plugin prints goes through here or cachehot_emit. */
+void cachehot_report(unsigned loc, struct ch_record *r, bool not_fatal = false);
+/* A cachehot error of check at loc (a misused attribute): printed and
+ * recorded. */
+void cachehot_error(enum ch_check check, unsigned loc, const char *msg);
 
 
 /* plugin/counter-batch.c: the [cachehot-counter-batch] pass. updaters()

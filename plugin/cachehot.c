@@ -22,6 +22,8 @@
  *   object-records=0|1 access facts and manifest records into the object (default 1;
  *                      plugin/build.c)
  *   once=DIR           a finding about a header prints once per build
+ *   findings=PATH       write the unit's findings as records (core/findings.c,
+ *                      docs/findings.md); PATH a file, or a directory: one file a unit
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -82,6 +84,7 @@ static struct plugin_info cachehot_info = {
 	"  record[=all|annotated|TAG,...]  recording build: link with -lcachehot-rt\n"
 	"  object-records=0|1       write access facts and manifest records into the object (default 1)\n"
 	"  once=DIR                 a finding about a header prints once per build (default: per unit)\n"
+	"  findings=FILE|DIR        write the findings as records (JSON lines) for cachehot check\n"
 	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
 	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
 	"  help                     print this list on stderr\n"
@@ -94,6 +97,7 @@ static hash_map<tree, int> *relevance;  /* 1: annotations inside, 2: none */
 static bool any_attribute_seen;
 static int unmatched_note = 1;
 static bool names_seen_any;
+static void record_at(location_t loc, struct ch_record *r);
 
 /* Weak stubs: plugin/inline-addr.c provides the real ones. */
 __attribute__((weak)) void cachehot_inline_attributes(void) {}
@@ -125,10 +129,10 @@ static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_a
 	    !(TREE_CODE(decl) == VAR_DECL && (TREE_STATIC(decl) || DECL_EXTERNAL(decl)))) {
 		/* on a struct type: at its tag, as sparse reports it (GCC's
 		 * input_location is wherever parsing stopped: the '}') */
-		error_at(DECL_P(decl) ? DECL_SOURCE_LOCATION(decl)
+		cachehot_error(CH_CHECK_ANNOTATION, DECL_P(decl) ? DECL_SOURCE_LOCATION(decl)
 			 : TYPE_P(decl) && TYPE_STUB_DECL(decl) &&
 			   DECL_SOURCE_LOCATION(TYPE_STUB_DECL(decl)) > BUILTINS_LOCATION
-			 ? DECL_SOURCE_LOCATION(TYPE_STUB_DECL(decl)) : input_location, "%s",
+			 ? DECL_SOURCE_LOCATION(TYPE_STUB_DECL(decl)) : input_location,
 			 ch_msg_attr_not_member(cachehot_ctx, IDENTIFIER_POINTER(name)));
 		*no_add_attrs = true;
 		return NULL_TREE;
@@ -136,20 +140,20 @@ static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_a
 	if (args) {
 		tree arg = TREE_VALUE(args);
 		if (TREE_CODE(arg) != STRING_CST) {
-			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
 				 ch_msg_attr_group_not_string(cachehot_ctx, IDENTIFIER_POINTER(name)));
 			*no_add_attrs = true;
 			return NULL_TREE;
 		}
 		if (TREE_STRING_LENGTH(arg) <= 1) {
-			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
 				 ch_msg_attr_group_empty(cachehot_ctx, IDENTIFIER_POINTER(name)));
 			*no_add_attrs = true;
 			return NULL_TREE;
 		}
 		/* "a\nb" would break every line-based reader, "a\0b" read as "a" */
 		if (!ch_group_name_valid(TREE_STRING_POINTER(arg), TREE_STRING_LENGTH(arg) - 1)) {
-			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
 				 ch_msg_attr_group_not_identifier(cachehot_ctx, IDENTIFIER_POINTER(name),
 								  TREE_STRING_POINTER(arg),
 								  TREE_STRING_LENGTH(arg) - 1));
@@ -170,7 +174,7 @@ static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_a
 			if (is_attribute_p(layout_attrs[i], name) &&
 			    (og && ng ? !strcmp(og, ng) : og == ng))
 				return NULL_TREE;
-			error_at(DECL_SOURCE_LOCATION(decl), "%s",
+			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
 				 ch_msg_attr_conflict_groups(cachehot_ctx, IDENTIFIER_POINTER(name), ng,
 							     layout_attrs[i], og));
 			return NULL_TREE;
@@ -609,6 +613,14 @@ static void current_config(struct ch_config *cfg)
 			if (!noted_any || at != noted) {
 				noted_any = true;
 				noted = at;
+				struct ch_record r;
+				memset(&r, 0, sizeof(r));
+				r.check = CH_CHECK_ANNOTATION;
+				r.severity = CH_SEV_NOTE;
+				r.message = note;
+				r.field = which;
+				r.ident = "line-size-macro";
+				record_at(at, &r);
 				inform(at, "%s", note);
 			}
 		}
@@ -830,9 +842,46 @@ static void evict_unit_sources(void)
 	}
 }
 
+/* r's location: where GCC prints a diagnostic at loc (the spelling point,
+ * GCC's column), unless the caller set one. */
+static void record_at(location_t loc, struct ch_record *r)
+{
+	if (!ch_records_on(cachehot_ctx))
+		return;
+	if (!r->file && loc > BUILTINS_LOCATION) {
+		expanded_location x = expand_location_to_spelling_point(loc);
+		r->file = x.file;
+		r->line = x.line > 0 ? (unsigned)x.line : 0;
+		r->col = x.column > 0 ? (unsigned)diagnostic_converted_column(global_dc, x) : 0;
+	}
+	ch_record_add(cachehot_ctx, r);
+}
+
+void cachehot_report(unsigned loc, struct ch_record *r, bool not_fatal)
+{
+	record_at((location_t)loc, r);
+	cachehot_diag(loc, r->severity, r->message, not_fatal);
+}
+
+void cachehot_error(enum ch_check check, unsigned loc, const char *msg)
+{
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = check;
+	r.severity = CH_SEV_ERROR;
+	r.message = msg;
+	record_at((location_t)loc, &r);
+	error_at((location_t)loc, "%s", msg);
+}
+
 static void emit_finding(const struct ch_finding *f, void *)
 {
 	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
+	if (ch_records_on(cachehot_ctx)) {
+		struct ch_record r;
+		ch_record_from_finding(&r, f);
+		record_at(loc, &r);
+	}
 	rich_location rich(line_table, loc);
 	add_macro_fixit(&rich, loc, f->fix_macro);
 	if (f->fix && f->fix_first)
@@ -860,9 +909,15 @@ struct ch_type *cachehot_convert(tree type)
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct ch_type *t = (struct ch_type *)arg;
-	cachehot_diag(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION,
-		      cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING,
-		      ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name), true);
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_ANNOTATION;
+	r.severity = cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING;
+	r.message = ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name);
+	r.scope = t->name;
+	r.field = entry;
+	r.ident = "no-member";
+	cachehot_report(t->loc.fe_loc ? (location_t)t->loc.fe_loc : UNKNOWN_LOCATION, &r, true);
 }
 
 static __attribute__((noinline)) void judge(tree type, const char *typedef_name, tree variant)
@@ -970,10 +1025,17 @@ static void finish_type(void *gcc_data, void *)
 			     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(f)) ||
 			     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(f)))) {
 				judged->add(TYPE_MAIN_VARIANT(type));
-				inform(TYPE_STUB_DECL(type) ? DECL_SOURCE_LOCATION(TYPE_STUB_DECL(type))
-							    : input_location, "%s",
-				       ch_msg_no_layout(cachehot_ctx, type_tag(TYPE_MAIN_VARIANT(type)),
-							TREE_CODE(type) == UNION_TYPE));
+				struct ch_record r;
+				memset(&r, 0, sizeof(r));
+				r.check = CH_CHECK_FALSE_SHARING;
+				r.severity = CH_SEV_NOTE;
+				r.scope = type_tag(TYPE_MAIN_VARIANT(type));
+				r.ident = "no-layout";
+				r.message = ch_msg_no_layout(cachehot_ctx, r.scope,
+							     TREE_CODE(type) == UNION_TYPE);
+				cachehot_report(TYPE_STUB_DECL(type)
+						? DECL_SOURCE_LOCATION(TYPE_STUB_DECL(type))
+						: input_location, &r);
 				break;
 			}
 	}
@@ -985,9 +1047,16 @@ struct typedef_arg { location_t loc; const char *name, *tag; bool is_union; };
 static void report_typedef_entry(const char *file, unsigned line, const char *entry, void *arg)
 {
 	struct typedef_arg *a = (struct typedef_arg *)arg;
-	cachehot_diag(a->loc, cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING,
-		      ch_msg_sidecar_typedef(cachehot_ctx, entry, file, line, a->name, a->tag,
-					     a->is_union), true);
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_ANNOTATION;
+	r.severity = cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING;
+	r.message = ch_msg_sidecar_typedef(cachehot_ctx, entry, file, line, a->name, a->tag,
+					   a->is_union);
+	r.scope = a->tag;
+	r.field = entry;
+	r.ident = "typedef-entry";
+	cachehot_report(a->loc, &r, true);
 }
 
 /* A global (or static) variable with a class, from its attribute or a
@@ -1082,9 +1151,28 @@ static void finish_decl(void *gcc_data, void *)
 	}
 }
 
+/* A sidecar entry's report, recorded at the entry (file:line). */
+static void sidecar_note(const char *msg, const char *file, unsigned line, const char *entry,
+			 const char *ident, const char *hint)
+{
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_ANNOTATION;
+	r.severity = CH_SEV_NOTE;
+	r.message = msg;
+	r.file = file;
+	r.line = line;
+	r.field = entry;
+	r.other = hint;
+	r.ident = ident;
+	record_at(UNKNOWN_LOCATION, &r);
+	inform(UNKNOWN_LOCATION, "%s", msg);
+}
+
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *)
 {
-	inform(UNKNOWN_LOCATION, "%s", ch_msg_sidecar_unmatched(cachehot_ctx, entry, file, line));
+	sidecar_note(ch_msg_sidecar_unmatched(cachehot_ctx, entry, file, line), file, line, entry,
+		     "unmatched", NULL);
 }
 
 /* A variable entry that named no variable of this unit: a note (it may be
@@ -1092,13 +1180,12 @@ static void list_unmatched(const char *file, unsigned line, const char *entry, v
 static void list_unmatched_var(const char *name, enum ch_class cls, const char *group,
 			       const char *file, unsigned line, int matched, void *)
 {
-	if (!matched)
-		inform(UNKNOWN_LOCATION, "%s",
-		       ch_msg_sidecar_no_variable_unit(cachehot_ctx,
-						       ch_sidecar_global_entry(cachehot_ctx, name,
-									       cls, group),
-						       file, line,
-						       ch_sidecar_global_hint(cachehot_ctx, name)));
+	if (!matched) {
+		const char *entry = ch_sidecar_global_entry(cachehot_ctx, name, cls, group);
+		const char *hint = ch_sidecar_global_hint(cachehot_ctx, name);
+		sidecar_note(ch_msg_sidecar_no_variable_unit(cachehot_ctx, entry, file, line, hint),
+			     file, line, entry, "unmatched-variable", hint);
+	}
 }
 
 static void finish_unit(void *, void *)
@@ -1110,6 +1197,15 @@ static void finish_unit(void *, void *)
 	}
 	if (cachehot_opts.manifest_file && !seen_error() &&
 	    ch_manifest_write(cachehot_ctx, cachehot_opts.manifest_file))
+		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_ctx_error(cachehot_ctx));
+}
+
+/* findings=PATH: after everything (inline-addr and counter-batch report
+ * after the IPA passes), also when the unit had errors (attribute misuse
+ * is a finding too). */
+static void write_records(void *, void *)
+{
+	if (ch_records_write(cachehot_ctx, cachehot_opts.findings, main_input_filename))
 		error_at(UNKNOWN_LOCATION, "cachehot: %s", ch_ctx_error(cachehot_ctx));
 }
 
@@ -1233,6 +1329,12 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		} else if (!strcmp(k, "record")) {
 			if (const char *e = cachehot_record_init(info->base_name, v))
 				error("cachehot: %s", e);
+		} else if (!strcmp(k, "findings")) {
+			if (!v || !*v)
+				error("cachehot: %<-fplugin-arg-%s-findings%> needs a file or directory name",
+				      plugin_name_used);
+			else
+				cachehot_opts.findings = v;
 		} else if (!strcmp(k, "access")) {
 			if (!v || !*v)
 				error("cachehot: %<-fplugin-arg-%s-access%> needs a file or directory name",
@@ -1243,7 +1345,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
 			      "annotations, line-size, predict, severity, manifest, unmatched, "
 			      "inline-addr, inline-notes, access, record, werror, disable, help, counter-batch, "
-			      "counter-updaters, once, object-records)", plugin_name_used, k);
+			      "counter-updaters, once, object-records, findings)", plugin_name_used, k);
 		}
 	}
 	/* manifest=object: the records go into the object only */
@@ -1251,6 +1353,10 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 				      strcmp(cachehot_opts.manifest, "object") ? cachehot_opts.manifest : NULL;
 	if (cachehot_opts.manifest_file)
 		ch_manifest_use(cachehot_ctx, cachehot_opts.manifest_file);
+	if (cachehot_opts.findings) {
+		ch_records_begin(cachehot_ctx, "plugin");
+		register_callback(info->base_name, PLUGIN_FINISH, write_records, NULL);
+	}
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
 						      cachehot_opts.predict))
 		error("cachehot: %s", problem);

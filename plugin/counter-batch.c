@@ -324,9 +324,23 @@ static void emit(ch_counter_finding *f, location_t at, location_t loop_loc)
 	msg = ch_counter_batch_message(cachehot_ctx, f);
 	/* a looked-up target and indirect calls are notes; the rest at the
 	 * configured severity (werror=0 respected: cachehot_diag) */
-	cachehot_diag((unsigned)at, f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT
-				    ? CH_SEV_NOTE : cachehot_opts.severity, msg);
-	cachehot_diag((unsigned)loop_loc, CH_SEV_NOTE, ch_counter_batch_loop_note(cachehot_ctx, f));
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_COUNTER_BATCH;
+	r.severity = f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT
+		     ? CH_SEV_NOTE : cachehot_opts.severity;
+	r.message = msg;
+	r.function = f->function;
+	r.field = f->updater;
+	r.other = f->item;
+	r.ident = "update";
+	r.confidence = "inferred";
+	r.evidence = f->chain;
+	cachehot_report((unsigned)at, &r);
+	r.severity = CH_SEV_NOTE;
+	r.message = ch_counter_batch_loop_note(cachehot_ctx, f);
+	r.ident = "loop";
+	cachehot_report((unsigned)loop_loc, &r);
 }
 
 /* Target class in the loop: 0 invariant, 1 looked up, 2 varying. */

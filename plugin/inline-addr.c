@@ -965,11 +965,17 @@ static void report(struct ia_use *u)
 	}
 	msg = ch_inline_addr_message(cachehot_ctx, &f);
 	warn = ch_inline_use_fixable(f.use) || !cachehot_opts.inline_notes;
-	if (!warn) {
-		cachehot_diag(u->loc, CH_SEV_NOTE, msg);
-		return;
-	}
-	cachehot_diag(u->loc, cachehot_opts.severity, msg);
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_INLINE_ADDR;
+	r.severity = warn ? cachehot_opts.severity : CH_SEV_NOTE;
+	r.message = msg;
+	r.field = f.function;
+	r.function = u->context && TREE_CODE(u->context) == FUNCTION_DECL
+		     ? decl_name(u->context) : NULL;
+	r.confidence = "exact";
+	r.evidence = "address taken after inlining (the call graph)";
+	cachehot_report(u->loc, &r);
 }
 
 /* CACHEHOT_INLINE_DEBUG=1: every recorded use and why it is (not) reported */
@@ -1027,14 +1033,14 @@ static tree handle_addressable(tree *node, tree name, tree args, int flags,
 	tree d = *node;
 
 	if (!d || TREE_CODE(d) != FUNCTION_DECL) {
-		error_at(d && DECL_P(d) ? DECL_SOURCE_LOCATION(d) : input_location, "%s",
-			 ch_msg_addressable_not_function(cachehot_ctx,
-							 d && DECL_P(d) ? decl_name(d) : "a type"));
+		cachehot_error(CH_CHECK_INLINE_ADDR, d && DECL_P(d) ? DECL_SOURCE_LOCATION(d) : input_location,
+			       ch_msg_addressable_not_function(cachehot_ctx,
+							       d && DECL_P(d) ? decl_name(d) : "a type"));
 		*no_add_attrs = true;
 		return NULL_TREE;
 	}
 	if (args) {
-		error_at(DECL_SOURCE_LOCATION(d), "%s", ch_msg_addressable_args(cachehot_ctx));
+		cachehot_error(CH_CHECK_INLINE_ADDR, DECL_SOURCE_LOCATION(d), ch_msg_addressable_args(cachehot_ctx));
 		*no_add_attrs = true;
 		return NULL_TREE;
 	}

@@ -62,8 +62,8 @@ static tree handle_per_thread(tree *node, tree name, tree, int, bool *no_add_att
 		pt_attr_seen = true;
 		return NULL_TREE;
 	}
-	error_at(DECL_P(n) ? DECL_SOURCE_LOCATION(n) : input_location, "%s",
-		 ch_msg_attr_per_thread(cachehot_ctx, IDENTIFIER_POINTER(name)));
+	cachehot_error(CH_CHECK_ARRAY_SHARING, DECL_P(n) ? DECL_SOURCE_LOCATION(n) : input_location,
+		       ch_msg_attr_per_thread(cachehot_ctx, IDENTIFIER_POINTER(name)));
 	*no_add_attrs = true;
 	return NULL_TREE;
 }

@@ -249,7 +249,7 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 				if (t->cls == cls && (t->group && group ? !strcmp(t->group, group)
 							: !t->group && !group))
 					return;
-				sparse_error(name_pos(m->pos, m->ident), "%s",
+				ch_sparse_error(name_pos(m->pos, m->ident), CH_CHECK_ANNOTATION,
 					     ch_msg_attr_conflict_groups(ch_sparse_ctx, class_attr_name(cls),
 									 group, class_attr_name(t->cls),
 									 t->group));
@@ -286,7 +286,7 @@ static void record(struct decl_state *ctx, struct position pos, enum ch_class cl
 				}
 				return;
 			}
-			sparse_error(p, "%s", ch_msg_attr_not_member(ch_sparse_ctx, class_attr_name(cls)));
+			ch_sparse_error(p, CH_CHECK_ANNOTATION, ch_msg_attr_not_member(ch_sparse_ctx, class_attr_name(cls)));
 		}
 		return;
 	}
@@ -366,7 +366,7 @@ void ch_attr_end_function(void)
 		if (!l)
 			continue;
 		p = l->stmt ? l->stmt->pos : l->pos;
-		sparse_error(p, "%s", ch_msg_attr_not_member(ch_sparse_ctx, label_attrs[i].attr));
+		ch_sparse_error(p, CH_CHECK_ANNOTATION, ch_msg_attr_not_member(ch_sparse_ctx, label_attrs[i].attr));
 	}
 	nlabel_attrs = 0;
 }
@@ -456,7 +456,7 @@ static int misplaced_on_struct(struct decl_state *ctx, struct token *token, cons
 	struct symbol *s = ctx ? ctx->ctype.base_type : NULL;
 	struct token *t = token;
 	if (s && (s->type == SYM_STRUCT || s->type == SYM_UNION) && !ctx->ident && s->ident) {
-		sparse_error(s->pos, "%s", ch_msg_attr_not_member(ch_sparse_ctx, name));
+		ch_sparse_error(s->pos, CH_CHECK_ANNOTATION, ch_msg_attr_not_member(ch_sparse_ctx, name));
 		return 1;
 	}
 	if (!ctx || ctx->ident || ctx->ctype.base_type)
@@ -465,7 +465,7 @@ static int misplaced_on_struct(struct decl_state *ctx, struct token *token, cons
 		t = t->next;
 	if (token_type(t) == TOKEN_IDENT && match_op(t->next, '{') &&
 	    !lookup_symbol(t->ident, NS_TYPEDEF)) {
-		sparse_error(t->pos, "%s", ch_msg_attr_not_member(ch_sparse_ctx, name));
+		ch_sparse_error(t->pos, CH_CHECK_ANNOTATION, ch_msg_attr_not_member(ch_sparse_ctx, name));
 		return 1;
 	}
 	return 0;
@@ -492,17 +492,17 @@ static struct token *class_attr(struct token *token, enum ch_class cls, const ch
 			return token;
 		}
 		if (!expr || expr->type != EXPR_STRING || !expr->string) {
-			sparse_error(at, "%s", ch_msg_attr_group_not_string(ch_sparse_ctx, name));
+			ch_sparse_error(at, CH_CHECK_ANNOTATION, ch_msg_attr_group_not_string(ch_sparse_ctx, name));
 			return token;
 		}
 		group = expr->string->data;
 		if (!group[0] && expr->string->length <= 1) {
-			sparse_error(at, "%s", ch_msg_attr_group_empty(ch_sparse_ctx, name));
+			ch_sparse_error(at, CH_CHECK_ANNOTATION, ch_msg_attr_group_empty(ch_sparse_ctx, name));
 			return token;
 		}
 		/* length counts the terminating NUL */
 		if (!ch_group_name_valid(group, expr->string->length - 1)) {
-			sparse_error(at, "%s", ch_msg_attr_group_not_identifier(ch_sparse_ctx, name, group,
+			ch_sparse_error(at, CH_CHECK_ANNOTATION, ch_msg_attr_group_not_identifier(ch_sparse_ctx, name, group,
 										expr->string->length - 1));
 			return token;
 		}
@@ -580,17 +580,17 @@ static struct token *addressable_attr(struct token *token, struct symbol *attr,
 	if (match_op(token, '(')) {
 		struct expression *expr = NULL;
 		token = parens_expression(token, &expr, "in attribute");
-		sparse_error(m ? name_pos(m->pos, m->ident) : pos, "%s",
+		ch_sparse_error(m ? name_pos(m->pos, m->ident) : pos, CH_CHECK_INLINE_ADDR,
 			     ch_msg_addressable_args(ch_sparse_ctx));
 		return token;
 	}
 	if (c == ATTR_SPECIFIER) {
 		/* in the declaration specifiers GCC applies it to the type */
-		sparse_error(pos, "%s", ch_msg_addressable_not_function(ch_sparse_ctx, "a type"));
+		ch_sparse_error(pos, CH_CHECK_INLINE_ADDR, ch_msg_addressable_not_function(ch_sparse_ctx, "a type"));
 		return token;
 	}
 	if (m || !ctx->ctype.base_type || ctx->ctype.base_type->type != SYM_FN) {
-		sparse_error(m ? name_pos(m->pos, m->ident) : pos, "%s",
+		ch_sparse_error(m ? name_pos(m->pos, m->ident) : pos, CH_CHECK_INLINE_ADDR,
 			     ch_msg_addressable_not_function(ch_sparse_ctx,
 							     id ? show_ident(id) : "a type"));
 		return token;
@@ -663,7 +663,7 @@ static struct token *per_thread_attr(struct token *token, struct symbol *attr,
 	if (c == ATTR_NOT_MEMBER) {
 		const struct ident *id = *ctx->ident;
 		if (s && s->type == SYM_FN) {
-			sparse_error(decl_name_pos(ctx, pos), "%s",
+			ch_sparse_error(decl_name_pos(ctx, pos), CH_CHECK_ARRAY_SHARING,
 				     ch_msg_attr_per_thread(ch_sparse_ctx, "cacheline_per_thread"));
 			return token;
 		}

@@ -84,6 +84,7 @@ struct ch_sparse_opts {
 	int inline_notes;          /* 1 = inline-addr findings are notes */
 	int unmatched;             /* 1 = note unmatched sidecar entries per file */
 	int layout;                /* 1 = run the layout checks */
+	const char *findings;      /* findings=PATH (docs/findings.md), or NULL */
 };
 extern struct ch_sparse_opts ch_opts;
 extern ch_ctx *ch_sparse_ctx;
@@ -98,6 +99,13 @@ void ch_check_scope(int builtin, const struct ch_config *cfg);
  * with the file's. */
 struct scope;
 void ch_note_block_scope(struct scope *sc);
+/* Record r (findings=PATH) at sparse position pos unless r->file is set,
+ * then print it as sparse_error() does (severity error) or as a note. */
+struct position;
+void ch_sparse_report(struct position pos, struct ch_record *r);
+/* A cachehot error of check at pos (a misused attribute): recorded and
+ * printed with sparse_error(). */
+void ch_sparse_error(struct position pos, enum ch_check check, const char *msg);
 /* Print one finding verbatim at its position, "file:line:col: KIND: message":
  * warnings through sparse's warning() (so -Wsparse-error and -fmax-warnings
  * apply), errors through sparse_error(), notes directly (sparse has no note

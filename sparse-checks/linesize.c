@@ -68,6 +68,7 @@ struct ls_entry {
 	unsigned line_size;        /* bytes; 0: no usable macro (the default) */
 	const char *note;          /* ctx-owned, or NULL */
 	struct position def;       /* the definition the note is about */
+	const char *macro;         /* its name */
 	int noted;                 /* the note was printed */
 };
 static struct ls_entry *hist;
@@ -91,6 +92,7 @@ static void evaluate(struct position at)
 	e->at = at;
 	e->line_size = v;
 	e->note = note;
+	e->macro = which;
 	if (note && which) {
 		struct symbol *sym = lookup_symbol(built_in_ident(which), NS_MACRO);
 		e->def = sym ? sym->pos : at;
@@ -203,9 +205,14 @@ unsigned ch_line_size_at(struct position p)
 	e = &hist[i - 1];
 	if (e->note && !e->noted) {
 		e->noted = 1;
-		fflush(stdout);
-		fprintf(stderr, "%s:%d:%d: note: %s\n", stream_name(e->def.stream), e->def.line,
-			e->def.pos, e->note);
+		struct ch_record r;
+		memset(&r, 0, sizeof(r));
+		r.check = CH_CHECK_ANNOTATION;
+		r.severity = CH_SEV_NOTE;
+		r.message = e->note;
+		r.field = e->macro;
+		r.ident = "line-size-macro";
+		ch_sparse_report(e->def, &r);
 	}
 	return e->line_size;
 }

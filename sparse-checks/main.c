@@ -47,6 +47,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "lib.h"
 #include "symbol.h"
@@ -73,6 +75,19 @@ void __wrap_end_function_scope(void);
 void __real_clear_token_alloc(void);
 void __wrap_clear_token_alloc(void);
 struct symbol_list *__wrap_sparse(char *filename);
+
+/* The last input file, whose name a records directory's file takes. */
+static const char *records_unit;
+
+/* findings=PATH: every file's records, at exit (one file of them), or, for
+ * a directory, each file's after it (sparse takes several inputs). */
+static void write_records(void)
+{
+	if (ch_opts.findings && ch_records_write(ch_sparse_ctx, ch_opts.findings, records_unit)) {
+		fprintf(stderr, "cachehot-sparse: %s\n", ch_ctx_error(ch_sparse_ctx));
+		_exit(2);
+	}
+}
 
 static void opt_die(const char *fmt, const char *a, const char *b)
 {
@@ -159,9 +174,13 @@ static void parse_opt(const char *arg)
 		if (!val || !*val)
 			opt_die("-fcachehot-%s needs a file name%s", key, "");
 		ch_opts.manifest = val;
+	} else if (!strcmp(key, "findings")) {
+		if (!val || !*val)
+			opt_die("-fcachehot-%s needs a file or directory name%s", key, "");
+		ch_opts.findings = val;
 	} else {
 		opt_die("unknown option -fcachehot-%s (known: annotations, line-size, predict, "
-			"severity, manifest, unmatched, inline-addr, inline-notes, smp, layout)%s",
+			"severity, manifest, unmatched, inline-addr, inline-notes, smp, layout, findings)%s",
 			arg, "");
 	}
 }
@@ -228,6 +247,10 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 	nargv[n] = NULL;
 	if (ch_opts.manifest)
 		ch_manifest_use(ch_sparse_ctx, ch_opts.manifest);
+	if (ch_opts.findings) {
+		ch_records_begin(ch_sparse_ctx, "sparse");
+		atexit(write_records);
+	}
 	ch_sidecar_names_init();
 	/* _Bool as GCC stores it: one byte. With sparse's default of one bit
 	 * its lay-out put every '_Bool x : 1' bit-field in a byte of its own
@@ -255,10 +278,30 @@ void __wrap_init_builtins(int stream)
 
 static void note_scope_for_variables(struct symbol_list *syms, int block);
 
+/* A sidecar entry's report, at the entry (file:line) in its record. */
+static void sidecar_note(const char *msg, const char *file, unsigned line, const char *entry,
+			 const char *ident, const char *hint)
+{
+	struct position none;
+	struct ch_record r;
+	memset(&none, 0, sizeof(none));
+	memset(&r, 0, sizeof(r));
+	r.check = CH_CHECK_ANNOTATION;
+	r.severity = CH_SEV_NOTE;
+	r.message = msg;
+	r.file = file;
+	r.line = line;
+	r.field = entry;
+	r.other = hint;
+	r.ident = ident;
+	ch_sparse_report(none, &r);
+}
+
 static void list_unmatched(const char *file, unsigned line, const char *entry, void *arg)
 {
-	fprintf(stderr, "cachehot-sparse: note: %s\n",
-		ch_msg_sidecar_unmatched(ch_sparse_ctx, entry, file, line));
+	(void)arg;
+	sidecar_note(ch_msg_sidecar_unmatched(ch_sparse_ctx, entry, file, line), file, line, entry,
+		     "unmatched", NULL);
 }
 
 /* Struct definitions inside function bodies live in block scopes that
@@ -363,13 +406,12 @@ static void list_unmatched_var(const char *name, enum ch_class cls, const char *
 			       const char *file, unsigned line, int matched, void *arg)
 {
 	(void)arg;
-	if (!matched)
-		fprintf(stderr, "cachehot-sparse: note: %s\n",
-			ch_msg_sidecar_no_variable_unit(ch_sparse_ctx,
-							ch_sidecar_global_entry(ch_sparse_ctx, name,
-										cls, group),
-							file, line,
-							ch_sidecar_global_hint(ch_sparse_ctx, name)));
+	if (!matched) {
+		const char *entry = ch_sidecar_global_entry(ch_sparse_ctx, name, cls, group);
+		const char *hint = ch_sidecar_global_hint(ch_sparse_ctx, name);
+		sidecar_note(ch_msg_sidecar_no_variable_unit(ch_sparse_ctx, entry, file, line, hint),
+			     file, line, entry, "unmatched-variable", hint);
+	}
 }
 
 struct symbol_list *__wrap_sparse(char *filename)
@@ -393,5 +435,11 @@ struct symbol_list *__wrap_sparse(char *filename)
 	ch_attr_reset();
 	if (ch_opts.manifest && ch_manifest_write(ch_sparse_ctx, ch_opts.manifest))
 		fprintf(stderr, "cachehot-sparse: %s\n", ch_ctx_error(ch_sparse_ctx));
+	records_unit = filename;
+	if (ch_opts.findings) {
+		struct stat st;
+		if (stat(ch_opts.findings, &st) == 0 && S_ISDIR(st.st_mode))
+			write_records();
+	}
 	return list;
 }

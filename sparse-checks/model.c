@@ -829,21 +829,28 @@ static int no_fixed_layout(const struct ch_type *ct)
 	return 0;
 }
 
-/* A [cachehot] warning (a sidecar entry's problem) at loc. */
-static void warn_at(const struct ch_loc *loc, const char *message)
+/* A [cachehot] warning (a sidecar entry's problem) at loc: entry, in
+ * struct scope, ident the kind (docs/findings.md). */
+static void warn_at(const struct ch_loc *loc, const char *message, const char *scope,
+		    const char *entry, const char *ident)
 {
 	struct ch_finding f;
 	memset(&f, 0, sizeof(f));
+	f.check = CH_CHECK_ANNOTATION;
 	f.severity = CH_SEV_WARNING;
 	f.loc = *loc;
 	f.message = message;
+	f.struct_name = scope;
+	f.field_a = entry;
+	f.ident = ident;
 	ch_print_finding(&f, NULL);
 }
 
 static void report_missing_field(const char *file, unsigned line, const char *entry, void *arg)
 {
 	const struct ch_type *t = arg;
-	warn_at(&t->loc, ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name));
+	warn_at(&t->loc, ch_msg_sidecar_no_member(ch_sparse_ctx, entry, file, line, t->name),
+		t->name, entry, "no-member");
 }
 
 /* An entry naming a typedef of a tagged struct ("CQ.lock" for "typedef
@@ -853,7 +860,7 @@ static void report_typedef_entry(const char *file, unsigned line, const char *en
 {
 	const struct typedef_arg *a = arg;
 	warn_at(&a->loc, ch_msg_sidecar_typedef(ch_sparse_ctx, entry, file, line, a->name, a->tag,
-						 a->is_union));
+						 a->is_union), a->tag, entry, "typedef-entry");
 }
 
 static void typedef_of_tag(struct symbol *td)
@@ -993,6 +1000,8 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 					f.check = CH_CHECK_FALSE_SHARING;
 					f.severity = CH_SEV_NOTE;
 					f.loc = ct->loc;
+					f.struct_name = ct->name;
+					f.ident = "no-layout";
 					f.message = !why || vla
 						? ch_msg_no_layout(ch_sparse_ctx, ct->name, ct->is_union)
 						: ch_msg_sparse_no_layout(ch_sparse_ctx, ct->name,
@@ -1075,6 +1084,18 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 		pos.line = f->loc.line;
 		pos.pos = col;
 	}
+	if (ch_records_on(ch_sparse_ctx)) {
+		struct ch_record r;
+		ch_record_from_finding(&r, f);
+		r.file = stream >= 0 ? stream_name(stream) : f->loc.file;
+		r.line = pos.line;
+		r.col = pos.pos;
+		if (f->check == CH_CHECK_INLINE_ADDR) {
+			r.confidence = "possible";
+			r.evidence = "the address is taken in the source (no call graph)";
+		}
+		ch_record_add(ch_sparse_ctx, &r);
+	}
 	if (f->severity == CH_SEV_ERROR) {
 		if (strlen(f->message) < 400) {
 			sparse_error(pos, "%s", f->message);
@@ -1102,4 +1123,36 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 		pos.line, pos.pos, diag_prefix,
 		f->severity == CH_SEV_ERROR ? "error: " :
 		f->severity == CH_SEV_WARNING ? "warning: " : "note: ", f->message);
+}
+
+void ch_sparse_report(struct position pos, struct ch_record *r)
+{
+	if (!r->file && pos.line) {
+		r->file = stream_name(pos.stream);
+		r->line = pos.line;
+		r->col = pos.pos;
+	}
+	ch_record_add(ch_sparse_ctx, r);
+	if (r->severity == CH_SEV_ERROR) {
+		sparse_error(pos, "%s", r->message);
+		return;
+	}
+	fflush(stdout);
+	if (pos.line)
+		fprintf(stderr, "%s:%d:%d: %s%s%s\n", stream_name(pos.stream), pos.line, pos.pos,
+			diag_prefix, r->severity == CH_SEV_WARNING ? "warning: " : "note: ",
+			r->message);
+	else
+		fprintf(stderr, "cachehot-sparse: %s%s\n",
+			r->severity == CH_SEV_WARNING ? "warning: " : "note: ", r->message);
+}
+
+void ch_sparse_error(struct position pos, enum ch_check check, const char *msg)
+{
+	struct ch_record r;
+	memset(&r, 0, sizeof(r));
+	r.check = check;
+	r.severity = CH_SEV_ERROR;
+	r.message = msg;
+	ch_sparse_report(pos, &r);
 }

@@ -84,11 +84,11 @@ expect_eq sarif-exit 1 $rc
 if [ ! -f "$SCHEMA" ]; then fail sarif-validates "no schema at $SCHEMA (third_party/sarif)"
 elif v=$(validate "$T/r.sarif"); then ok sarif-validates
 else fail sarif-validates "$v"; fi
-out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v2"]] | join("|")' "$T/r.sarif")
-expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|hot.c:cachehot-false-sharing:stats:limit:hits:64" "$out"
+out=$(jq -r '.runs[0].results[] | [.ruleId, .level, .locations[0].physicalLocation.artifactLocation.uri, .locations[0].physicalLocation.region.startLine, .locations[0].physicalLocation.region.startColumn, .partialFingerprints["cachehotKey/v3"]] | join("|")' "$T/r.sarif")
+expect_eq sarif-result "cachehot-false-sharing|warning|hot.c|7|23|hot.c:cachehot-false-sharing:stats:limit:hits:64:-" "$out"
 out=$(jq -r '[.version, (.runs[0].tool.driver.rules | map(.id) | join(",")), (.runs[0].tool.driver.rules[0].help.text | length > 100)] | join("|")' "$T/r.sarif")
 expect_eq sarif-srcroot "file://$T/" "$(jq -r '.runs[0].originalUriBaseIds["%SRCROOT%"].uri' "$T/r.sarif")"
-expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-group-span,cachehot-group-markers,cachehot-array-sharing,cachehot-counter-batch,cachehot-global-sharing,cachehot-inline-addr|true" "$out"
+expect_eq sarif-rules "2.1.0|cachehot-false-sharing,cachehot-padding-macro,cachehot-inline-addr,cachehot-counter-batch,cachehot-group-span,cachehot-group-markers,cachehot-array-sharing,cachehot-global-sharing|true" "$out"
 # the validator really rejects a broken log (a result without a message)
 jq 'del(.runs[0].results[0].message)' "$T/r.sarif" >"$T/bad.sarif"
 if validate "$T/bad.sarif" >/dev/null; then fail sarif-validator-rejects "a result without message validated"
@@ -100,7 +100,7 @@ else fail sarif-clean "$v"; fi
 
 # every result has its own fingerprint, over the whole fixture set (issue 14 item 6)
 (cd "$TOP" && "$CH" check -I include -j 2 --format=sarif tests/fixtures/*.c 2>/dev/null) >"$T/all.sarif"
-out=$(jq -r '[.runs[0].results[].partialFingerprints["cachehotKey/v2"]] | "\(length > 50) \(length - (unique | length))"' "$T/all.sarif")
+out=$(jq -r '[.runs[0].results[].partialFingerprints["cachehotKey/v3"]] | "\(length > 50) \(length - (unique | length))"' "$T/all.sarif")
 expect_eq sarif-fingerprints-unique "true 0" "$out"
 
 # ---- scratch files: none left behind, also when interrupted --------------------------
@@ -167,7 +167,7 @@ unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
 # for Coccinelle rules): the ids of docs/checks.rst and of core/ctx.c, one
 # finding each through --log, so the next id added without a rule fails here
 doc_ids=$(sed -n 's/^\[\(cachehot-[a-z-]*\)\]$/\1/p' "$TOP/docs/checks.rst" | sort -u)
-core_ids=$(sed -n 's/.*return "\(cachehot-[a-z-]*\)";.*/\1/p' "$TOP/core/ctx.c" | grep -vx cachehot-unknown | sort -u)
+core_ids=$(sed -n 's/^\t{ CH_CHECK_[A-Z_]*, "\(cachehot-[a-z-]*\)".*/\1/p' "$TOP/core/registry.c" | sort -u)
 expect_eq check-ids-documented "$core_ids" "$doc_ids"
 for id in $core_ids; do echo "hot.c:7:23: warning: a finding [$id]"; done >"$T/ids.log"
 "$CH" check --log="$T/ids.log" --format=sarif >"$T/ids.sarif"
@@ -422,7 +422,7 @@ git reset -q --hard
 git checkout -q old
 "$CH" check $INC --baseline "$T/base" --update-baseline mod.c 2>"$T/err"; rc=$?
 expect_eq baseline-update "0|cachehot: wrote 1 findings to $T/base" "$rc|$(cat "$T/err")"
-expect_eq baseline-content "cachehot-false-sharing old_stats limit hits 64" "$(grep -v '^#' "$T/base")"
+expect_eq baseline-content "# cachehot baseline v2|cachehot-false-sharing old_stats limit hits 64 -" "$(head -1 "$T/base" | cut -d: -f1)|$(grep -v '^#' "$T/base")"
 git checkout -q -
 out=$("$CH" check $INC --baseline "$T/base" mod.c); rc=$?
 expect_eq baseline-suppresses-old "1|$NEWL" "$rc|$out"
@@ -437,7 +437,10 @@ expect_eq baseline-all-known "0|" "$rc|$out"
 git checkout -q -
 printf 'false-sharing old_stats\n' >"$T/badbase"
 "$CH" check $INC --baseline "$T/badbase" mod.c >/dev/null 2>"$T/err"; rc=$?
-expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT FIELD OTHER LINES' (e.g. 'cachehot-false-sharing page_counter min usage 64')" "$rc|$(cat "$T/err")"
+expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT FIELD OTHER LINES' (a baseline without the '# cachehot baseline v2' line is of the older form; write it again with --update-baseline)" "$rc|$(cat "$T/err")"
+printf '# cachehot baseline v2\ncachehot-false-sharing old_stats limit hits 64\n' >"$T/badbase"
+"$CH" check $INC --baseline "$T/badbase" mod.c >/dev/null 2>"$T/err"; rc=$?
+expect_eq baseline-malformed-v2 "2|cachehot: $T/badbase:2: expected 'CHECK STRUCT FIELD OTHER LINES IDENT' (e.g. 'cachehot-false-sharing page_counter min usage 64 -')" "$rc|$(cat "$T/err")"
 # a new partner of a known field is a new finding (issue 14 item 6)
 printf '#include "cachehot.h"\nstruct old_stats {\n\tunsigned long hits __cacheline_hot;\n\tunsigned long extra __cacheline_hot_group(g2);\n\tunsigned long limit __cacheline_read_mostly;\n} __attribute__((aligned(64)));\nstruct old_stats a;\n' >partner.c
 "$CH" check $INC --baseline "$T/base" --format=json partner.c >"$T/p.json"; rc=$?
@@ -446,8 +449,28 @@ expect_eq baseline-new-partner "1|4:extra:false 5:limit:true " "$rc|$out"
 # the old three-word form still reads (any partner), with a note to rewrite
 printf 'cachehot-false-sharing old_stats limit\n' >"$T/oldbase"
 out=$("$CH" check $INC --baseline "$T/oldbase" --format=json partner.c 2>"$T/err" | jq -r '.findings[] | "\(.line):\(.field)"' | tr '\n' ' ')
-expect_eq baseline-old-form "cachehot: $T/oldbase: 1 entries in the old 'CHECK STRUCT FIELD' form match that field with any partner; rewrite the file with --update-baseline|4:extra " "$(cat "$T/err")|$out"
+expect_eq baseline-old-form "cachehot: $T/oldbase: 1 entries in an older baseline form (words from the message text) match by check, struct and field; rewrite the file with --update-baseline|4:extra " "$(cat "$T/err")|$out"
+# the five-word form of the text-keyed baselines still reads too
+printf '# cachehot baseline: known findings\ncachehot-false-sharing old_stats limit hits 64\n' >"$T/oldbase"
+out=$("$CH" check $INC --baseline "$T/oldbase" --format=json partner.c 2>/dev/null | jq -r '.findings[] | "\(.line):\(.field)"' | tr '\n' ' ')
+expect_eq baseline-v1-form "4:extra 5:limit " "$out"
 cd "$T"
+# rewording a message changes no baseline and no SARIF fingerprint: the
+# driver keys on the records' fields (the plugin's records of hot.c, and the
+# same records with the message reworded)
+gcc -fplugin="$TOP/plugin/cachehot.so" -fplugin-arg-cachehot-findings="$T/r1.jsonl" $INC -c hot.c -o /dev/null 2>/dev/null
+sed 's/shares cache line/is on cache line/; s/ of .struct stats. with / of the stats struct with /' "$T/r1.jsonl" >"$T/r2.jsonl"
+"$CH" check --findings "$T/r1.jsonl" --baseline "$T/rbase" --update-baseline 2>/dev/null
+out=$("$CH" check --findings "$T/r2.jsonl"); rc=$?
+expect_eq reworded-message-read "1|hot.c:7:23: warning: read-mostly field 'limit' (offset 8, size 8) is on cache line 0 (64-byte lines) of the stats struct with hot field 'hits'" "$rc|${out%% (offset 0*}"
+out=$("$CH" check --findings "$T/r2.jsonl" --baseline "$T/rbase"); rc=$?
+expect_eq reworded-baseline-holds "0|" "$rc|$out"
+fp1=$("$CH" check --findings "$T/r1.jsonl" --format=sarif | jq -r '.runs[0].results[0].partialFingerprints["cachehotKey/v3"]')
+fp2=$("$CH" check --findings "$T/r2.jsonl" --format=sarif | jq -r '.runs[0].results[0].partialFingerprints["cachehotKey/v3"]')
+expect_eq reworded-fingerprint "hot.c:cachehot-false-sharing:stats:limit:hits:64:-|$fp1" "$fp2|$fp1"
+printf '{"cachehot_finding": 2, "check": "cachehot-false-sharing"}\n' >"$T/r3.jsonl"
+"$CH" check --findings "$T/r3.jsonl" 2>"$T/err"; rc=$?
+expect_eq records-other-version "2|cachehot: $T/r3.jsonl:1: a record of schema version 2, this cachehot reads version 1: use engines and driver of one cachehot" "$rc|$(cat "$T/err")"
 
 # ---- progress: on a terminal only, and not under CI ----------------------------------
 if command -v script >/dev/null; then

@@ -110,6 +110,18 @@ if pahole -J "$T/gab.o" 2>/dev/null && objcopy --strip-debug "$T/gab.o" 2>/dev/n
 	sed "s|^$K/ga_sock.h:[0-9]*:[0-9]*: |$T/gab.o: |" $K/ga_asserts.expected >"$T/ga-btf.expected"
 	expect_file_eq kvocab/ga-btf-agrees-with-dwarf "$T/ga-btf.expected" "$T/gab.txt"
 fi
+# through the driver, every stale assert is its own finding with its own
+# baseline key (the record's ident): a baseline of today's findings hides
+# none added later (the text-derived keys gave one 'NE_ASSERT_GROUP_MEMBER'
+# key to every "names no member" assert)
+"$CH" check --engine=layout -A group-asserts="$T/ga.i" "$T/ga.o" --baseline "$T/ga.base" \
+	--update-baseline 2>/dev/null
+expect_eq kvocab/ga-baseline-keys-distinct "10 10" \
+	"$(grep -c '^cachehot-group-assert' "$T/ga.base") $(grep '^cachehot-group-assert' "$T/ga.base" | sort -u | wc -l)"
+sed 's/__cachehot_assert_group_member("struct ga_sock", "ga_read_tx", "window");/&\n __cachehot_assert_group_member("struct ga_sock", "ga_read_tx", "wnd_gone");/' \
+	"$T/ga.i" >"$T/ga2.i"
+out=$("$CH" check --engine=layout -A group-asserts="$T/ga2.i" "$T/ga.o" --baseline "$T/ga.base" 2>/dev/null); rc=$?
+expect_eq kvocab/ga-baseline-new-stale-assert "1|warning: CACHELINE_ASSERT_GROUP_MEMBER(struct ga_sock, ga_read_tx, wnd_gone) names no member of 'struct ga_sock'; remove it or rename it to the member's current name [cachehot-group-assert]" "$rc|${out#* }"
 # cachehot asserts: the block; pasted into an assert function it compiles,
 # and with one bound lowered by one byte it does not
 "$CH" asserts ga_sock "$T/ga.o" >"$T/ga.block"; rc=$?
