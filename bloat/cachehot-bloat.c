@@ -9,9 +9,10 @@
  *   cachehot-bloat --census [--top N] [--format=text|lines] [-o FILE] OBJ|DIR...
  *   cachehot-bloat --inline-list [-o FILE] OBJ|DIR...
  *
- * Exit status (the driver's convention, docs/cachehot.rst): 0 ok, whatever
- * was found; 2 usage error or some input could not be read (each one named
- * on stderr, the rest still reported).
+ * Exit status: 0 ok (a census reports, it does not judge: copies are not
+ * findings), 2 usage error or some input could not be read (each one named
+ * on stderr, the rest still reported). Options: getopt_long, --help and
+ * --version as every cachehot tool.
  */
 #define _GNU_SOURCE
 #include "bloat.h"
@@ -19,6 +20,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <search.h>
 #include <stdio.h>
@@ -30,6 +32,13 @@
 static const char usage[] =
 	"usage: cachehot-bloat [--census [--top N] | --inline-list] [--format=text|lines]\n"
 	"                      [--no-source] [-o FILE] OBJ|DIR...\n"
+	"  --census           totals per inline function over all inputs\n"
+	"  --top N            with --census: the N largest only\n"
+	"  --inline-list      the inline functions (with or without a copy), one a line\n"
+	"  --format=text|lines  text (default) or one line per copy\n"
+	"  --no-source        do not read the sources (no use counts)\n"
+	"  -o, --output FILE  write to FILE (atomically)\n"
+	"  --version, -h/--help\n"
 	"  lists each out-of-line copy of an inline function (ELF symbol size, bytes);\n"
 	"  directories are searched for *.o. Objects need DWARF (-g). See docs/bloat.rst.\n";
 
@@ -213,45 +222,49 @@ int main(int argc, char **argv)
 	FILE *out = stdout;
 	struct bl_scan *s;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--census"))
-			mode = CENSUS;
-		else if (!strcmp(a, "--inline-list"))
-			mode = NAMES;
-		else if (!strcmp(a, "--format=lines"))
-			lines = 1;
-		else if (!strcmp(a, "--format=text"))
-			lines = 0;
-		else if (!strcmp(a, "--no-source"))
-			;  /* handled below */
-		else if (!strcmp(a, "--top") || !strncmp(a, "--top=", 6)) {
-			const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-			char *end;
-			if (!v || !*v || (top = strtol(v, &end, 10), *end) || top < 0) {
+	static const struct option lo[] = {
+		{ "census", no_argument, NULL, 'c' },
+		{ "inline-list", no_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "no-source", no_argument, NULL, 's' },
+		{ "top", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, source = 1;
+	/* options anywhere (GNU getopt permutes), "--" ends them */
+	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'c': mode = CENSUS; break;
+		case 'n': mode = NAMES; break;
+		case 'f':
+			if (!strcmp(optarg, "lines")) lines = 1;
+			else if (!strcmp(optarg, "text")) lines = 0;
+			else {
+				fprintf(stderr, "cachehot-bloat: --format takes text or lines\n%s", usage);
+				return 2;
+			}
+			break;
+		case 's': source = 0; break;
+		case 't':
+			if (!*optarg || (top = strtol(optarg, &end, 10), *end) || top < 0) {
 				fprintf(stderr, "cachehot-bloat: --top needs a number >= 0\n%s", usage);
 				return 2;
 			}
-		} else if (!strcmp(a, "-o")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "cachehot-bloat: -o needs a file\n%s", usage);
-				return 2;
-			}
-			outpath = argv[++i];
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--")) {
-			i++;
 			break;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "cachehot-bloat: unknown option '%s'\n%s", a, usage);
+		case 'o': outpath = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		case 'V': printf("cachehot-bloat %s\n", CH_VERSION); return 0;
+		default:
+			fprintf(stderr, "%s", usage);
 			return 2;
-		} else
-			nin++;
+		}
 	}
-	for (int j = i; j < argc; j++)
-		nin++;
+	i = optind;
+	nin = argc - optind;
 	if (!nin) {
 		fprintf(stderr, "cachehot-bloat: no object given\n%s", usage);
 		return 2;
@@ -266,19 +279,9 @@ int main(int argc, char **argv)
 	s = bl_scan_new();
 	/* only --inline-list needs the names of inline functions without a copy */
 	bl_scan_set_all_names(s, mode == NAMES);
-	for (int j = 1, opts = 1; j < argc; j++) {
-		const char *a = argv[j];
-		if (opts && !strcmp(a, "--no-source"))
-			bl_scan_set_source(s, 0);
-		else if (opts && !strcmp(a, "--"))
-			opts = 0;
-		else if (opts && (!strcmp(a, "-o") || !strcmp(a, "--top")))
-			j++;
-		else if (opts && a[0] == '-' && a[1])
-			;
-		else
-			scan_path(s, a, 1);
-	}
+	bl_scan_set_source(s, source);
+	for (int j = i; j < argc; j++)
+		scan_path(s, argv[j], 1);
 
 	if (nskipped) {
 		fprintf(stderr, "cachehot-bloat: warning: skipped %zu object%s without DWARF "

@@ -377,6 +377,25 @@ const struct ch_check_info *ch_check_info_by_id(const char *id);
 /* "cachehot-false-sharing" etc.; "cachehot" for CH_CHECK_ANNOTATION. */
 const char *ch_check_id(enum ch_check c);
 
+/* An engine's options: each engine keeps one table of them (the plugin's
+ * plugin/options.c, the sparse checker's in sparse-checks/main.c), its
+ * --help and its unknown-option error are made from it, and tests/registry
+ * checks its docs and man page against the --help. A table ends with a
+ * row whose key is NULL. */
+struct ch_option {
+	const char *key;          /* "line-size" */
+	const char *value;        /* "N", "note|warning|error"; NULL: takes none */
+	const char *help;         /* one line */
+};
+/* The row of key, or NULL. */
+const struct ch_option *ch_option_find(const struct ch_option *t, const char *key);
+/* One line a row, "  PREFIXKEY[=VALUE]  HELP\n", the help starting at
+ * column width (at least two blanks after a longer key). ctx-owned. */
+const char *ch_options_help(ch_ctx *ctx, const struct ch_option *t, const char *prefix,
+			    unsigned width);
+/* "key, key, ..." in table order, for an unknown-option error. ctx-owned. */
+const char *ch_options_known(ch_ctx *ctx, const struct ch_option *t);
+
 /* Classify a member's padding kind from what the front-end filled in (type,
  * elem_size, is_integer, user_align, name). Front-ends call it once per member
  * after filling it; rules: docs/checks.rst "padding-macro". */

@@ -3,9 +3,9 @@
  * registry.c -- the one list of cachehot's checks: id (a public name),
  * default severity, summary, SARIF rule text and the section of
  * docs/checks.rst that describes it. Every other list is made from this one
- * (ch_check_id, the driver's SARIF rules and JSON "help", cachehot-layout
- * --list-checks) or checked against it by tests/registry (docs/checks.rst,
- * the man pages).
+ * (ch_check_id, the driver's SARIF rules, "cachehot checks") or checked
+ * against it by tests/registry (docs/checks.rst, the man pages). Also the
+ * helpers that print an engine's table of options (struct ch_option).
  */
 #include <string.h>
 #include "cachehot-core.h"
@@ -116,4 +116,38 @@ const char *ch_check_id(enum ch_check c)
 {
 	const struct ch_check_info *r = ch_check_info(c);
 	return r ? r->id : "cachehot-unknown";
+}
+
+const struct ch_option *ch_option_find(const struct ch_option *t, const char *key)
+{
+	for (; t && t->key; t++)
+		if (key && !strcmp(t->key, key))
+			return t;
+	return NULL;
+}
+
+const char *ch_options_help(ch_ctx *ctx, const struct ch_option *t, const char *prefix,
+			    unsigned width)
+{
+	const char *out = "";
+	for (; t && t->key; t++) {
+		/* a value "[...]" is optional: "key[=...]" */
+		int opt = t->value && t->value[0] == '[';
+		const char *head = ch_printf(ctx, "  %s%s%s%s", prefix ? prefix : "", t->key,
+					     !t->value ? "" : opt ? "[=" : "=",
+					     !t->value ? "" : opt ? t->value + 1 : t->value);
+		size_t n = strlen(head);
+		out = ch_printf(ctx, "%s%s%*s%s\n", out, head,
+				(int)(n + 2 > width ? 2 : width - n), "", t->help);
+	}
+	return out;
+}
+
+const char *ch_options_known(ch_ctx *ctx, const struct ch_option *t)
+{
+	const char *out = "";
+	int first = 1;
+	for (; t && t->key; t++, first = 0)
+		out = ch_printf(ctx, "%s%s%s", out, first ? "" : ", ", t->key);
+	return out;
 }

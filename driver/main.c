@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * main.c -- bin/cachehot, the one entry point: "check", "bloat", "layout",
- * "annotate", "version". See docs/cachehot.rst and cachehot(1).
+ * "annotate", "asserts", "checks", "version". See docs/cachehot.rst and cachehot(1).
  *
  * Exit status of every subcommand: 0 clean, 1 findings (of severity warning
  * or error, after patch-only and baseline filtering), 2 usage or tool error.
@@ -94,6 +94,7 @@ static void usage(FILE *f)
 	      "            --net-cachelines DIR: the kernel's tables as a sidecar\n"
 	      "  asserts   CACHELINE_ASSERT_GROUP_* block of a struct's cacheline groups\n"
 	      "  report    --html -o FILE [check options]: the cache-line picture (HTML)\n"
+	      "  checks    list the checks: id, default severity, doc, summary\n"
 	      "  version   print the version\n"
 	      "'cachehot COMMAND --help' describes a command; see cachehot(1).\n", f);
 }
@@ -960,8 +961,11 @@ static int cmd_check(int argc, char **argv)
 			break;
 		}
 		case 'S':
-			if (strcmp(optarg, "note") && strcmp(optarg, "warning") && strcmp(optarg, "error"))
-				die_usage("--severity must be note, warning or error, not '%s'", optarg);
+			{
+				enum ch_severity sv;
+				if (ch_severity_parse(optarg, &sv))
+					die_usage("--severity must be note, warning or error, not '%s'", optarg);
+			}
 			add_plugin_arg("severity", optarg);
 			break;
 		case 'A':
@@ -1332,6 +1336,14 @@ int main(int argc, char **argv)
 				argv[i] = "--format=html";
 		argv[1] = "check";
 		return cmd_check(argc - 1, argv + 1);
+	}
+	if (!strcmp(cmd, "checks")) {   /* the registry, core/registry.c */
+		for (int c = 0; c < CH_CHECK__ROWS; c++) {
+			const struct ch_check_info *r = ch_check_info((enum ch_check)c);
+			printf("%s\t%s\t%s\t%s\n", r->id, r->severity == CH_SEV_ERROR ? "error" :
+			       r->severity == CH_SEV_WARNING ? "warning" : "note", r->doc, r->summary);
+		}
+		return 0;
 	}
 	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
 		printf("cachehot %s\n", CH_VERSION);

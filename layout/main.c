@@ -46,7 +46,7 @@ static const char usage[] =
 "                       its CACHELINE_ASSERT_GROUP_* against the groups; repeatable\n"
 "  --inline-addr 0|1    accepted for the plugin's argument (no effect here)\n"
 "  -q, --quiet          no summary line on stderr\n"
-"  --findings PATH       also write the findings as records (JSON lines) to PATH,\n"
+"  --findings PATH      also write the findings as records (JSON lines) to PATH,\n"
 "                       a file or a directory (docs/findings.md)\n"
 "  --version, --help\n";
 
@@ -407,10 +407,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PREDICT: o.cfg.predict = parse_uint("--predict", optarg); break;
 		case OPT_SEV:
-			if (!strcmp(optarg, "note")) o.cfg.severity = CH_SEV_NOTE;
-			else if (!strcmp(optarg, "warning")) o.cfg.severity = CH_SEV_WARNING;
-			else if (!strcmp(optarg, "error")) o.cfg.severity = CH_SEV_ERROR;
-			else die_usage("--severity takes note, warning or error");
+			if (ch_severity_parse(optarg, &o.cfg.severity))
+				die_usage("--severity takes note, warning or error");
 			break;
 		case OPT_STRUCT: only[nonly++] = optarg; break;
 		case OPT_SHOW: show = optarg; break;

@@ -25,6 +25,8 @@ struct cachehot_opts {
 };
 
 extern struct cachehot_opts cachehot_opts;
+/* plugin/options.c: every -fplugin-arg-cachehot-KEY, the one list. */
+extern const struct ch_option cachehot_plugin_options[];
 /* The one core context of this compilation (sidecar loaded into it). */
 extern ch_ctx *cachehot_ctx;
 

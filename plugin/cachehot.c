@@ -2,28 +2,8 @@
 /*
  * cachehot.c -- GCC plugin: cache-line layout checks at build time.
  *
- * Load with -fplugin=plugin/cachehot.so; arguments -fplugin-arg-cachehot-KEY[=VAL]:
- *   annotations=FILE   sidecar annotations (STRUCT.FIELD CLASS[:GROUP]); ':'-separated list
- *   line-size=N        cache line size in bytes (default: SMP_CACHE_BYTES or
- *                      L1_CACHE_BYTES of the translation unit, else 64)
- *   predict=N          also check at a larger line size (128: arm64 servers, POWER)
- *   severity=S         note | warning | error (default warning)
- *   manifest=FILE      merge a JSON record of every annotated struct into FILE
- *   unmatched=S        note | ignore: sidecar entries that matched no struct
- *   inline-addr=0|1    the [cachehot-inline-addr] check (default 1)
- *   inline-notes=0|1   its ops-table/callback findings as notes (default 1)
- *   counter-batch=0|1  the [cachehot-counter-batch] check (default 1)
- *   counter-updaters=NAME[:TARGET:ITEM],...  more statistics updaters for it
- *   access=PATH        record field access facts for cachehot annotate
- *                      (plugin/access.c; PATH a file, or a directory: one file a unit)
- *   record[=SPEC]      recording build: calls into libcachehot-rt at every member
- *                      access (plugin/record.c; SPEC all, annotated or TAG,...)
- *                      "object": only into the object (PATH: plugin/access.c)
- *   object-records=0|1 access facts and manifest records into the object (default 1;
- *                      plugin/build.c)
- *   once=DIR           a finding about a header prints once per build
- *   findings=PATH       write the unit's findings as records (core/findings.c,
- *                      docs/findings.md); PATH a file, or a directory: one file a unit
+ * Load with -fplugin=plugin/cachehot.so; arguments -fplugin-arg-cachehot-KEY[=VAL]
+ * are listed once, in plugin/options.c (help, docs/plugin.rst).
  *
  * Each struct definition is converted once into the core model (core/) on
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
@@ -64,32 +44,20 @@ struct cachehot_opts cachehot_opts;
 ch_ctx *cachehot_ctx;
 
 static const char *plugin_name_used = "cachehot";
-static struct plugin_info cachehot_info = {
-	CH_VERSION,
-	"cache-line layout checks: false sharing of annotated hot and read-mostly fields,\n"
-	"private padding macros, inline functions used as values.\n"
-	"Arguments (-fplugin-arg-cachehot-KEY=VALUE):\n"
-	"  annotations=FILE[:FILE]  sidecar annotations: STRUCT.FIELD hot|exclusive|read_mostly[:GROUP]\n"
-	"  line-size=N              cache line size in bytes (default SMP_CACHE_BYTES, else 64)\n"
-	"  predict=N                also check at line size N (e.g. 128)\n"
-	"  severity=note|warning|error   severity of findings (default warning)\n"
-	"  manifest=FILE|object     merge a JSON record of annotated structs into FILE\n"
-	"  unmatched=note|ignore    report sidecar entries that matched no struct (default note)\n"
-	"  inline-addr=0|1          check inline functions used as values (default 1)\n"
-	"  inline-notes=0|1         ops-table/callback uses as notes (1) or at severity (0)\n"
-	"  counter-batch=0|1        statistics counters updated once per loop element (default 1)\n"
-	"  counter-updaters=NAME[:TARGET:ITEM],...  more updaters for counter-batch\n"
-	"  access=FILE|DIR|object   record field access facts for cachehot annotate\n"
-	"                           (also into the object; 'object': there only)\n"
-	"  record[=all|annotated|TAG,...]  recording build: link with -lcachehot-rt\n"
-	"  object-records=0|1       write access facts and manifest records into the object (default 1)\n"
-	"  once=DIR                 a finding about a header prints once per build (default: per unit)\n"
-	"  findings=FILE|DIR        write the findings as records (JSON lines) for cachehot check\n"
-	"  werror=0|1               0: findings stay warnings under -Werror (default 1)\n"
-	"  disable                  do nothing (per-file opt-out, as DISABLE_*_PLUGIN)\n"
-	"  help                     print this list on stderr\n"
-	"Docs: docs/annotations.rst, docs/checks.rst"
-};
+static struct plugin_info cachehot_info = { CH_VERSION, NULL };
+
+/* The help text, made from the one table of arguments (plugin/options.c). */
+static const char *plugin_help(void)
+{
+	static ch_ctx *hctx;
+	if (!hctx)
+		hctx = ch_ctx_new();
+	return ch_printf(hctx, "cache-line layout checks: false sharing of annotated hot and "
+			 "read-mostly fields,\nprivate padding macros, inline functions used as "
+			 "values.\nArguments (-fplugin-arg-cachehot-KEY=VALUE):\n%s"
+			 "Docs: docs/plugin.rst, docs/checks.rst",
+			 ch_options_help(hctx, cachehot_plugin_options, "", 27));
+}
 
 static hash_set<tree> *judged;          /* struct types already judged */
 static hash_set<tree> *hinted;          /* struct types whose members gave hints */
@@ -1236,6 +1204,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	bool records = true;
 
 	plugin_name_used = info->base_name;
+	cachehot_info.help = plugin_help();
 	if (!plugin_default_version_check(version, &gcc_version)) {
 		error("cachehot: plugin built for GCC %s, this is GCC %s: rebuild it (make plugin)",
 		      gcc_version.basever, version->basever);
@@ -1274,7 +1243,12 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		if (!strcmp(info->argv[i].key, "help"))
 			continue;
 		const char *k = info->argv[i].key, *v = info->argv[i].value;
-		if (!strcmp(k, "annotations")) {
+		if (!ch_option_find(cachehot_plugin_options, k)) {
+			/* only what the one list (plugin/options.c) has is taken */
+			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: %s)",
+			      plugin_name_used, k,
+			      ch_options_known(cachehot_ctx, cachehot_plugin_options));
+		} else if (!strcmp(k, "annotations")) {
 			if (!v || !*v)
 				error("cachehot: %<-fplugin-arg-%s-annotations%> needs a file name",
 				      plugin_name_used);
@@ -1342,10 +1316,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 			else
 				access_path = v;
 		} else {
-			error("cachehot: unknown plugin argument %<-fplugin-arg-%s-%s%> (known: "
-			      "annotations, line-size, predict, severity, manifest, unmatched, "
-			      "inline-addr, inline-notes, access, record, werror, disable, help, counter-batch, "
-			      "counter-updaters, once, object-records, findings)", plugin_name_used, k);
+			error("cachehot: argument %<-fplugin-arg-%s-%s%> is listed in "
+			      "plugin/options.c but not handled", plugin_name_used, k);
 		}
 	}
 	/* manifest=object: the records go into the object only */

@@ -21,27 +21,14 @@
  *   sparse()             after each input file is evaluated: judge its
  *                        structs (core/), then the inline-addr check.
  *
- * Our options, in sparse's -fNAME=VALUE style (docs/sparse.rst):
- *   -fcachehot-annotations=FILE  sidecar "STRUCT.FIELD CLASS[:GROUP]" lines
- *                                (repeatable; parsed by core ch_sidecar_load)
- *   -fcachehot-line-size=BYTES   cache line size (default SMP_CACHE_BYTES
- *                                of the file, else 64)
- *   -fcachehot-predict=BYTES     also check at this larger line size
- *   -fcachehot-severity=note|warning|error
- *   -fcachehot-smp=0|1           default: from CONFIG_SMP in kernel builds
- *   -fcachehot-inline-addr=0|1   the inline-addr check (default 0: sparse sees
- *                                that an address is taken, not whether a copy
- *                                is emitted; on 6.12 net/core/ and mm/ 11 of
- *                                its 232 notes had a copy. The GCC plugin and
- *                                cachehot-bloat can tell)
- *   -fcachehot-inline-notes=0|1  inline-addr findings are notes (default 1:
- *                                sparse only sees a possible copy)
- *   -fcachehot-unmatched=note|ignore  sidecar entries that matched no struct
- *                                in the file (default note)
- *   -fcachehot-layout=0|1        the layout checks (default 1)
- *   -fcachehot-manifest=PATH     merge a JSON manifest of checked structs
+ * Our options, in sparse's -fNAME=VALUE style, are listed once, in
+ * sparse_options below (--help, the unknown-option error; tests/registry
+ * checks docs/sparse.rst and cachehot-sparse(1) against --help).
  * The same keys as the GCC plugin's -fplugin-arg-cachehot-KEY=VAL.
- * A bad option or sidecar: "cachehot-sparse: error: ..." on stderr, exit 1.
+ * A bad option or sidecar: "cachehot-sparse: error: ..." on stderr, exit 2
+ * (usage or tool error, as every cachehot tool). Findings leave the exit
+ * status to sparse (0 unless -Wsparse-error): make C=1 runs it on every
+ * file and stops at a nonzero status. --help and --version are ours.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +81,47 @@ static void opt_die(const char *fmt, const char *a, const char *b)
 	fprintf(stderr, "cachehot-sparse: error: ");
 	fprintf(stderr, fmt, a, b);
 	fputc('\n', stderr);
-	exit(1);
+	exit(2);
+}
+
+/* Every -fcachehot-KEY[=VALUE], the one list. */
+static const struct ch_option sparse_options[] = {
+	{ "annotations", "FILE", "sidecar STRUCT.FIELD CLASS[:GROUP] lines (repeatable)" },
+	{ "line-size", "BYTES", "cache line size (default SMP_CACHE_BYTES of the file, else 64)" },
+	{ "predict", "BYTES", "also check at this larger line size" },
+	{ "severity", "note|warning|error", "severity of findings (default warning)" },
+	{ "manifest", "PATH", "merge a JSON manifest of checked structs into PATH" },
+	{ "unmatched", "note|ignore", "sidecar entries that matched no struct in the file (default note)" },
+	{ "inline-addr", "0|1", "the inline-addr check (default 0: sparse sees the address taken, not the copy)" },
+	{ "inline-notes", "0|1", "inline-addr findings are notes (default 1)" },
+	{ "smp", "0|1", "default: from CONFIG_SMP in kernel builds" },
+	{ "layout", "0|1", "the layout checks (default 1)" },
+	{ "findings", "PATH", "write the findings as records (JSON lines) for cachehot check" },
+	{ "sidecar", "FILE", "the same as annotations" },
+	{ NULL, NULL, NULL }
+};
+
+/* --help and --version: cachehot-sparse's, before sparse sees them. */
+static void help_or_version(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--version")) {
+			printf("cachehot-sparse %s (sparse %s)\n", CH_VERSION, sparse_version);
+			exit(0);
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			ch_ctx *h = ch_ctx_new();
+			printf("usage: cachehot-sparse [SPARSE OPTIONS] [-fcachehot-KEY=VALUE...] FILE.c...\n"
+			       "  sparse with the cachehot checks (docs/sparse.rst); every option of\n"
+			       "  sparse(1) is taken. cachehot's:\n%s"
+			       "  --version, --help\n"
+			       "exit status: sparse's (0 with findings, unless -Wsparse-error); 2 on a bad\n"
+			       "cachehot option or sidecar\n",
+			       ch_options_help(h, sparse_options, "-fcachehot-", 36));
+			ch_ctx_free(h);
+			exit(0);
+		}
+	}
 }
 
 static unsigned parse_bytes(const char *key, const char *val)
@@ -135,7 +162,10 @@ static void parse_opt(const char *arg)
 		opt_die("bad option -fcachehot-%s%s", arg, "");
 	memcpy(key, arg, n);
 	key[n] = 0;
-	if (!strcmp(key, "annotations") || !strcmp(key, "sidecar")) {
+	if (!ch_option_find(sparse_options, key)) {
+		opt_die("unknown option -fcachehot-%s (known: %s)", arg,
+			ch_options_known(ch_sparse_ctx, sparse_options));
+	} else if (!strcmp(key, "annotations") || !strcmp(key, "sidecar")) {
 		if (!val || !*val)
 			opt_die("-fcachehot-%s needs a file name%s", key, "");
 		if (ch_sidecar_load(ch_sparse_ctx, val))
@@ -146,13 +176,7 @@ static void parse_opt(const char *arg)
 		if ((problem = ch_predict_problem(ch_sparse_ctx, ch_opts.line_size, ch_opts.predict)))
 			opt_die("%s%s", problem, "");
 	} else if (!strcmp(key, "severity")) {
-		if (val && !strcmp(val, "note"))
-			ch_opts.severity = CH_SEV_NOTE;
-		else if (val && !strcmp(val, "warning"))
-			ch_opts.severity = CH_SEV_WARNING;
-		else if (val && !strcmp(val, "error"))
-			ch_opts.severity = CH_SEV_ERROR;
-		else
+		if (ch_severity_parse(val, &ch_opts.severity))
 			opt_die("-fcachehot-severity=%s: expected note, warning or error%s",
 				val ? val : "", "");
 	} else if (!strcmp(key, "smp")) {
@@ -179,8 +203,7 @@ static void parse_opt(const char *arg)
 			opt_die("-fcachehot-%s needs a file or directory name%s", key, "");
 		ch_opts.findings = val;
 	} else {
-		opt_die("unknown option -fcachehot-%s (known: annotations, line-size, predict, "
-			"severity, manifest, unmatched, inline-addr, inline-notes, smp, layout, findings)%s",
+		opt_die("option -fcachehot-%s is listed in sparse_options but not handled%s",
 			arg, "");
 	}
 }
@@ -234,6 +257,7 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 
 	if (!nargv)
 		die("cachehot-sparse: out of memory");
+	help_or_version(argc, argv);
 	ch_sparse_ctx = ch_ctx_new();
 	for (i = 0; i < argc; i++) {
 		if (i > 0 && !strncmp(argv[i], "-fcachehot-", 11)) {

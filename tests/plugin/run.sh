@@ -45,7 +45,7 @@ t=$(mktemp -d)
 # unknown argument: an error naming it, not a crash
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-lines=64 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
 expect_eq plugin/unknown-argument \
-	"cc1: error: cachehot: unknown plugin argument '-fplugin-arg-cachehot-lines' (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes, access, record, werror, disable, help, counter-batch, counter-updaters, once, object-records, findings)" \
+	"cc1: error: cachehot: unknown plugin argument '-fplugin-arg-cachehot-lines' (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes, counter-batch, counter-updaters, access, record, object-records, once, findings, werror, disable, help)" \
 	"$(echo "$out" | grep 'unknown plugin argument' | sed "s/[‘’]/'/g")"
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-line-size=100 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
 expect_eq plugin/bad-line-size \

@@ -123,7 +123,7 @@ check_err() { # NAME EXPECTED-FIRST-LINE ARGS...
 	if [ $rc -eq 0 ]; then fail "$name" "exit status 0 for bad input: $out"; return; fi
 	expect_eq "$name" "$exp" "$(echo "$out" | head -1)"
 }
-check_err sparse/bad-option "cachehot-sparse: error: unknown option -fcachehot-lines=64 (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes, smp, layout, findings)" \
+check_err sparse/bad-option "cachehot-sparse: error: unknown option -fcachehot-lines=64 (known: annotations, line-size, predict, severity, manifest, unmatched, inline-addr, inline-notes, smp, layout, findings, sidecar)" \
 	-fcachehot-lines=64 "$S/side.c"
 check_err sparse/bad-line-size "cachehot-sparse: error: '-fcachehot-line-size=100': expected a power of two from 8 to 4096 bytes" \
 	-fcachehot-line-size=100 "$S/side.c"
