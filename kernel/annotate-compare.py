@@ -63,5 +63,19 @@ print("agree %d, disagree %d, miss %d, extra %d (of %d kernel entries, %d sugges
 print("recall %.2f (agree / kernel entries); precision before verdicts %.2f (agree / suggestions)"
       % (len(agree) / len(truth), len(agree) / n_sugg if n_sugg else 0))
 if verdicts:
+    print()
+    print("| struct | kernel entries | agree / disagree / miss | extra TP / FP | recall | precision |")
+    print("|---|---|---|---|---|---|")
+    for st in structs:
+        t = [e for e in truth if e.startswith(st + ".")]
+        a = [e for e in agree if e.startswith(st + ".")]
+        w = [e for e in wrong if e.startswith(st + ".")]
+        x = [e for e in extra if e.startswith(st + ".")]
+        xt = [e for e in x if verdicts.get((e, inf[e][0]), ("",))[0] == "TP"]
+        n = len(a) + len(w) + len(x)
+        print("| %s | %d | %d / %d / %d | %d / %d | %.2f | %s |"
+              % (st, len(t), len(a), len(w), len(t) - len(a) - len(w), len(xt), len(x) - len(xt),
+                 len(a) / len(t), "%.2f (%d/%d)" % ((len(a) + len(xt)) / n, len(a) + len(xt), n) if n else "-"))
+    print()
     print("extra TP %d, FP %d, unjudged %d; precision %.2f ((agree + TP) / suggestions, %d/%d)"
           % (tp, fp, unjudged, (len(agree) + tp) / n_sugg if n_sugg else 0, len(agree) + tp, n_sugg))
