@@ -3,6 +3,7 @@
 #ifndef CACHEHOT_ACCESS_INTERNAL_H
 #define CACHEHOT_ACCESS_INTERNAL_H
 #include <jansson.h>
+#include <regex.h>
 #include "cachehot-core.h"
 
 struct ch_access_facts {
@@ -11,6 +12,10 @@ struct ch_access_facts {
 	size_t nunits;      /* files merged in */
 	json_t *seen;       /* "UNIT\nFLAGS" -> record text (merged sets) */
 	size_t nrepeats, nconflicts;   /* units read again (seen_before) */
+	size_t nkernel;     /* of them, kernel units (__KERNEL__ defined) */
+	size_t nskipped;    /* files left out by the unit filters */
+	regex_t only_units, exclude_units;
+	int have_only, have_exclude;
 };
 
 void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)

@@ -38,6 +38,7 @@
  * is one function in every unit, two .c files' static helpers stay apart.
  */
 #include <errno.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,6 +139,10 @@ void ch_access_free(ch_access_facts *a)
 {
 	if (!a)
 		return;
+	if (a->have_only)
+		regfree(&a->only_units);
+	if (a->have_exclude)
+		regfree(&a->exclude_units);
 	json_decref(a->root);
 	json_decref(a->seen);
 	free(a);
@@ -254,6 +259,133 @@ void ch_access_param_passed(ch_access_facts *a, const char *function, unsigned p
 		  target_key(key, sizeof(key), callee, arg, is_const), 1);
 }
 
+static json_t *fn_entry(ch_access_facts *a, const char *function);
+
+void ch_access_field_owned(ch_access_facts *a, const char *struct_name, const char *path,
+			   uint64_t offset, const char *composite, const char *function,
+			   enum ch_access_kind kind, const char *owner)
+{
+	json_t *field;
+	if (!owner) {
+		ch_access_field(a, struct_name, path, offset, composite, function, kind);
+		return;
+	}
+	if (!struct_name || !path || !*path || !function || kind >= CH_ACC__COUNT)
+		return;
+	/* the field entry as ch_access_field() makes it, then the owned count */
+	field = json_object_get(child(json_object_get(a->root, "structs"), struct_name), path);
+	if (!json_is_object(field)) {
+		field = json_object();
+		json_object_set_new(field, "offset", json_integer((json_int_t)offset));
+		json_object_set_new(field, "composite", composite ? json_string(composite)
+								  : json_false());
+		json_object_set_new(child(json_object_get(a->root, "structs"), struct_name), path, field);
+	}
+	add_count(fn_counts(field, function), "owned", 1);
+	add_count(child(field, "owned_via"), owner, 1);
+}
+
+void ch_access_struct_def(ch_access_facts *a, const char *struct_name, const char *file,
+			  unsigned line, uint64_t size, unsigned long layout)
+{
+	json_t *defs = child(a->root, "struct_defs");
+	char buf[4096];
+	if (!struct_name || json_object_get(defs, struct_name))
+		return;
+	snprintf(buf, sizeof(buf), "%s:%u size %llu layout %08lx", file ? file : "?", line,
+		 (unsigned long long)size, layout);
+	json_object_set_new(defs, struct_name, json_string(buf));
+}
+
+/* "FILE:LINE size N layout H" -> "size N layout H": what must agree */
+static const char *def_layout(const char *d)
+{
+	const char *sz = strstr(d, " size ");
+	return sz ? sz : d;
+}
+
+int ch_access_has_struct_def(ch_access_facts *a, const char *struct_name)
+{
+	return struct_name && json_object_get(json_object_get(a->root, "struct_defs"), struct_name);
+}
+
+int ch_access_set_units(ch_access_facts *a, const char *only, const char *exclude)
+{
+	if (only) {
+		if (regcomp(&a->only_units, only, REG_EXTENDED | REG_NOSUB))
+			return -1;
+		a->have_only = 1;
+	}
+	if (exclude) {
+		if (regcomp(&a->exclude_units, exclude, REG_EXTENDED | REG_NOSUB))
+			return -1;
+		a->have_exclude = 1;
+	}
+	return 0;
+}
+
+void ch_access_field_locked(ch_access_facts *a, const char *struct_name, const char *path,
+			    uint64_t offset, const char *composite, const char *function)
+{
+	json_t *sts = json_object_get(a->root, "structs"), *field;
+	if (!struct_name || !path || !*path || !function)
+		return;
+	field = json_object_get(child(sts, struct_name), path);
+	if (!json_is_object(field)) {
+		field = json_object();
+		json_object_set_new(field, "offset", json_integer((json_int_t)offset));
+		json_object_set_new(field, "composite", composite ? json_string(composite)
+								  : json_false());
+		json_object_set_new(child(sts, struct_name), path, field);
+	}
+	add_count(fn_counts(field, function), "locked", 1);
+}
+
+void ch_access_slow_root(ch_access_facts *a, const char *function, const char *why)
+{
+	if (function && why)
+		json_object_set_new(fn_entry(a, function), "slow_root", json_string(why));
+}
+
+void ch_access_thread_call(ch_access_facts *a, const char *function, int create)
+{
+	if (function)
+		json_object_set_new(fn_entry(a, function), create ? "creates_thread" : "joins_thread",
+				    json_true());
+}
+
+/* [first, last] line of v's calls, widened by [lo, hi] */
+static void widen_lines(json_t *obj, const char *key, json_int_t lo, json_int_t hi)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!json_is_array(v) || json_array_size(v) != 2) {
+		json_object_set_new(obj, key, json_pack("[I,I]", lo, hi));
+		return;
+	}
+	if (json_integer_value(json_array_get(v, 0)) > lo)
+		json_integer_set(json_array_get(v, 0), lo);
+	if (json_integer_value(json_array_get(v, 1)) < hi)
+		json_integer_set(json_array_get(v, 1), hi);
+}
+
+void ch_access_main_call(ch_access_facts *a, const char *callee, unsigned line)
+{
+	if (callee)
+		widen_lines(child(fn_entry(a, "main"), "main_calls"), callee, line, line);
+}
+
+void ch_access_address_taken(ch_access_facts *a, const char *function)
+{
+	json_t *f = function ? json_object_get(json_object_get(a->root, "functions"), function) : NULL;
+	if (json_is_object(f))   /* only functions this unit has facts for */
+		json_object_set_new(f, "address_taken", json_true());
+}
+
+void ch_access_unit_kernel(ch_access_facts *a, int kernel)
+{
+	json_object_set_new(a->root, "kernel", json_boolean(kernel));
+}
+
 static json_t *fn_entry(ch_access_facts *a, const char *function)
 {
 	json_t *f = child(json_object_get(a->root, "functions"), function);
@@ -316,8 +448,9 @@ static json_t *sorted_array(json_t *set, json_t *except)
 	return arr;
 }
 
-/* Drop call edges to functions this unit does not define (no "file"), so
- * that the file lists only functions with a body here; callers become a
+/* Drop functions this unit neither defines (no "file") nor calls nor names
+ * as a handler: a called one keeps its callers (the call edge into another
+ * unit, which the userspace slow-path rules follow); callers become a
  * sorted array, and so do "unlikely_callers" (callers that call only on
  * paths marked unlikely; absent when none). */
 static void prune_functions(ch_access_facts *a)
@@ -326,7 +459,11 @@ static void prune_functions(ch_access_facts *a)
 	const char *k;
 	void *tmp;
 	json_object_foreach_safe(fns, tmp, k, v) {
-		if (!json_object_get(v, "file")) {
+		/* a function defined elsewhere stays when this unit calls it
+		 * (callers: the edge into another unit, which the userspace
+		 * slow-path rules follow) or names it a handler */
+		if (!json_object_get(v, "file") && !json_object_get(v, "slow_root") &&
+		    !json_object_size(json_object_get(v, "callers"))) {
 			json_object_del(fns, k);
 			continue;
 		}
@@ -397,7 +534,8 @@ static const char *merged_key(json_t *unit_fns, const char *name, const char *un
 			      char *buf, size_t n)
 {
 	json_t *f = json_object_get(unit_fns, name);
-	if (json_is_object(f) && get_bool(f, "static")) {
+	/* main() is one per program: two programs of one tree keep theirs */
+	if (json_is_object(f) && (get_bool(f, "static") || !strcmp(name, "main"))) {
 		const char *file = json_string_value(json_object_get(f, "file"));
 		snprintf(buf, n, "%s@%s:%lld", name, file ? file : unit,
 			 (long long)json_integer_value(json_object_get(f, "line")));
@@ -549,6 +687,12 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 		rc = bad(a, path, "no \"unit\", \"functions\" or \"structs\"");
 		goto out;
 	}
+	if ((a->have_only && regexec(&a->only_units, unit, 0, NULL, 0)) ||
+	    (a->have_exclude && !regexec(&a->exclude_units, unit, 0, NULL, 0))) {
+		a->nskipped++;   /* another program: --units / --exclude-units */
+		rc = 0;
+		goto out;
+	}
 	if (seen_before(a, u, unit))
 		return 0;
 	mf = json_object_get(a->root, "functions");
@@ -565,13 +709,32 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 			goto out;
 		}
 		json_object_set_new(m, "name", json_string(k));
-		if (!json_object_get(m, "file")) {
+		if (!json_is_string(json_object_get(m, "file"))) {
 			json_t *file = json_object_get(v, "file");
 			json_object_set(m, "file", file ? file : json_null());
 			json_object_set(m, "line", json_object_get(v, "line") ? json_object_get(v, "line")
 									: json_integer(0));
 		}
 		merge_params(m, v, fns, unit);
+		{
+			/* slow-path evidence of a userspace program (docs/annotate.md) */
+			json_t *x = json_object_get(v, "slow_root"), *mc;
+			const char *ck2;
+			if (json_is_string(x))
+				json_object_set_new(m, "slow_root", json_string(json_string_value(x)));
+			if (get_bool(v, "address_taken"))
+			json_object_set_new(m, "address_taken", json_true());
+		if (get_bool(v, "creates_thread"))
+				json_object_set_new(m, "creates_thread", json_true());
+			if (get_bool(v, "joins_thread"))
+				json_object_set_new(m, "joins_thread", json_true());
+			json_object_foreach(json_object_get(v, "main_calls"), ck2, mc)
+				if (json_is_array(mc) && json_array_size(mc) == 2)
+					widen_lines(child(m, "main_calls"),
+						    merged_key(fns, ck2, unit, cb, sizeof(cb)),
+						    json_integer_value(json_array_get(mc, 0)),
+						    json_integer_value(json_array_get(mc, 1)));
+		}
 		for (j = 0; j < sizeof(flags) / sizeof(flags[0]); j++)
 			if (get_bool(v, flags[j]) || !json_object_get(m, flags[j]))
 				json_object_set_new(m, flags[j], json_boolean(get_bool(v, flags[j])));
@@ -586,7 +749,30 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 	}
 	json_object_foreach(sts, k, v) {
 		const char *p;
-		json_t *f, *mst = child(ms, k);
+		json_t *f, *mst;
+		/* a tag is one struct while its layout (size, members' names and
+		 * places) is the same in every unit; another layout of the tag
+		 * (a second program of the tree) is kept apart as TAG@FILE:LINE,
+		 * where its first member is */
+		{
+			json_t *ud = json_object_get(json_object_get(u, "struct_defs"), k);
+			json_t *md = json_object_get(child(a->root, "struct_defs"), k);
+			char sk[4096];
+			const char *key = k;
+			if (json_is_string(ud)) {
+				if (!md)
+					json_object_set_new(child(a->root, "struct_defs"), k,
+							    json_string(json_string_value(ud)));
+				else if (strcmp(def_layout(json_string_value(md)),
+						def_layout(json_string_value(ud)))) {
+					const char *d = json_string_value(ud), *sp = strchr(d, ' ');
+					snprintf(sk, sizeof(sk), "%s@%.*s", k,
+						 (int)(sp ? (size_t)(sp - d) : strlen(d)), d);
+					key = sk;
+				}
+			}
+			mst = child(ms, key);
+		}
 		if (!json_is_object(v)) {
 			rc = bad(a, path, "a struct entry is not an object");
 			goto out;
@@ -607,6 +793,13 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 						    ? json_string(json_string_value(comp)) : json_false());
 				json_object_set_new(mst, p, mfield);
 			}
+			{
+				json_t *ov = json_object_get(f, "owned_via"), *oc;
+				const char *ok;
+				json_object_foreach(ov, ok, oc)
+					if (json_is_integer(oc))
+						add_count(child(mfield, "owned_via"), ok, json_integer_value(oc));
+			}
 			json_object_foreach(ffns, fn, cnt) {
 				json_t *mc = fn_counts(mfield, merged_key(fns, fn, unit, kb, sizeof(kb)));
 				int kk;
@@ -624,10 +817,16 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 								  merged_target(fns, tk, unit, cb, sizeof(cb)),
 								  json_integer_value(pc));
 				}
+				if (json_is_integer(json_object_get(cnt, "owned")))
+					add_count(mc, "owned", json_integer_value(json_object_get(cnt, "owned")));
+				if (json_is_integer(json_object_get(cnt, "locked")))
+					add_count(mc, "locked", json_integer_value(json_object_get(cnt, "locked")));
 			}
 		}
 	}
 	a->nunits++;
+	if (get_bool(u, "kernel"))
+		a->nkernel++;
 	(void)mf;
 	rc = 0;
 out:

@@ -419,6 +419,14 @@ int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const c
  * Returns CH_CLASS_NONE when there is none. */
 enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
 			       const char *field, const char **group);
+/* 1 if the sidecar has a member-path entry "type_name.PREFIX.x..." (any
+ * member path of type_name when prefix is NULL): the embedded struct at
+ * PREFIX is annotated in this container even when its own type is not. */
+int ch_sidecar_path_under(const ch_ctx *ctx, const char *type_name, const char *prefix);
+/* 1 when type_name.field's class comes from an inferred sidecar (the lines
+ * after "# cachehot annotate:" in its file): its false-sharing pairs are
+ * reported once per struct, the other pairs as notes (docs/annotate.md). */
+int ch_sidecar_inferred(ch_ctx *ctx, const char *type_name, const char *field);
 /* Walk entries that never matched: fn(file, line, "STRUCT.FIELD", arg).
  * Returns how many. */
 size_t ch_sidecar_unmatched(ch_ctx *ctx,
@@ -614,6 +622,8 @@ struct ch_leaf {
 	int depth;                 /* 0 = direct member of the outermost struct */
 	const struct ch_group *kgroup; /* kernel cacheline group of its top-level
 				    * member in the outermost struct, or NULL */
+	int inferred;              /* its class is an inferred sidecar line
+				    * (ch_sidecar_inferred) */
 };
 /* Flatten t into ctx-owned leaves. Annotated aggregate members and
  * aggregates with nothing annotated inside are single leaves. */
@@ -1060,6 +1070,46 @@ void ch_access_param(ch_access_facts *a, const char *function, unsigned param,
  * unlikely: the call is on a path the code marks unlikely. */
 void ch_access_param_passed(ch_access_facts *a, const char *function, unsigned param,
 			    const char *callee, unsigned arg, int is_const, int unlikely);
+/* As ch_access_field(), for an access through an object that one thread or
+ * CPU owns (owner says why: "thread-local", "per-CPU", "on the thread's
+ * stack", "indexed by the thread's id", "thread-context pointer"; NULL: an
+ * ordinary access). Such accesses are counted apart ("owned") and are no
+ * evidence of sharing (docs/annotate.md, "Ownership"). */
+void ch_access_field_owned(ch_access_facts *a, const char *struct_name, const char *path,
+			   uint64_t offset, const char *composite, const char *function,
+			   enum ch_access_kind kind, const char *owner);
+/* struct_name is defined in this unit with its first member at file:line,
+ * size bytes, layout a hash of its members' names and bit positions:
+ * merged facts keep different layouts of one tag apart ("TAG@FILE:LINE"),
+ * as two programs of one tree may have. */
+void ch_access_struct_def(ch_access_facts *a, const char *struct_name, const char *file,
+			  unsigned line, uint64_t size, unsigned long layout);
+int ch_access_has_struct_def(ch_access_facts *a, const char *struct_name);
+/* Merge only units whose source path matches only (POSIX extended regex),
+ * and none that match exclude (either may be NULL): one program of a tree
+ * at a time. 0, or -1 for a bad expression. */
+int ch_access_set_units(ch_access_facts *a, const char *only, const char *exclude);
+/* The address of struct_name's member path is handed to a function whose
+ * name says it locks (spin_lock, pthread_mutex_lock, HA_SPIN_LOCK's
+ * pl_take_s, ...): evidence that threads share the struct, kept apart from
+ * the access counts ("locked"). */
+void ch_access_field_locked(ch_access_facts *a, const char *struct_name, const char *path,
+			    uint64_t offset, const char *composite, const char *function);
+/* function is a slow path by itself: why = "atexit" (an exit handler),
+ * "signal" (a signal handler), "constructor" (constructor or destructor
+ * attribute: runs before main() or at exit). */
+void ch_access_slow_root(ch_access_facts *a, const char *function, const char *why);
+/* function calls pthread_create()/thrd_create() (create 1) or
+ * pthread_join()/thrd_join() (create 0). */
+void ch_access_thread_call(ch_access_facts *a, const char *function, int create);
+/* main() calls callee at this source line. */
+void ch_access_main_call(ch_access_facts *a, const char *callee, unsigned line);
+/* function's address is taken in the unit (it may be called through a
+ * pointer); ignored for a function the unit has no facts for. */
+void ch_access_address_taken(ch_access_facts *a, const char *function);
+/* The unit is kernel code (__KERNEL__ defined): no userspace slow-path rule
+ * applies to its functions. */
+void ch_access_unit_kernel(ch_access_facts *a, int kernel);
 void ch_access_function(ch_access_facts *a, const char *function,
 			const struct ch_access_fn_info *info);
 void ch_access_call(ch_access_facts *a, const char *caller, const char *callee);
@@ -1110,12 +1160,19 @@ struct ch_infer_opts {
 				    * x->clock += d) in this many functions (1;
 				    * 0 = off); such a field is never read_mostly */
 	const char *only;          /* only this struct, or NULL */
+	const char *slow;          /* POSIX extended regex: matching functions are
+				    * slow paths (--slow), or NULL */
 };
 void ch_infer_defaults(struct ch_infer_opts *o);
 /* Write the sidecar suggestion for merged facts to out, sorted by struct
  * name then member offset, every line with its evidence and confidence.
  * Returns the number of suggested lines. */
 size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE *out);
+/* The evidence behind one member's suggestion (what: "STRUCT.FIELD"), one
+ * function a line: its counts, and whether it is a slow path (and why) or
+ * an initializer; the owned-object accesses left out. 0 done, 1 no such
+ * struct or member in the facts (said on out), -1 what is not STRUCT.FIELD. */
+int ch_infer_explain(ch_access_facts *a, const struct ch_infer_opts *o, const char *what, FILE *out);
 
 #ifdef __cplusplus
 }

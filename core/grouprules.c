@@ -288,6 +288,7 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 	uint64_t need = ch_lines_min(bytes, L);
 	const struct ch_leaf *at = NULL, *on = NULL;
 	size_t i;
+	int inferred;
 	struct ch_finding *x;
 	if (lines <= need)
 		return;
@@ -308,6 +309,8 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 	}
 	if (!at)
 		return;
+	for (i = 0, inferred = 0; i < k; i++)
+		inferred |= h[i].l->inferred;
 	if (h[0].inst_len)
 		where = ch_printf(ctx, " in '%.*s'", (int)h[0].inst_len, h[0].inst);
 	if (!on) {
@@ -317,6 +320,8 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 		const struct ch_leaf *first = h[0].l;
 		uint64_t shift = (L - first->offset % L) % L;
 		x = span_finding(ctx, fl, cfg, t, L, first);
+		if (inferred)   /* a group annotate inferred: advice to review */
+			x->severity = CH_SEV_NOTE;
 		x->message = ch_printf(ctx,
 			"hot group '%s' of %s%s (%llu bytes) spans %llu cache lines %s where its bytes "
 			"need %llu, and none of its fields fits within one line; start '%s' (offset "
@@ -330,6 +335,8 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 		return;
 	}
 	x = span_finding(ctx, fl, cfg, t, L, at);
+	if (inferred)   /* a group annotate inferred (writer sets): advice to review */
+		x->severity = CH_SEV_NOTE;
 	x->message = ch_printf(ctx,
 		"hot group '%s' of %s%s (%llu bytes) spans %llu cache lines %s where its bytes need "
 		"%llu; move %s onto line %llu next to '%s' (offset %llu) [%s]",

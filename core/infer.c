@@ -27,6 +27,7 @@
  *  - A struct is printed only with >= min_fields lines, one of them hot:
  *    anything less gives the checks nothing to judge.
  */
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include "access-internal.h"
@@ -69,15 +70,126 @@ static int flag(json_t *f, const char *k)
 	return json_is_true(json_object_get(f, k));
 }
 
-/* Marks "slow": true on every function on a slow path. */
-static void mark_slow(json_t *fns)
+/* The function's name without "@FILE:LINE". */
+static void plain_name(const char *key, char *buf, size_t n)
 {
-	const char *k;
-	json_t *f;
+	const char *at = strchr(key, '@');
+	snprintf(buf, n, "%.*s", (int)(at ? (size_t)(at - key) : strlen(key)), key);
+}
+
+static void set_slow(json_t *f, const char *why)
+{
+	json_object_set_new(f, "slow", json_true());
+	if (!json_object_get(f, "slow_why"))
+		json_object_set_new(f, "slow_why", json_string(why));
+}
+
+/* main(), keyed "main@FILE:LINE" (one per program) */
+static int is_main(const char *key)
+{
+	return !strncmp(key, "main", 4) && (!key[4] || key[4] == '@');
+}
+
+/* The first line of main()'s calls at which a thread may exist: the first
+ * call of a function that starts threads (calls pthread_create() without
+ * pthread_join(), or calls such a function), or 0 when main() starts none
+ * that the facts show. */
+static json_int_t first_thread_line(json_t *fns, json_t *main_fn)
+{
+	json_t *starters = json_object(), *f, *c, *calls = json_object_get(main_fn, "main_calls");
+	const char *k, *ck;
+	json_int_t first = 0;
 	int changed = 1, rounds = 0;
 	json_object_foreach(fns, k, f)
-		json_object_set_new(f, "slow", json_boolean(flag(f, "init") || flag(f, "exit") ||
-							    flag(f, "cold")));
+		if (flag(f, "creates_thread") && !flag(f, "joins_thread"))
+			json_object_set_new(starters, k, json_true());
+	/* callers of starters start threads too (least fixpoint, bounded) */
+	while (changed && rounds++ < 64) {
+		changed = 0;
+		json_object_foreach(fns, k, f) {
+			if (!json_object_get(starters, k))
+				continue;
+			json_object_foreach(json_object_get(f, "callers"), ck, c)
+				if (!json_object_get(starters, ck) && !is_main(ck)) {
+					json_object_set_new(starters, ck, json_true());
+					changed = 1;
+				}
+		}
+	}
+	json_object_foreach(calls, ck, c) {
+		json_int_t lo = json_integer_value(json_array_get(c, 0));
+		if ((json_object_get(starters, ck) || !strcmp(ck, "pthread_create") ||
+		     !strcmp(ck, "thrd_create")) && (!first || lo < first))
+			first = lo;
+	}
+	json_decref(starters);
+	return first;
+}
+
+/* Marks "slow": true (and "slow_why") on every function on a slow path:
+ * - .init.text/.exit.text or cold, in any program;
+ * - matched by a --slow pattern (the name, without @FILE:LINE);
+ * - in userspace (no kernel unit merged): exit and signal handlers
+ *   (atexit(), signal(), sigaction's sa_handler), and main()'s callees
+ *   whose every call in main() comes before main() starts its first
+ *   thread;
+ * - a function all of whose known callers are slow: static ones (and not
+ *   EXPORT_SYMBOL'd) anywhere; any function in userspace, where the whole
+ *   program is built together;
+ * - main() itself in userspace (it runs once; its callees are judged by
+ *   where main() calls them, so main() is marked after the fixpoint). */
+static void mark_slow(ch_access_facts *a, json_t *fns, const struct ch_infer_opts *o)
+{
+	const char *k, *mk;
+	json_t *f, *mf;
+	int changed = 1, rounds = 0, user = a->nkernel == 0;
+	regex_t re;
+	int have_re = 0;
+	char name[512];
+	if (o->slow && *o->slow && !regcomp(&re, o->slow, REG_EXTENDED | REG_NOSUB))
+		have_re = 1;
+	json_object_foreach(fns, k, f) {
+		json_object_set_new(f, "slow", json_false());
+		json_object_del(f, "slow_why");
+		plain_name(k, name, sizeof(name));
+		/* userspace: a static function no unit calls and none takes the
+		 * address of was inlined into its callers by the early inliner
+		 * (its accesses are counted there); its own body is dead */
+		if (user && flag(f, "static") && !flag(f, "address_taken") &&
+		    json_is_string(json_object_get(f, "file")) &&
+		    !json_object_size(json_object_get(f, "callers")) && !is_main(k))
+			json_object_set_new(f, "inlined_away", json_true());
+		if (flag(f, "init"))
+			set_slow(f, "__init");
+		else if (flag(f, "exit"))
+			set_slow(f, "__exit");
+		else if (flag(f, "cold"))
+			set_slow(f, "cold");
+		else if (have_re && !regexec(&re, name, 0, NULL, 0))
+			set_slow(f, "--slow");
+		else if (user && json_is_string(json_object_get(f, "slow_root")))
+		{
+			const char *r = json_string_value(json_object_get(f, "slow_root"));
+			set_slow(f, !strcmp(r, "atexit") ? "exit handler"
+				    : !strcmp(r, "constructor") ? "constructor or destructor"
+				    : "signal handler");
+		}
+	}
+	if (have_re)
+		regfree(&re);
+	json_object_foreach(fns, mk, mf) {
+		json_int_t first;
+		json_t *c;
+		if (!user || !is_main(mk))
+			continue;
+		first = first_thread_line(fns, mf);
+		json_object_foreach(json_object_get(mf, "main_calls"), k, c) {
+			json_t *cf = json_object_get(fns, k);
+			if (cf && first && json_integer_value(json_array_get(c, 1)) < first &&
+			    !flag(cf, "slow"))
+				set_slow(cf, "called by main() before its first thread");
+		}
+	}
 	/* each round settles at least one more level of callers; call chains
 	 * from init code are short, so this stops early on real trees */
 	while (changed && rounds++ < 64) {
@@ -88,7 +200,7 @@ static void mark_slow(json_t *fns)
 			/* a call made only on a path marked unlikely is a slow edge */
 			int all = json_object_size(callers) +
 				  json_object_size(json_object_get(f, "unlikely_callers")) > 0;
-			if (flag(f, "slow") || !flag(f, "static") || flag(f, "exported"))
+			if (flag(f, "slow") || flag(f, "exported") || (!user && !flag(f, "static")))
 				continue;
 			json_object_foreach(callers, ck, c) {
 				json_t *cf = json_object_get(fns, ck);
@@ -98,11 +210,16 @@ static void mark_slow(json_t *fns)
 				}
 			}
 			if (all) {
-				json_object_set_new(f, "slow", json_true());
+				set_slow(f, "only called from slow paths");
 				changed = 1;
 			}
 		}
 	}
+	/* main()'s own accesses run once; its callees were judged above by
+	 * where main() calls them, not by main() being slow */
+	json_object_foreach(fns, mk, mf)
+		if (user && is_main(mk) && !flag(mf, "slow"))
+			set_slow(mf, "main() runs once");
 }
 
 /* ---- inline helpers count at their callers ------------------------------- */
@@ -203,6 +320,12 @@ struct member {
 	struct fnset rmw, wr, rd, slow_wr, upd;
 	struct fnset all_wr;       /* writers off slow paths, rare writes included */
 	unsigned long long nrmw, nwr, nrd;   /* access counts off slow paths */
+	const char *prefix;        /* "member." of a per-member-path line, or NULL */
+	json_t *holder;            /* keeps name alive for a per-member-path line */
+	int expanded;              /* judged by its fields' paths: no line itself */
+	unsigned long long nowned; /* accesses through an owned object (not evidence) */
+	unsigned long long nlocked; /* its address handed to a lock function, off slow paths */
+	json_t *owned_via;         /* why owned -> count */
 	enum ch_class cls;
 	int group;                 /* union-find parent, then root index */
 	int grouped;               /* hot and in a group of two or more */
@@ -244,6 +367,17 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 			x->offset = (uint64_t)json_integer_value(json_object_get(f, "offset"));
 			x->subs = json_object();
 			x->fns = json_object();
+			x->owned_via = json_object();
+		}
+		{
+			json_t *ov = json_object_get(f, "owned_via"), *oc, *prev;
+			const char *ok;
+			json_object_foreach(ov, ok, oc) {
+				prev = json_object_get(x->owned_via, ok);
+				json_object_set_new(x->owned_via, ok, json_integer(
+					json_integer_value(prev) + json_integer_value(oc)));
+				x->nowned += (unsigned long long)json_integer_value(oc);
+			}
 		}
 		if (json_is_string(json_object_get(f, "composite")))
 			x->composite = json_string_value(json_object_get(f, "composite"));
@@ -253,6 +387,12 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 			snprintf(sub, sizeof(sub), "%.*s",
 				 (int)(dot2 ? (size_t)(dot2 - dot - 1) : strlen(dot + 1)), dot + 1);
 			json_object_set_new(x->subs, sub, json_true());
+		}
+		json_object_foreach(fns, fk, c) {
+			json_t *lk = json_object_get(c, "locked");
+			if (json_is_integer(lk) && json_integer_value(lk) &&
+			    !json_is_true(json_object_get(json_object_get(fnsall, fk), "slow")))
+				x->nlocked += (unsigned long long)json_integer_value(lk);
 		}
 		json_object_foreach(fns, fk, c) {
 			json_t *targets = attribution(fnsall, fk, 0), *t;
@@ -296,6 +436,8 @@ static void classify(struct member *m, json_t *fns, json_t *inits, const struct 
 	json_object_foreach(m->fns, fk, sum) {
 		json_int_t c[CH_ACC__COUNT];
 		int k, slow = json_is_true(json_object_get(json_object_get(fns, fk), "slow"));
+		if (json_is_true(json_object_get(json_object_get(fns, fk), "inlined_away")))
+			continue;   /* counted in its callers */
 		for (k = 0; k < CH_ACC__COUNT; k++)
 			c[k] = json_integer_value(json_array_get(sum, k));
 		if (slow || json_object_get(inits, fk) ||
@@ -416,14 +558,23 @@ static void print_set(FILE *out, const char *what, const struct fnset *s, unsign
 	}
 }
 
-static void print_line(FILE *out, const char *st, const struct member *m, const struct member *all)
+static void print_line(FILE *out, const char *st, const struct member *m, const struct member *all,
+		       int low)
 {
 	char cls[300];
-	if (m->cls == CH_CLASS_HOT && m->grouped)
-		snprintf(cls, sizeof(cls), "hot:%.*s", (int)name_len(&all[m->group]), all[m->group].name);
-	else
+	if (m->cls == CH_CLASS_HOT && m->grouped) {
+		/* a group is a C identifier: "out_rate.curr" names it out_rate_curr */
+		const struct member *r = &all[m->group];
+		char *c;
+		snprintf(cls, sizeof(cls), "hot:%s%.*s", r->prefix ? r->prefix : "", (int)name_len(r), r->name);
+		for (c = cls; *c; c++)
+			if (*c == '.')
+				*c = '_';
+	} else {
 		snprintf(cls, sizeof(cls), "%s", ch_class_name(m->cls));
-	fprintf(out, "%s.%.*s %s\t# ", st, (int)name_len(m), m->name, cls);
+	}
+	fprintf(out, "%s%s.%s%.*s %s\t# ", low ? "#" : "", st, m->prefix ? m->prefix : "",
+		(int)name_len(m), m->name, cls);
 	if (m->cls == CH_CLASS_HOT) {
 		print_set(out, "rmw", &m->rmw, m->nrmw);
 		fputs("; ", out);
@@ -445,7 +596,47 @@ static void print_line(FILE *out, const char *st, const struct member *m, const 
 		fputs(": ", out);
 		print_fns(out, &m->slow_wr);
 	}
-	fprintf(out, "; confidence %s\n", m->conf_high ? "high" : "medium");
+	fprintf(out, "; confidence %s\n", low ? "low" : m->conf_high ? "high" : "medium");
+}
+
+/* A struct whose fields are touched only through objects one thread or CPU
+ * owns (and on slow paths): "owned", with its evidence, and no line. */
+static void print_owned(FILE *out, const char *st, const struct member *m, size_t n,
+			const struct ch_infer_opts *o)
+{
+	json_t *why = json_object(), *c;
+	unsigned long long owned = 0;
+	(void)c;
+	size_t i, touched = 0;
+	const char *k;
+	int first = 1;
+	for (i = 0; i < n; i++) {
+		if (m[i].rmw.n || m[i].wr.n || m[i].rd.n) {
+			json_decref(why);
+			return;   /* shared evidence too: not owned */
+		}
+		if (!m[i].nowned)
+			continue;
+		touched++;
+		owned += m[i].nowned;
+		json_object_foreach(m[i].owned_via, k, c)
+			json_object_set_new(why, k, json_integer(json_integer_value(json_object_get(why, k)) +
+								json_integer_value(c)));
+	}
+	if (touched >= o->min_fields && (!o->only || !strcmp(o->only, st))) {
+		fprintf(out, "\n# struct %s: owned by one thread or CPU (%llu accesses in %zu fields: ",
+			st, owned, touched);
+		size_t nk, q;
+		const char **keys = sorted_keys(why, &nk);
+		for (q = 0; q < nk; q++) {
+			fprintf(out, "%s%s %lld", first ? "" : ", ", keys[q],
+				(long long)json_integer_value(json_object_get(why, keys[q])));
+			first = 0;
+		}
+		free(keys);
+		fputs("): no hot field suggested\n", out);
+	}
+	json_decref(why);
 }
 
 static void free_members(struct member *m, size_t n)
@@ -454,6 +645,9 @@ static void free_members(struct member *m, size_t n)
 	for (i = 0; i < n; i++) {
 		json_decref(m[i].subs);
 		json_decref(m[i].fns);
+		json_decref(m[i].owned_via);
+		json_decref(m[i].holder);
+		free((char *)m[i].prefix);
 		free(m[i].rmw.v);
 		free(m[i].wr.v);
 		free(m[i].rd.v);
@@ -470,25 +664,134 @@ struct judged {
 	int hot, rm;               /* members classified so, deferred ones aside */
 };
 
+/* ---- per-member paths of small embedded types ----------------------------- */
+
+/* All accesses recorded under st's paths "name." + ... (name = NULL: every
+ * path), every function and kind, owned ones too. */
+static json_int_t raw_accesses(json_t *st, const char *name, size_t len)
+{
+	json_int_t n = 0;
+	const char *p, *fk, *kk;
+	json_t *f, *c, *v;
+	json_object_foreach(st, p, f) {
+		if (name && (strncmp(p, name, len) || p[len] != '.'))
+			continue;
+		json_object_foreach(json_object_get(f, "functions"), fk, c)
+			json_object_foreach(c, kk, v)
+				if (json_is_integer(v))
+					n += json_integer_value(v);
+	}
+	return n;
+}
+
+/* Types judged per containing member: tag -> number of containers. A type
+ * qualifies when it is a member whose fields are touched apart in at least
+ * two structs, and every access to it was made through one of those
+ * containers (none through a bare pointer to it, as page_counter_charge()
+ * does: such a type has a life of its own and is judged by type). */
+static json_t *per_member_types(json_t *sts, const char **names, struct judged *js, size_t ns)
+{
+	json_t *via = json_object(), *cont = json_object(), *out = json_object(), *v;
+	const char *t;
+	size_t s, i;
+	for (s = 0; s < ns; s++)
+		for (i = 0; i < js[s].n; i++) {
+			struct member *m = &js[s].m[i];
+			json_t *c;
+			if (!m->composite || !m->deferred)
+				continue;
+			c = json_object_get(cont, m->composite);
+			if (!c) {
+				c = json_object();
+				json_object_set_new(cont, m->composite, c);
+			}
+			json_object_set_new(c, names[s], json_true());
+			json_object_set_new(via, m->composite, json_integer(
+				json_integer_value(json_object_get(via, m->composite)) +
+				raw_accesses(json_object_get(sts, names[s]), m->name, name_len(m))));
+		}
+	json_object_foreach(cont, t, v) {
+		json_t *own = json_object_get(sts, t);
+		if (json_object_size(v) >= 2 && own &&
+		    raw_accesses(own, NULL, 0) <= json_integer_value(json_object_get(via, t)))
+			json_object_set_new(out, t, json_integer((json_int_t)json_object_size(v)));
+	}
+	json_decref(via);
+	json_decref(cont);
+	return out;
+}
+
+/* Replace container member x (of type tag, judged per member) by one
+ * member per field path under it, judged on the container's own evidence;
+ * appended to *m. */
+static void expand_member(struct judged *j, size_t xi, json_t *st, json_t *type_st, json_t *fns,
+			  json_t *inits, const struct ch_infer_opts *o)
+{
+	json_t *sub = json_object(), *f;
+	const char *p;
+	struct member *sm = NULL;
+	size_t sn = 0, len = name_len(&j->m[xi]), k;
+	char *prefix;
+	json_object_foreach(st, p, f)
+		if (!strncmp(p, j->m[xi].name, len) && p[len] == '.')
+			json_object_set(sub, p + len + 1, f);
+	collect_members(sub, fns, &sm, &sn);
+	prefix = (char *)malloc(len + 2);
+	memcpy(prefix, j->m[xi].name, len);
+	prefix[len] = '.';
+	prefix[len + 1] = 0;
+	j->m = (struct member *)realloc(j->m, (j->n + sn + 1) * sizeof(*j->m));
+	j->m[xi].expanded = 1;
+	for (k = 0; k < sn; k++) {
+		struct member *y = &j->m[j->n];
+		json_t *tf = NULL;
+		*y = sm[k];
+		/* the field's place: its offset in its own type, after the member */
+		{
+			const char *tp;
+			json_t *tv;
+			json_object_foreach(type_st, tp, tv)
+				if (!strncmp(tp, y->name, name_len(y)) &&
+				    (tp[name_len(y)] == '.' || !tp[name_len(y)])) {
+					tf = tv;
+					break;
+				}
+		}
+		y->offset = j->m[xi].offset + (tf ? (uint64_t)json_integer_value(json_object_get(tf, "offset")) : 0);
+		y->prefix = strdup(prefix);
+		y->holder = k ? NULL : json_incref(sub);
+		y->group = (int)j->n;
+		y->deferred = 0;
+		classify(y, fns, inits, o);
+		j->hot += y->cls == CH_CLASS_HOT;
+		j->rm += y->cls == CH_CLASS_READ_MOSTLY;
+		j->n++;
+	}
+	free(sm);
+	free(prefix);
+	json_decref(sub);
+}
+
 size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE *out)
 {
 	json_t *fns = json_object_get(a->root, "functions");
 	json_t *sts = json_object_get(a->root, "structs");
 	json_t *index = json_object();   /* struct name -> position in js */
+	json_t *pm;                      /* types judged per containing member */
 	size_t ns, s, total = 0;
 	const char **names;
 	struct judged *js;
 
-	mark_slow(fns);
+	mark_slow(a, fns, o);
 	ch_summary_resolve(fns);   /* what a passed address stands for */
 	names = sorted_keys(sts, &ns);
 	js = (struct judged *)calloc(ns + 1, sizeof(*js));
 	fprintf(out, "# cachehot annotate: %zu translation unit%s; thresholds: hot-rmw-fns=%u "
 		"hot-write-fns=%u hot-update-fns=%u rm-read-fns=%u rm-max-write-fns=%u rm-ratio=%u "
-		"min-fields=%u group-overlap=%u init-fields=%u (docs/annotate.md)\n", a->nunits,
+		"min-fields=%u group-overlap=%u init-fields=%u%s (docs/annotate.md)\n", a->nunits,
 		a->nunits == 1 ? "" : "s", o->hot_rmw_fns, o->hot_write_fns, o->hot_update_fns,
 		o->rm_read_fns, o->rm_max_write_fns, o->rm_ratio, o->min_fields, o->group_overlap,
-		o->init_fields);
+		o->init_fields, a->nskipped ? "; units of other programs left out" : "");
 	/* every struct first: a composite member waits for its own struct */
 	for (s = 0; s < ns; s++) {
 		struct judged *j = &js[s];
@@ -511,18 +814,30 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		}
 		json_decref(inits);
 	}
+	/* a small type embedded in several structs and touched only through
+	 * them is judged per containing member: its fields' lines are written
+	 * under each container (global.out_rate.curr_ctr), on that
+	 * container's evidence; the type gets none of its own */
+	pm = per_member_types(sts, names, js, ns);
 	/* a composite member whose struct mixes hot and read-mostly fields is
 	 * judged there (mem_cgroup.memory is a page_counter); one whose fields
 	 * are all of one kind (zone.free_area) is judged as a whole here */
 	for (s = 0; s < ns; s++) {
 		struct judged *j = &js[s];
 		json_t *inits = NULL;
-		size_t i;
-		for (i = 0; i < j->n; i++) {
+		size_t i, n0 = j->n;
+		for (i = 0; i < n0; i++) {
 			struct member *m = &j->m[i];
 			json_t *pos;
 			if (!m->deferred)
 				continue;
+			if (json_object_get(pm, m->composite)) {
+				if (!inits)
+					inits = initializers(j->m, j->n, o);
+				expand_member(j, i, json_object_get(sts, names[s]),
+					      json_object_get(sts, m->composite), fns, inits, o);
+				continue;
+			}
 			pos = json_object_get(index, m->composite);
 			if (pos && js[json_integer_value(pos)].hot && js[json_integer_value(pos)].rm)
 				continue;
@@ -531,18 +846,41 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 			classify(m, fns, inits, o);
 		}
 		json_decref(inits);
+		if (j->n != n0) {   /* per-member lines: in offset order */
+			qsort(j->m, j->n, sizeof(*j->m), cmp_member);
+			for (i = 0; i < j->n; i++)
+				j->m[i].group = (int)i;
+		}
 	}
 	for (s = 0; s < ns; s++) {
 		struct member *m = js[s].m;
 		size_t n = js[s].n, i, j, lines = 0, hot = 0;
+		int sync;
 		if (o->only && strcmp(o->only, names[s]))
 			continue;
+		if (strchr(names[s], '@')) {
+			/* another definition of a tag (another program of the
+			 * tree): a sidecar names tags, so none of its lines */
+			fprintf(out, "\n# struct %.*s defined again at %s (another program of the tree?): "
+				"judged apart, no line (cachehot annotate --units/--exclude-units for "
+				"one program)\n", (int)(strchr(names[s], '@') - names[s]), names[s],
+				strchr(names[s], '@') + 1);
+			continue;
+		}
+		if (json_object_get(pm, names[s])) {
+			fprintf(out, "\n# struct %s: embedded in %lld structs and touched only through them: "
+				"judged per containing member (STRUCT.MEMBER.FIELD lines there)\n", names[s],
+				(long long)json_integer_value(json_object_get(pm, names[s])));
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			lines += m[i].cls != CH_CLASS_NONE;
 			hot += m[i].cls == CH_CLASS_HOT;
 		}
-		if (lines < o->min_fields || !hot)
+		if (lines < o->min_fields || !hot) {
+			print_owned(out, names[s], m, n, o);
 			continue;
+		}
 		/* fields written by exactly the functions that write a hot field
 		 * (off slow paths, writes on unlikely paths included: the same
 		 * code dirties both) are written together with it: hot, in its
@@ -585,17 +923,104 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		for (i = 0; i < n; i++)
 			if (m[i].group != (int)i)
 				m[i].grouped = m[m[i].group].grouped = 1;
-		fprintf(out, "\n# struct %s\n", names[s]);
+		/* no field written atomically or locked off slow paths: no
+		 * sign that threads share the struct at all (an object one thread
+		 * handles at a time, or one the facts cannot tell); its plain
+		 * writes are low-confidence evidence: lines written commented out */
+		for (i = 0, sync = 0; i < n; i++)
+			sync |= m[i].rmw.n > 0 || m[i].nlocked > 0;
+		fprintf(out, "\n# struct %s%s\n", names[s], sync ? "" :
+			": low confidence, no field is written atomically or under a lock off slow "
+			"paths (no sign that threads share it): lines commented out");
 		for (i = 0; i < n; i++)
 			if (m[i].cls != CH_CLASS_NONE) {
-				print_line(out, names[s], &m[i], m);
-				total++;
+				print_line(out, names[s], &m[i], m, !sync);
+				total += sync;
 			}
 	}
 	for (s = 0; s < ns; s++)
 		free_members(js[s].m, js[s].n);
 	free(js);
+	json_decref(pm);
 	json_decref(index);
 	free(names);
 	return total;
+}
+
+/* ---- --explain STRUCT.FIELD ------------------------------------------------ */
+
+int ch_infer_explain(ch_access_facts *a, const struct ch_infer_opts *o, const char *what, FILE *out)
+{
+	json_t *fns = json_object_get(a->root, "functions");
+	json_t *sts = json_object_get(a->root, "structs"), *st, *inits, *sum;
+	const char *dot = strchr(what, '.'), *fk;
+	char sname[512];
+	struct member *m = NULL, *x = NULL;
+	size_t n = 0, i, nk, q;
+	const char **keys;
+	if (!dot || dot == what || !dot[1])
+		return -1;
+	snprintf(sname, sizeof(sname), "%.*s", (int)(dot - what), what);
+	st = json_object_get(sts, sname);
+	if (!st) {
+		fprintf(out, "%s: no access to struct %s in the facts (%zu units)\n", what, sname, a->nunits);
+		return 1;
+	}
+	mark_slow(a, fns, o);
+	collect_members(st, fns, &m, &n);
+	for (i = 0; i < n && !x; i++)
+		if (name_len(&m[i]) == strlen(dot + 1) && !strncmp(m[i].name, dot + 1, name_len(&m[i])))
+			x = &m[i];
+	if (!x) {
+		fprintf(out, "%s: no access to member %s of struct %s in the facts\n", what, dot + 1, sname);
+		free_members(m, n);
+		return 1;
+	}
+	inits = initializers(m, n, o);
+	classify(x, fns, inits, o);
+	fprintf(out, "%s (offset %llu): %s", what, (unsigned long long)x->offset,
+		x->cls == CH_CLASS_NONE ? "no suggestion" : ch_class_name(x->cls));
+	if (x->cls != CH_CLASS_NONE)
+		fprintf(out, ", confidence %s", x->conf_high ? "high" : "medium");
+	fprintf(out, "\n  counted: rmw %zu fn, writes %zu fn, reads %zu fn; not counted: slow-path or "
+		"initializer writes %zu fn, %llu accesses through owned objects\n",
+		x->rmw.n, x->wr.n, x->rd.n, x->slow_wr.n, x->nowned);
+	fprintf(out, "  rules: hot needs rmw >= %u fn or writes >= %u fn; read_mostly needs reads >= %u fn, "
+		"writes <= %u fn, reads >= %u x writes\n", o->hot_rmw_fns, o->hot_write_fns,
+		o->rm_read_fns, o->rm_max_write_fns, o->rm_ratio);
+	keys = sorted_keys(x->owned_via, &nk);
+	for (q = 0; q < nk; q++)
+		fprintf(out, "  owned object: %s, %lld accesses\n", keys[q],
+			(long long)json_integer_value(json_object_get(x->owned_via, keys[q])));
+	free(keys);
+	keys = sorted_keys(x->fns, &nk);
+	for (q = 0; q < nk; q++) {
+		json_t *f = json_object_get(fns, keys[q]);
+		const char *why = json_string_value(json_object_get(f, "slow_why"));
+		int k;
+		char name[512];
+		fk = keys[q];
+		sum = json_object_get(x->fns, fk);
+		plain_name(fk, name, sizeof(name));
+		fprintf(out, "  %s", name);
+		if (json_is_string(json_object_get(f, "file")))
+			fprintf(out, " (%s:%lld)", json_string_value(json_object_get(f, "file")),
+				(long long)json_integer_value(json_object_get(f, "line")));
+		for (k = 0; k < CH_ACC__COUNT; k++) {
+			json_int_t c = json_integer_value(json_array_get(sum, k));
+			if (c)
+				fprintf(out, " %s %lld", ch_access_kind_name((enum ch_access_kind)k), (long long)c);
+		}
+		if (json_is_true(json_object_get(f, "inlined_away")))
+			fputs(" [inlined into its callers: counted there]", out);
+		else if (json_is_true(json_object_get(f, "slow")))
+			fprintf(out, " [slow: %s]", why ? why : "slow path");
+		else if (json_object_get(inits, fk))
+			fputs(" [initializer of the struct]", out);
+		fputc('\n', out);
+	}
+	free(keys);
+	json_decref(inits);
+	free_members(m, n);
+	return 0;
 }

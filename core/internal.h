@@ -19,6 +19,8 @@ struct ch_sidecar_entry {
 	const char *hint;       /* global: "TAG.MEMBER" when NAME is TAG and
 				 * MEMBER run together (ch_sidecar_hint_member) */
 	const char *pt_struct;  /* "STRUCT." of "STRUCT.FIELD[] per_thread", else NULL */
+	int inferred;           /* written by cachehot annotate (after a line
+				 * "# cachehot annotate: ..." in its file) */
 };
 
 /* One STRUCT named by field entries: its entries form a chain through

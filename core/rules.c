@@ -46,6 +46,7 @@ struct leafx {
 
 struct flat {
 	ch_ctx *ctx;
+	const char *top_name;   /* the judged struct's tag: member-path entries */
 	struct inst *insts;
 	size_t ninsts, capinsts;
 	struct leafx *leaves;
@@ -121,6 +122,8 @@ static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, i
 	}
 	/* one lookup settles a struct the sidecar does not name (most) */
 	named = name && ch_sidecar_names_type(ctx, name);
+	if (t->name && named && ch_sidecar_path_under(ctx, t->name, NULL))
+		found = 1;   /* member paths into its embedded structs */
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
@@ -195,6 +198,7 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 	uint64_t off = f->insts[inst].base + m->offset;
 	const char *path;
 	struct ch_type *mt = (struct ch_type *)m->type;
+	int path_entry = 0;
 
 	if (!m->name && !mt)
 		return;   /* unnamed bit-field: padding bits */
@@ -202,13 +206,30 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 		path = prefix ? ch_printf(ctx, "%s.%s", prefix, m->name) : m->name;
 	else
 		path = prefix;  /* anonymous struct/union: its members read as ours */
+	/* a member-path entry of the judged struct ("global.out_rate.curr")
+	 * is more specific than the embedded type's own class; an attribute
+	 * in the source still wins */
+	if (depth > 0 && m->name && m->cls == CH_CLASS_NONE && f->top_name && path) {
+		const char *pg = NULL;
+		enum ch_class pc = ch_sidecar_class(ctx, f->top_name, path, &pg);
+		if (pc != CH_CLASS_NONE) {
+			cls = pc;
+			group = pg;
+			path_entry = 1;
+		}
+	}
 
 	if (mt && cls == CH_CLASS_NONE && depth >= CH_MAX_NEST &&
 	    annotated_in(ctx, mt, mt->name ? mt->name : sname, depth))
 		f->truncated = 1;   /* annotated, but nested too deep: one opaque field */
 	if (!mt || cls != CH_CLASS_NONE || depth >= CH_MAX_NEST ||
-	    !annotated_in(ctx, mt, mt->name ? mt->name : sname, depth)) {
+	    (!annotated_in(ctx, mt, mt->name ? mt->name : sname, depth) &&
+	     !(path && f->top_name && ch_sidecar_path_under(ctx, f->top_name, path)))) {
 		add_data_leaf(f, m, path ? path : "<anonymous>", off, cls, group, inst, top, depth);
+		if (cls != CH_CLASS_NONE && m->cls == CH_CLASS_NONE && m->name && f->nleaves)
+			f->leaves[f->nleaves - 1].l.inferred = path_entry
+				? ch_sidecar_inferred(ctx, f->top_name, path)
+				: ch_sidecar_inferred(ctx, sname, m->name);
 		return;
 	}
 	{
@@ -249,6 +270,7 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 {
 	memset(f, 0, sizeof(*f));
 	f->ctx = ctx;
+	f->top_name = t->name;
 	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
 	flatten_type(f, t, t->name, 0, NULL, -1, 0);
@@ -734,7 +756,7 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 	size_t i, j;
 	int predicted = base_L != 0;
 	const struct ch_fix *sfix = NULL;
-	int sfix_done = 0, sfix_used = 0;
+	int sfix_done = 0, sfix_used = 0, inferred_warned = 0;
 	(void)sfix_used;
 	struct pair *pv;
 	size_t np, k;
@@ -821,6 +843,19 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				x->fix ? (x->fix->brief ? x->fix->brief : x->fix->text)
 				       : fix_phrase(ctx, f, t, first, second, L, pn, cfg->kernel),
 				ch_check_id(CH_CHECK_FALSE_SHARING));
+			/* inferred classes: one warning per struct, its other
+			 * pairs as notes (the same fix resolves them) */
+			if (first->l.inferred || second->l.inferred) {
+				/* two inferred hot fields of different groups: the
+				 * groups are a guess from writer sets, not evidence
+				 * that different threads write them: a note */
+				int both_hot = first->l.cls != CH_CLASS_READ_MOSTLY &&
+					       second->l.cls != CH_CLASS_READ_MOSTLY;
+				if ((inferred_warned || both_hot) && x->severity > CH_SEV_NOTE)
+					x->severity = CH_SEV_NOTE;
+				if (!both_hot)
+					inferred_warned = 1;
+			}
 		}
 	}
 	free(pv);

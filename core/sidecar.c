@@ -3,6 +3,8 @@
  * sidecar.c -- annotations for unmodified trees, one field per line:
  *
  *     STRUCT.FIELD CLASS[:GROUP]     CLASS: hot | exclusive | read_mostly
+ *     STRUCT.MEMBER.FIELD CLASS      a field of an embedded struct, in this
+ *                                    container only (a member path)
  *     VARIABLE CLASS[:GROUP]         a global variable ([cachehot-global-sharing])
  *     FUNCTION() addressable         inline function meant to be addressable
  *     # comment
@@ -28,6 +30,18 @@ int ch_is_ident(const char *s, size_t n)
 		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
 			return 0;
 	return 1;
+}
+
+/* 1 if s is FIELD or FIELD.FIELD... (a member path: "out_rate.curr") */
+static int is_path(const char *s)
+{
+	const char *d;
+	while ((d = strchr(s, '.'))) {
+		if (!ch_is_ident(s, (size_t)(d - s)))
+			return 0;
+		s = d + 1;
+	}
+	return ch_is_ident(s, strlen(s));
 }
 
 /* FNV-1a over STRUCT, a separator, and the member key (or a marker for
@@ -304,8 +318,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		 * place is known (cachehot-layout, ELF symbol table) */
 		e.global = 1;
 		ctx->nside_global++;
-	} else if (!dot || !ch_is_ident(tok[0], (size_t)(dot - tok[0])) ||
-		   !ch_is_ident(dot + 1, strlen(dot + 1))) {
+	} else if (!dot || !ch_is_ident(tok[0], (size_t)(dot - tok[0])) || !is_path(dot + 1)) {
 		ch_set_error(ctx, dot ? "%s:%u: '%s' is not STRUCT.FIELD"
 				      : "%s:%u: '%s' is not STRUCT.FIELD or a variable name",
 			     file, lineno, tok[0]);
@@ -358,6 +371,7 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 	unsigned lineno = 0;
 	const char *p = text;
 	size_t before = ctx->nside;
+	int inferred = 0;
 	while (*p) {
 		const char *nl;
 		/* a UTF-8 byte order mark (editors on Windows write one) is no
@@ -374,9 +388,18 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 		memcpy(line, p, len);
 		line[len] = 0;
 		lineno++;
+		/* what follows was inferred by cachehot annotate (its first
+		 * line): its findings are reported once per struct */
+		if (!strncmp(line, "# cachehot annotate:", 20))
+			inferred = 1;
 		if ((hash = strchr(line, '#')))
 			*hash = 0;
-		rc = parse_line(ctx, name, lineno, line);
+		{
+			size_t was = ctx->nside;
+			rc = parse_line(ctx, name, lineno, line);
+			for (; !rc && inferred && was < ctx->nside; was++)
+				ctx->side[was].inferred = 1;
+		}
 		free(line);
 		if (rc) {
 			ctx->nside = before;   /* all or nothing */
@@ -456,6 +479,48 @@ enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
 	if (group)
 		*group = e->group;
 	return e->cls;
+}
+
+int ch_sidecar_path_under(const ch_ctx *ctx, const char *type_name, const char *prefix)
+{
+	const struct ch_side_type *t = type_name ? find_type(ctx, type_name) : NULL;
+	size_t i, n = prefix ? strlen(prefix) : 0;
+	for (i = t ? t->first : 0; i; i = ctx->side[i - 1].next_of_type) {
+		const char *fl = ctx->side[i - 1].field;
+		if (!fl || !strchr(fl, '.'))
+			continue;
+		if (!prefix || (!strncmp(fl, prefix, n) && fl[n] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does path ("a.b.c") name a member of t, through named members (and
+ * anonymous ones, whose members C names directly) of struct/union type? */
+static int resolves(const struct ch_type *t, const char *path, int depth)
+{
+	const char *dot = strchr(path, '.');
+	size_t len = dot ? (size_t)(dot - path) : strlen(path), i;
+	if (!t || depth > 16)
+		return 0;
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		if (!m->name) {
+			if (m->type && resolves(m->type, path, depth + 1))
+				return 1;
+			continue;
+		}
+		if (strlen(m->name) != len || strncmp(m->name, path, len))
+			continue;
+		return !dot || (m->type && resolves(m->type, dot + 1, depth + 1));
+	}
+	return 0;
+}
+
+int ch_sidecar_inferred(ch_ctx *ctx, const char *type_name, const char *field)
+{
+	struct ch_sidecar_entry *e = type_name && field ? find_entry(ctx, type_name, field) : NULL;
+	return e && e->inferred;
 }
 
 int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group,
@@ -580,8 +645,18 @@ static void mark_members(ch_ctx *ctx, const char *type_name, const struct ch_typ
 
 void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t)
 {
-	if (t && t->name && ctx->nside)
-		mark_members(ctx, t->name, t, 0);
+	const struct ch_side_type *st;
+	size_t i;
+	if (!t || !t->name || !ctx->nside)
+		return;
+	mark_members(ctx, t->name, t, 0);
+	/* member paths ("global.out_rate.curr") that lead to a member */
+	st = find_type(ctx, t->name);
+	for (i = st ? st->first : 0; i; i = ctx->side[i - 1].next_of_type) {
+		struct ch_sidecar_entry *e = &ctx->side[i - 1];
+		if (!e->matched && e->field && strchr(e->field, '.') && resolves(t, e->field, 0))
+			e->matched = 1;
+	}
 }
 
 enum ch_class ch_sidecar_global_class(ch_ctx *ctx, const char *name, const char **group)

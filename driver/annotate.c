@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,10 +59,17 @@ static void usage_annotate(FILE *f)
 	      "  --group-overlap=PCT     hot fields sharing PCT% of writers form a group (default 50)\n"
 	      "  --init-fields=N         a function storing >= N fields of a struct, without RMW\n"
 	      "                          or loading them, initializes it (default 2; 0 off)\n"
+	      "  --slow=FUNC|REGEX       functions whose name matches (extended regex) are slow\n"
+	      "                          paths: their writes are no evidence\n"
+	      "  --explain=STRUCT.FIELD  print the evidence for one member instead of a sidecar\n"
+	      "  --units=REGEX           merge only units whose source path matches (one program)\n"
+	      "  --exclude-units=REGEX   leave out units whose source path matches\n"
 	      "  --no-progress           no progress line even on a terminal\n"
 	      "Functions are counted off slow paths (__init, __exit, __cold and what only\n"
-	      "they call); an inline helper counts at its callers. See docs/annotate.md.\n"
-	      "exit status: 0 done, 2 usage or tool error\n", f);
+	      "they call; in userspace also exit and signal handlers and what main() calls\n"
+	      "before its first thread); accesses through objects one thread or CPU owns\n"
+	      "are no evidence; an inline helper counts at its callers. See docs/annotate.md.\n"
+	      "exit status: 0 done, 1 --explain found no such member, 2 usage or tool error\n", f);
 }
 
 static int die(const char *fmt, const char *arg)
@@ -344,11 +352,16 @@ int cmd_annotate(int argc, char **argv)
 		{ "init-fields", required_argument, 0, 8 },
 		{ "hot-update-fns", required_argument, 0, 9 },
 		{ "no-progress", no_argument, 0, 'n' },
+		{ "slow", required_argument, 0, 'S' },
+		{ "units", required_argument, 0, 'U' },
+		{ "exclude-units", required_argument, 0, 'X' },
+		{ "explain", required_argument, 0, 'E' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	struct ch_infer_opts o;
 	const char *build = NULL, *keep = NULL, *output = NULL, *jobs = NULL, *objlist = NULL;
+	const char *explain = NULL, *units = NULL, *xunits = NULL;
 	char *tmpdir = NULL;
 	int c, rc = EXIT_TROUBLE, progress = isatty(2) && !getenv("CI");
 	ch_access_facts *facts = NULL;
@@ -379,6 +392,32 @@ int cmd_annotate(int argc, char **argv)
 		case 8: slot = &o.init_fields; break;
 		case 9: slot = &o.hot_update_fns; break;
 		case 'n': progress = 0; break;
+		case 'S': {
+			regex_t re;
+			if (regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB))
+				return die("--slow takes a function name or an extended regular expression, not '%s'",
+					   optarg);
+			regfree(&re);
+			o.slow = optarg;
+			break;
+		}
+		case 'U': case 'X': {
+			regex_t re;
+			if (regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB))
+				return die("--units/--exclude-units take an extended regular expression, not '%s'",
+					   optarg);
+			regfree(&re);
+			if (c == 'U')
+				units = optarg;
+			else
+				xunits = optarg;
+			break;
+		}
+		case 'E':
+			explain = optarg;
+			if (!strchr(optarg, '.') || optarg[0] == '.' || !strchr(optarg, '.')[1])
+				return die("--explain takes STRUCT.FIELD, not '%s'", optarg);
+			break;
 		case 'h': usage_annotate(stdout); return 0;
 		default: usage_annotate(stderr); return EXIT_TROUBLE;
 		}
@@ -482,6 +521,7 @@ int cmd_annotate(int argc, char **argv)
 	/* one order whatever the file system lists: the merge is deterministic */
 	qsort(found.v, found.n, sizeof(*found.v), cmp_strp);
 	facts = ch_access_new(NULL);
+	ch_access_set_units(facts, units, xunits);
 	for (size_t i = 0; i < found.n; i++) {
 		if (progress) {
 			fprintf(stderr, "\r\033[K[%zu/%zu] merging %s", i + 1, found.n, found.v[i]);
@@ -506,6 +546,10 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);
+	if (explain) {
+		rc = ch_infer_explain(facts, &o, explain, stdout) == 0 ? 0 : 1;
+		goto out;
+	}
 	{
 		struct out_arg a = { facts, &o };
 		if (output) {

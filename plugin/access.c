@@ -174,6 +174,144 @@ static int chain(tree ref, tree *out)
 	return n;
 }
 
+/* ---- ownership: objects one thread or CPU owns -------------------------- */
+
+static bool thread_local_var(tree v)
+{
+	return v && VAR_P(v) && DECL_THREAD_LOCAL_P(v);
+}
+
+static bool percpu_var(tree v)
+{
+	const char *sec = v && VAR_P(v) && (TREE_STATIC(v) || DECL_EXTERNAL(v))
+			  ? DECL_SECTION_NAME(v) : NULL;
+	return sec && !strncmp(sec, ".data..percpu", 13);
+}
+
+/* An asm that reads the current CPU's per-CPU offset or a per-CPU variable
+ * (x86 this_cpu_ptr(): "add %%gs:this_cpu_off, %0"; smp_processor_id():
+ * this_cpu_read(cpu_number)). */
+static bool asm_reads_percpu(gasm *as)
+{
+	for (unsigned i = 0; i < gimple_asm_ninputs(as); i++) {
+		tree op = TREE_VALUE(gimple_asm_input_op(as, i));
+		while (op && handled_component_p(op))
+			op = TREE_OPERAND(op, 0);
+		if (percpu_var(op))
+			return true;
+	}
+	return false;
+}
+
+/* Is v the current thread's or CPU's id: loaded (through copies and casts)
+ * from a thread-local variable (HAProxy's tid), or read from a per-CPU
+ * variable by an asm (the kernel's smp_processor_id())? */
+static bool self_id(tree v)
+{
+	for (int depth = 0; v && depth < 8; depth++) {
+		gimple *def;
+		if (thread_local_var(v))
+			return true;
+		if (TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v))
+			return false;
+		def = SSA_NAME_DEF_STMT(v);
+		if (gasm *as = dyn_cast<gasm *>(def))
+			return asm_reads_percpu(as);
+		if (!def || !is_gimple_assign(def) ||
+		    !(gimple_assign_single_p(def) || gimple_assign_cast_p(def)))
+			return false;
+		v = gimple_assign_rhs1(def);
+	}
+	return false;
+}
+
+static const char *owner_of(tree ref, int depth);
+
+/* Why the object an SSA pointer points to is owned by one thread or CPU, or
+ * NULL: &OWNED, a pointer held in a thread-local variable (th_ctx), or a
+ * pointer made by the current CPU's per-CPU offset (this_cpu_ptr()). */
+static const char *owner_of_ptr(tree p, int depth)
+{
+	while (p && depth++ < 16) {
+		gimple *def;
+		if (TREE_CODE(p) == ADDR_EXPR)
+			return owner_of(TREE_OPERAND(p, 0), depth);
+		if (thread_local_var(p))
+			return "thread-context pointer";
+		if (TREE_CODE(p) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(p))
+			return NULL;
+		def = SSA_NAME_DEF_STMT(p);
+		if (gasm *as = dyn_cast<gasm *>(def))
+			return asm_reads_percpu(as) ? "per-CPU" : NULL;
+		if (!def || !is_gimple_assign(def))
+			return NULL;
+		if (gimple_assign_single_p(def) || gimple_assign_cast_p(def) ||
+		    gimple_assign_rhs_code(def) == POINTER_PLUS_EXPR)
+			p = gimple_assign_rhs1(def);
+		else
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Why the object ref lies in is owned by one thread or CPU (its accesses
+ * are no evidence of sharing; docs/annotate.md), or NULL. */
+static const char *owner_of(tree ref, int depth)
+{
+	tree t = ref;
+	while (t && depth++ < 32) {
+		switch (TREE_CODE(t)) {
+		case COMPONENT_REF: case BIT_FIELD_REF: case REALPART_EXPR:
+		case IMAGPART_EXPR: case VIEW_CONVERT_EXPR:
+			t = TREE_OPERAND(t, 0);
+			break;
+		case ARRAY_REF: case ARRAY_RANGE_REF:
+			if (self_id(TREE_OPERAND(t, 1)))
+				return "indexed by the thread's id";
+			t = TREE_OPERAND(t, 0);
+			break;
+		case MEM_REF: case TARGET_MEM_REF:
+			return owner_of_ptr(TREE_OPERAND(t, 0), depth);
+		case VAR_DECL:
+			if (thread_local_var(t))
+				return "thread-local";
+			if (percpu_var(t))
+				return "per-CPU";
+			if (!TREE_STATIC(t) && !DECL_EXTERNAL(t) && DECL_CONTEXT(t) &&
+			    TREE_CODE(DECL_CONTEXT(t)) == FUNCTION_DECL)
+				return "on the thread's stack";
+			return NULL;
+		case PARM_DECL: case RESULT_DECL:
+			return "on the thread's stack";
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/* FNV-1a over the members' names and bit positions: two definitions of a
+ * tag with the same hash are one layout */
+static unsigned long layout_hash(tree rt)
+{
+	unsigned long h = 2166136261u;
+	char buf[64];
+	for (tree fl = TYPE_FIELDS(rt); fl; fl = DECL_CHAIN(fl)) {
+		const char *n = TREE_CODE(fl) == FIELD_DECL && DECL_NAME(fl)
+				? IDENTIFIER_POINTER(DECL_NAME(fl)) : "";
+		tree bp = TREE_CODE(fl) == FIELD_DECL ? bit_position(fl) : NULL_TREE;
+		if (TREE_CODE(fl) != FIELD_DECL)
+			continue;
+		snprintf(buf, sizeof(buf), ":%llu;", bp && tree_fits_uhwi_p(bp)
+			 ? (unsigned long long)tree_to_uhwi(bp) : 0ull);
+		for (const char *p = n; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+		for (const char *p = buf; *p; p++)
+			h = (h ^ (unsigned char)*p) * 16777619u;
+	}
+	return h & 0xffffffffu;
+}
+
 /* Where a field reference's address goes when it is passed to a call. */
 struct passed_to {
 	const char *callee;   /* NULL: indirect */
@@ -181,15 +319,19 @@ struct passed_to {
 	int is_const;
 };
 
+/* to: the field's address is passed to a call; locked: to a function whose
+ * name says it locks (recorded apart as "locked", a sign of sharing). */
 static void record_ref_to(tree ref, const char *fn, enum ch_access_kind kind,
-			  const struct passed_to *to)
+			  const struct passed_to *to, bool locked = false)
 {
 	tree f[MAX_CHAIN];
 	int n, i, j;
 	char path[1024];
+	const char *owner;
 	if (!ref)
 		return;
 	n = chain(ref, f);
+	owner = n ? owner_of(ref, 0) : NULL;
 	for (i = 0; i < n; i++) {
 		const char *st = tag_of(DECL_CONTEXT(f[i]));
 		uint64_t off = 0;
@@ -214,7 +356,26 @@ static void record_ref_to(tree ref, const char *fn, enum ch_access_kind kind,
 				break;
 			len += snprintf(path + len, sizeof(path) - len, "%s%s", len ? "." : "", nm);
 		}
-		if (first >= 0 && to)
+		if (first >= 0) {
+			tree rt = DECL_CONTEXT(f[i]), f0 = TYPE_FIELDS(rt);
+			if (f0 && !ch_access_has_struct_def(facts, st)) {
+				/* where the tag is defined: its first member, by real path */
+				expanded_location x = expand_location(DECL_SOURCE_LOCATION(f0));
+				tree sz = TYPE_SIZE_UNIT(rt);
+				char *real = x.file ? realpath(x.file, NULL) : NULL;
+				ch_access_struct_def(facts, st, real ? real : x.file,
+						     x.line > 0 ? (unsigned)x.line : 0,
+						     sz && tree_fits_uhwi_p(sz) ? tree_to_uhwi(sz) : 0,
+						     layout_hash(rt));
+				free(real);
+			}
+		}
+		if (first >= 0 && locked)
+			ch_access_field_locked(facts, st, path, off, composite, fn);
+		if (first >= 0 && owner)   /* an owned object: no evidence, whatever it is */
+			ch_access_field_owned(facts, st, path, off, composite, fn,
+					      to ? (to->is_const ? CH_ACC_LOAD : CH_ACC_STORE) : kind, owner);
+		else if (first >= 0 && to)
 			ch_access_field_passed(facts, st, path, off, composite, fn, to->callee,
 					       to->arg, to->is_const, in_unlikely);
 		else if (first >= 0)
@@ -425,11 +586,67 @@ static void passed_args(gcall *stmt, tree decl, const char *fn, bool builtin)
 			continue;
 		}
 		if (obj && is_mem(obj))
-			record_ref_to(obj, fn, CH_ACC_LOAD, &to);
+			record_ref_to(obj, fn, CH_ACC_LOAD, &to, callee && strstr(callee, "lock"));
 		if (p >= 0)
 			ch_access_param_passed(facts, fn, (unsigned)p, callee, i, to.is_const,
 					       in_unlikely);
 	}
+}
+
+/* ---- slow paths of a userspace program ------------------------------------ */
+
+/* The function whose address v is, or NULL. */
+static tree fn_addr(tree v)
+{
+	if (v && TREE_CODE(v) == ADDR_EXPR && TREE_CODE(TREE_OPERAND(v, 0)) == FUNCTION_DECL)
+		return TREE_OPERAND(v, 0);
+	return NULL_TREE;
+}
+
+static void slow_root(tree f, const char *why)
+{
+	if (f && DECL_NAME(f))
+		ch_access_slow_root(facts, IDENTIFIER_POINTER(DECL_NAME(f)), why);
+}
+
+/* What a call tells about slow paths (docs/annotate.md, "Slow paths"):
+ * a handler given to atexit()/on_exit() or to signal() runs at exit or on
+ * a signal; a function that calls pthread_create()/thrd_create() (and not
+ * pthread_join(): a thread started and waited for at once) starts the
+ * program's threads; main()'s calls are kept with their lines, to tell the
+ * calls made before the first thread starts. */
+static void startup_call(gcall *stmt, const char *fn, const char *callee)
+{
+	unsigned i;
+	if (!strcmp(callee, "atexit") || !strcmp(callee, "on_exit") ||
+	    !strcmp(callee, "pthread_atfork"))
+		for (i = 0; i < gimple_call_num_args(stmt); i++)
+			slow_root(fn_addr(gimple_call_arg(stmt, i)), "atexit");
+	if (!strcmp(callee, "signal") || !strcmp(callee, "sigset") || !strcmp(callee, "bsd_signal"))
+		for (i = 0; i < gimple_call_num_args(stmt); i++)
+			slow_root(fn_addr(gimple_call_arg(stmt, i)), "signal");
+	if (!strcmp(callee, "pthread_create") || !strcmp(callee, "thrd_create"))
+		ch_access_thread_call(facts, fn, 1);
+	if (!strcmp(callee, "pthread_join") || !strcmp(callee, "thrd_join"))
+		ch_access_thread_call(facts, fn, 0);
+	if (!strcmp(fn, "main")) {
+		expanded_location x = expand_location(gimple_location(stmt));
+		if (x.line > 0)
+			ch_access_main_call(facts, callee, (unsigned)x.line);
+	}
+}
+
+/* sa.sa_handler = handler (struct sigaction): the handler runs on a signal */
+static void signal_handler_store(tree lhs, tree rhs)
+{
+	tree f = fn_addr(rhs), fld;
+	const char *n;
+	if (!f || TREE_CODE(lhs) != COMPONENT_REF)
+		return;
+	fld = TREE_OPERAND(lhs, 1);
+	n = DECL_NAME(fld) ? IDENTIFIER_POINTER(DECL_NAME(fld)) : "";
+	if (!strcmp(n, "sa_handler") || !strcmp(n, "sa_sigaction"))
+		slow_root(f, "signal");
 }
 
 static void do_call(gcall *stmt, const char *fn)
@@ -455,9 +672,11 @@ static void do_call(gcall *stmt, const char *fn)
 			return;
 		}
 	}
-	if (decl && !fndecl_built_in_p(decl) && DECL_NAME(decl))
+	if (decl && !fndecl_built_in_p(decl) && DECL_NAME(decl)) {
 		(in_unlikely ? ch_access_call_unlikely : ch_access_call)(facts, fn,
 			IDENTIFIER_POINTER(DECL_NAME(decl)));
+		startup_call(stmt, fn, IDENTIFIER_POINTER(DECL_NAME(decl)));
+	}
 	if (!decl || !fndecl_built_in_p(decl))
 		passed_args(stmt, decl, fn, false);
 	else if (builtin_takes_memory(decl))
@@ -650,6 +869,9 @@ unsigned int access_pass::execute(function *fun)
 	info.cold = lookup_attribute("cold", DECL_ATTRIBUTES(decl)) != NULL_TREE;
 	info.is_inline = DECL_DECLARED_INLINE_P(decl);
 	ch_access_function(facts, fn, &info);
+	/* runs before main() or after exit(): startup or teardown */
+	if (DECL_STATIC_CONSTRUCTOR(decl) || DECL_STATIC_DESTRUCTOR(decl))
+		ch_access_slow_root(facts, fn, "constructor");
 	if (!exports_scanned) {
 		exports_scanned = true;
 		scan_exports();
@@ -676,6 +898,8 @@ unsigned int access_pass::execute(function *fun)
 				if (gimple_assign_single_p(s) && is_mem(gimple_assign_rhs1(s)))
 					record_ref(gimple_assign_rhs1(s), fn,
 						   plain(gimple_assign_rhs1(s), false));
+				if (gimple_assign_single_p(s))
+					signal_handler_store(lhs, gimple_assign_rhs1(s));
 			}
 		}
 	}
@@ -739,10 +963,32 @@ static bool dir_mode(const char *path)
 	return !(n > 5 && !strcmp(path + n - 5, ".json"));
 }
 
+/* What only the whole unit tells, added once before the facts are written
+ * (to a file here, or into the object by plugin/build.c): kernel code or
+ * not, and the functions whose address is taken (the call graph's address
+ * references, complete only once every body was built). */
+static void complete_facts(void)
+{
+	static bool done;
+	struct ch_config cfg;
+	cgraph_node *node;
+	if (done)
+		return;
+	done = true;
+	cachehot_config(&cfg);
+	ch_access_unit_kernel(facts, cfg.kernel);
+	FOR_EACH_FUNCTION(node)
+		if (node->address_taken && node->decl && DECL_NAME(node->decl))
+			ch_access_address_taken(facts, IDENTIFIER_POINTER(DECL_NAME(node->decl)));
+}
+
 static void finish_unit(void *, void *)
 {
 	char *path;
-	if (seen_error() || !strcmp(access_path, "object"))
+	if (seen_error())
+		return;
+	complete_facts();
+	if (!strcmp(access_path, "object"))
 		return;
 	if (dir_mode(access_path)) {
 		if (cachehot_mkdir_p(access_path)) {
@@ -761,6 +1007,8 @@ static void finish_unit(void *, void *)
 
 ch_access_facts *cachehot_access_facts(void)
 {
+	if (access_path && !seen_error())
+		complete_facts();
 	return access_path ? facts : NULL;
 }
 

@@ -7,3 +7,11 @@
 # against userspace/memcached.expected. About 1 min at -j2.
 userspace-check: deps $(PLUGIN_SO) bin/cachehot bin/cachehot-layout
 	userspace/memcached-check.sh
+
+.PHONY: userspace-haproxy
+# HAProxy from Debian's source package, built by its own Makefile; then
+# cachehot annotate --build and cachehot check with the inferred sidecar
+# (and examples/haproxy.annotations when present), every warning against
+# userspace/haproxy.expected (docs/userspace.md). About 10 min at -j2.
+userspace-haproxy: deps $(PLUGIN_SO) bin/cachehot
+	userspace/haproxy-check.sh

@@ -19,7 +19,7 @@ facts_expect() {
 }
 
 # ---- access mode: exact facts, at -O2 and -O0 -------------------------------
-for f in access charge passed rare; do
+for f in access charge passed rare owned; do
 	for o in -O2 -O0; do
 		rm -f "$T/$f.json"
 		out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/$f.json" $o -c "$HERE/$f.c" -o /dev/null 2>&1)
@@ -172,3 +172,157 @@ expect_eq annotate/missing-file "2|cachehot: annotate: no such file: '$T/nosuch.
 expect_eq annotate/no-input "2|cachehot: annotate: nothing to merge: name ACCESS.json files or directories, or --build DIR" "$rc|$(head -1 "$T/err")"
 "$CH" annotate --group-overlap=150 "$T/a.json" >/dev/null 2>"$T/err"; rc=$?
 expect_eq annotate/bad-threshold "2|cachehot: annotate: --group-overlap takes a percentage from 0 to 100, not '150'" "$rc|$(head -1 "$T/err")"
+
+# ---- userspace: ownership, slow paths, noise control (owned.c) ---------------
+# thresholds for one small unit; main's tools suggested thread_ctx.runs/wakeups
+# hot (per-thread objects) and server.maxconn/pidfile/mode hot (startup, exit
+# and signal-handler writes)
+OWN="--hot-write-fns=2 --hot-rmw-fns=1 --rm-read-fns=1"
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/owned.json" -O2 -c "$HERE/owned.c" -o /dev/null
+"$CH" annotate $OWN "$T/owned.json" | grep -v '^# cachehot annotate' >"$T/owned.sidecar"
+expect_file_eq annotate/owned-and-slow "$HERE/expected/owned.sidecar" "$T/owned.sidecar"
+"$CH" annotate $OWN --explain=server.maxconn "$T/owned.json" >"$T/explain"; rc=$?
+expect_eq annotate/explain "0|server.maxconn (offset 8): read_mostly, confidence high
+  counted: rmw 0 fn, writes 0 fn, reads 1 fn; not counted: slow-path or initializer writes 2 fn, 0 accesses through owned objects
+  rules: hot needs rmw >= 1 fn or writes >= 2 fn; read_mostly needs reads >= 1 fn, writes <= 3 fn, reads >= 3 x writes
+  on_hup (owned.c:68) load 1 store 1 [slow: signal handler]
+  parse_config (owned.c:53) load 1 store 1 [slow: called by main() before its first thread]
+  poll_once (owned.c:32) load 1" "$rc|$(sed "s|$HERE/||" "$T/explain")"
+"$CH" annotate $OWN --explain=thread_ctx.runs "$T/owned.json" | grep 'owned obj\|counted' >"$T/explain"
+expect_eq annotate/explain-owned "  counted: rmw 0 fn, writes 0 fn, reads 0 fn; not counted: slow-path or initializer writes 0 fn, 6 accesses through owned objects
+  owned object: indexed by the thread's id, 2 accesses
+  owned object: thread-context pointer, 2 accesses
+  owned object: thread-local, 2 accesses" "$(cat "$T/explain")"
+"$CH" annotate $OWN --explain=server.nosuch "$T/owned.json" >"$T/explain"; rc=$?
+expect_eq annotate/explain-no-member "1|server.nosuch: no access to member nosuch of struct server in the facts" "$rc|$(cat "$T/explain")"
+"$CH" annotate --explain=server "$T/owned.json" >/dev/null 2>"$T/err"; rc=$?
+expect_eq annotate/explain-bad "2|cachehot: annotate: --explain takes STRUCT.FIELD, not 'server'" "$rc|$(head -1 "$T/err")"
+# --slow: close_one() declared a slow path: conns is then written by one
+# function, below --hot-write-fns=2, but still RMW'd (hot-rmw-fns=1)
+"$CH" annotate $OWN --slow='^close_' --explain=server.conns "$T/owned.json" | grep close_one >"$T/explain"
+expect_eq annotate/slow-option "  close_one (owned.c:46) rmw 1 [slow: --slow]" "$(sed "s|$HERE/||" "$T/explain")"
+"$CH" annotate --slow='(' "$T/owned.json" >/dev/null 2>"$T/err"; rc=$?
+expect_eq annotate/slow-bad-regex "2|cachehot: annotate: --slow takes a function name or an extended regular expression, not '('" "$rc|$(head -1 "$T/err")"
+# a struct with no atomic or locked write: its lines are low confidence,
+# written commented out (nothing for check to judge)
+cat >"$T/plain.c" <<'EOC'
+struct req { long a; long b; long c; long d; };
+void r1(struct req *r) { r->a++; r->b = r->c; }
+void r2(struct req *r) { r->a++; r->b = r->d + r->c; }
+long r3(struct req *r) { return r->c + r->d; }
+EOC
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/plain.json" -O2 -c "$T/plain.c" -o /dev/null
+"$CH" annotate $OWN "$T/plain.json" | grep -v '^# cachehot annotate' >"$T/plain.sidecar"
+expect_eq annotate/low-confidence-commented "
+# struct req: low confidence, no field is written atomically or under a lock off slow paths (no sign that threads share it): lines commented out
+#req.a hot:a	# rmw 0 fn; writes 2 fn (2): r1, r2; reads 2 fn; init/slow-path writes 0 fn; confidence low
+#req.b hot:a	# rmw 0 fn; writes 2 fn (2): r1, r2; reads 0 fn; init/slow-path writes 0 fn; confidence low
+#req.c read_mostly	# reads 3 fn (3): r1, r2, r3; writes 0 fn; init/slow-path writes 0 fn; confidence low
+#req.d read_mostly	# reads 2 fn (2): r2, r3; writes 0 fn; init/slow-path writes 0 fn; confidence low" "$(cat "$T/plain.sidecar")"
+# check on an inferred sidecar: one warning per struct, its other pairs notes;
+# the same lines without the "# cachehot annotate:" header: every pair a warning
+cat >"$T/srv.c" <<'EOC'
+struct srv {
+	long served;
+	long maxconn;
+	long mode;
+	long conns;
+	long timeout;
+};
+struct srv g;
+EOC
+printf '# cachehot annotate: 1 translation unit\nsrv.served hot\nsrv.maxconn read_mostly\nsrv.mode read_mostly\nsrv.timeout read_mostly\n' >"$T/inferred.sidecar"
+sed 1d "$T/inferred.sidecar" >"$T/hand.sidecar"
+for e in plugin sparse; do
+	out=$(cd "$T" && "$CH" check --engine=$e --annotations=inferred.sidecar srv.c | grep -v 'is aligned to' | cut -d: -f1-4 | tr '\n' ' ')
+	expect_eq annotate/inferred-once-per-struct-$e "srv.c:3:14: warning srv.c:4:14: note srv.c:6:14: note " "$out"
+done
+$CC -g -c "$T/srv.c" -o "$T/srv.o"
+out=$("$CH" check --engine=layout --annotations="$T/inferred.sidecar" "$T/srv.o" | grep -v 'is aligned to' | sed 's/^[^:]*://' | cut -d: -f1-3 | tr '\n' ' ')
+expect_eq annotate/inferred-once-per-struct-layout "3:14: warning 4:14: note 6:14: note " "$out"
+out=$(cd "$T" && "$CH" check --annotations=hand.sidecar srv.c | grep -v 'is aligned to' | cut -d: -f1-4 | tr '\n' ' ')
+expect_eq annotate/hand-every-pair "srv.c:3:14: warning srv.c:4:14: warning srv.c:6:14: warning " "$out"
+# member paths: a field of an embedded struct, in one container only
+# (annotate's per-member lines); every engine reads them
+cat >"$T/fc.c" <<'EOC'
+struct freq_ctr { unsigned int curr_tick, curr_ctr, prev_ctr; };
+struct proxy {
+	struct freq_ctr sess_rate;
+	long maxconn;
+	struct freq_ctr comp_rate;
+	long mode;
+};
+struct proxy px;
+EOC
+printf 'proxy.sess_rate.curr_ctr hot\nproxy.maxconn read_mostly\nproxy.mode read_mostly\n' >"$T/fc.sidecar"
+for e in plugin sparse; do
+	out=$(cd "$T" && "$CH" check --engine=$e --annotations=fc.sidecar fc.c | grep -v 'is aligned to' | sed 's/ one fix for all.*//' | tr '\n' '|')
+	expect_eq annotate/member-path-$e "fc.c:4:14: warning: read-mostly field 'maxconn' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct proxy' with hot field 'sess_rate.curr_ctr' (offset 4, size 4);|fc.c:6:14: warning: read-mostly field 'mode' (offset 40, size 8) shares cache line 0 (64-byte lines) of 'struct proxy' with hot field 'sess_rate.curr_ctr' (offset 4, size 4);|" "$out"
+done
+$CC -g -c "$T/fc.c" -o "$T/fc.o"
+out=$("$CH" check --engine=layout --annotations="$T/fc.sidecar" "$T/fc.o" | grep -v 'is aligned to' | sed 's/^[^:]*://; s/ one fix for all.*//' | tr '\n' '|')
+expect_eq annotate/member-path-layout "4:14: warning: read-mostly field 'maxconn' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct proxy' with hot field 'sess_rate.curr_ctr' (offset 4, size 4);|6:14: warning: read-mostly field 'mode' (offset 40, size 8) shares cache line 0 (64-byte lines) of 'struct proxy' with hot field 'sess_rate.curr_ctr' (offset 4, size 4);|" "$out"
+printf 'proxy.sess_rate.nosuch hot\nproxy.maxconn read_mostly\n' >"$T/fc2.sidecar"
+out=$(cd "$T" && "$CH" check --annotations=fc2.sidecar fc.c 2>&1 | grep -c "names no member")
+expect_eq annotate/member-path-no-member "1" "$out"
+# per-member context: freq_ctr judged per containing member (member.c)
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/member.json" -O2 -c "$HERE/member.c" -o /dev/null
+"$CH" annotate --hot-rmw-fns=2 --rm-read-fns=2 "$T/member.json" >"$T/member.sidecar"
+grep -v '^# cachehot annotate' "$T/member.sidecar" >"$T/member.lines"
+expect_file_eq annotate/per-member-paths "$HERE/expected/member.sidecar" "$T/member.lines"
+# ... and check reads them: sess_rate's line 0 conflicts, comp_rate (only
+# read) is no hot field; one warning per struct
+out=$(cd "$HERE" && "$CH" check --annotations="$T/member.sidecar" member.c | grep -v 'is aligned to' | sed 's/ one fix for all.*//' | tr '\n' '|')
+expect_eq annotate/per-member-check "member.c:15:14: warning: read-mostly field 'maxconn' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct proxy' with hot field 'sess_rate.curr_ctr' (offset 4, size 4);|member.c:17:14: note: read-mostly field 'mode' (offset 40, size 8) shares cache line 0 (64-byte lines) of 'struct proxy' with hot field 'sess_rate.curr_ctr' (offset 4, size 4);|member.c:23:14: warning: read-mostly field 'nbthread' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct global' with hot field 'conn_rate.curr_ctr' (offset 4, size 4);|member.c:24:14: note: read-mostly field 'maxsock' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct global' with hot field 'conn_rate.curr_ctr' (offset 4, size 4);|" "$out"
+# one program at a time: two programs of one tree define different struct
+# http; their facts never mix (the second layout is kept apart), and
+# --units/--exclude-units select a program
+mkdir -p "$T/progs"
+cat >"$T/progs/daemon.c" <<'EOC'
+struct http { long hits; long limit; long mode; };
+void serve(struct http *h) { if (h->mode) __atomic_fetch_add(&h->hits, 1, 0); }
+void serve2(struct http *h) { if (h->hits < h->limit + h->mode) __atomic_fetch_add(&h->hits, 1, 0); }
+long peek(struct http *h) { return h->limit + h->mode; }
+int main(void) { return 0; }
+EOC
+cat >"$T/progs/testdrv.c" <<'EOC'
+struct http { int fd; long limit; };
+void t1(struct http *h) { __atomic_fetch_add(&h->limit, 1, 0); }
+void t2(struct http *h) { __atomic_fetch_add(&h->limit, 1, 0); h->fd = 0; }
+int main(void) { return 0; }
+EOC
+for p in daemon testdrv; do
+	$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/progs/$p.access.json" -O2 -c "$T/progs/$p.c" -o /dev/null
+done
+"$CH" annotate --rm-read-fns=2 "$T/progs/daemon.access.json" "$T/progs/testdrv.access.json" | grep -v '^# cachehot annotate' >"$T/progs.out"
+expect_eq annotate/programs-apart "
+# struct http
+http.hits hot	# rmw 2 fn (2): serve, serve2; writes 2 fn (2): serve, serve2; reads 1 fn; init/slow-path writes 0 fn; confidence medium
+http.limit read_mostly	# reads 2 fn (2): peek, serve2; writes 0 fn; init/slow-path writes 0 fn; confidence high
+http.mode read_mostly	# reads 3 fn (3): peek, serve, serve2; writes 0 fn; init/slow-path writes 0 fn; confidence high
+
+# struct http defined again at $T/progs/testdrv.c:1 (another program of the tree?): judged apart, no line (cachehot annotate --units/--exclude-units for one program)" "$(cat "$T/progs.out")"
+"$CH" annotate --rm-read-fns=2 --min-fields=1 --exclude-units='daemon' "$T/progs" | grep '^http' >"$T/progs.out"
+expect_eq annotate/programs-exclude "http.limit hot	# rmw 2 fn (2): t1, t2; writes 2 fn (2): t1, t2; reads 0 fn; init/slow-path writes 0 fn; confidence medium" "$(cat "$T/progs.out")"
+"$CH" annotate --rm-read-fns=2 --units='/daemon\.c$' "$T/progs" | grep -c '^http' >"$T/progs.out"
+expect_eq annotate/programs-units "3" "$(cat "$T/progs.out")"
+"$CH" annotate --units='(' "$T/progs" >/dev/null 2>"$T/err"; rc=$?
+expect_eq annotate/units-bad-regex "2|cachehot: annotate: --units/--exclude-units take an extended regular expression, not '('" "$rc|$(head -1 "$T/err")"
+# inferred hot fields of two groups on one line: a note (the groups are a
+# guess from writer sets); the hot/read-mostly pair stays the warning
+printf '# cachehot annotate: 1 translation unit\nsrv.served hot:served\nsrv.maxconn read_mostly\nsrv.conns hot:conns\n' >"$T/hh.sidecar"
+out=$(cd "$T" && "$CH" check --annotations=hh.sidecar srv.c | grep -v 'is aligned to' | cut -d: -f1-4 | tr '\n' ' ')
+expect_eq annotate/inferred-hot-pair-note "srv.c:3:14: warning srv.c:5:14: note srv.c:5:14: note " "$out"
+# a struct whose only sign of sharing is a lock: its lines are not low
+# confidence ("locked" facts: the address handed to a *lock* function)
+cat >"$T/locked.c" <<'EOC'
+struct lk { int lock; long a; long b; long c; };
+void spin_lock(int *l);
+void l1(struct lk *k) { spin_lock(&k->lock); k->a++; k->b = k->c; }
+void l2(struct lk *k) { spin_lock(&k->lock); k->a++; k->b = k->c + 1; }
+long l3(struct lk *k) { return k->c; }
+EOC
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/locked.json" -O2 -c "$T/locked.c" -o /dev/null
+expect_eq annotate/locked-facts "l1=1 l2=1" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["structs"]["lk"]["lock"]["functions"]; print(" ".join("%s=%d" % (k, f[k].get("locked", 0)) for k in sorted(f)))' "$T/locked.json")"
+out=$("$CH" annotate $OWN "$T/locked.json" | grep -c '^lk\.')
+expect_eq annotate/locked-not-low "4" "$out"

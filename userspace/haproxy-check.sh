@@ -1,0 +1,125 @@
+#!/bin/bash
+# userspace/haproxy-check.sh -- cachehot annotate, then cachehot check with
+# what it inferred, on a real multi-threaded server (make userspace-haproxy;
+# docs/userspace.md has every finding with a verdict).
+#
+# 1. Debian's source package of HAProxy (scripts/deb-src.sh adds a deb-src
+#    entry when apt has none; 'apt-get source', Debian's patches applied),
+#    unpacked once into $BUILD/userspace-haproxy/.
+# 2. Its own Makefile, plain (no plugin): bear -- make -j2 TARGET=linux-glibc
+#    USE_OPENSSL=1 USE_PCRE2=1 USE_ZLIB=1 (threads on, as Debian builds it);
+#    compile_commands.json.
+# 3. cachehot annotate --build (every unit again with the access mode) ->
+#    inferred.sidecar (ANNOTATE_ARGS adds options, e.g. --only=STRUCT).
+# 4. cachehot check --annotations=inferred.sidecar on the linked binary's
+#    DWARF (--engine=layout: every struct once, in seconds; ENGINE=plugin
+#    checks every unit of compile_commands.json instead, as a CI gate does,
+#    another full compile): every finding -> findings.txt.
+# 5. With HAND=FILE (default examples/haproxy.annotations when it exists):
+#    cachehot check with that hand-written sidecar -> findings-hand.txt.
+# 6. The warnings of 4 (and 5) against userspace/haproxy.expected (and
+#    userspace/haproxy-hand.expected): one line per warning, paths relative.
+# Prints times and counts (suggestions, structs, warnings, notes, units).
+# Exit status 0 when everything matches, 1 on a difference or a failed step.
+# Network: the Debian archive (source package, build dependencies).
+# About 10 min at -j2 on 2 cores (two compiles of 147 units; a third with
+# ENGINE=plugin).
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+W=$BUILD/userspace-haproxy
+EXP=$TOP/userspace/haproxy.expected
+HAND=${HAND-$TOP/examples/haproxy.annotations}
+HEXP=$TOP/userspace/haproxy-hand.expected
+CH=${CACHEHOT:-$TOP/bin/cachehot}   # CACHEHOT=...: another build's tools (before/after)
+J=${J:-2}
+ANNOTATE_ARGS=${ANNOTATE_ARGS:-}
+MAKEARGS="TARGET=linux-glibc USE_OPENSSL=1 USE_PCRE2=1 USE_ZLIB=1"
+die() { echo "userspace-haproxy: $*" >&2; exit 1; }
+secs() { printf '%.1f' "$(echo "$2 - $1" | bc)"; }
+
+"$TOP"/scripts/need-packages.sh libssl-dev libpcre2-dev zlib1g-dev libcrypt-dev dpkg-dev bear bc ||
+	die "cannot install the build dependencies"
+mkdir -p "$W" || die "cannot create $W"
+src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'haproxy-[0-9]*' | head -1)
+if [ -z "$src" ]; then
+	"$TOP"/scripts/deb-src.sh haproxy || exit 1
+	( cd "$W" && apt-get source -q haproxy ) >"$W/source.log" 2>&1 ||
+		{ tail -5 "$W/source.log" >&2; die "apt-get source haproxy failed"; }
+	src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'haproxy-[0-9]*' | head -1)
+	[ -n "$src" ] || die "apt-get source left no haproxy-* directory in $W"
+fi
+ver=${src##*/haproxy-}
+echo "userspace-haproxy: HAProxy $ver (Debian source package) in $src"
+
+# a fresh copy per run: objects never outlive a change of tools
+B=$W/build
+rm -rf "$B" && cp -a "$src" "$B" || die "cannot copy $src to $B"
+cd "$B" || exit 1
+t0=$(date +%s.%N)
+bear --output "$B/compile_commands.json" -- make -j"$J" $MAKEARGS >"$W/build.log" 2>&1 ||
+	{ tail -30 "$W/build.log"; die "make failed"; }
+t1=$(date +%s.%N)
+units=$(grep -c '"file"' "$B/compile_commands.json")
+echo "userspace-haproxy: plain build $(secs "$t0" "$t1") s wall (-j$J), $units units in compile_commands.json"
+
+# annotate: every unit with the access mode, facts kept for --explain
+rm -rf "$W/facts"
+"$CH" annotate --build "$B" -j "$J" --keep-facts="$W/facts" --no-progress $ANNOTATE_ARGS \
+	-o "$W/inferred.sidecar" 2>"$W/annotate.err" || { tail -20 "$W/annotate.err"; die "cachehot annotate failed"; }
+t2=$(date +%s.%N)
+sugg=$(grep -c '^[A-Za-z_][A-Za-z0-9_]*\.' "$W/inferred.sidecar")
+low=$(grep -c '^#[A-Za-z_][A-Za-z0-9_]*\.' "$W/inferred.sidecar")
+nst=$(grep -c '^# struct ' "$W/inferred.sidecar")
+echo "userspace-haproxy: annotate $(secs "$t1" "$t2") s: $sugg suggestions in $nst structs ($low low-confidence lines written commented out)"
+
+# check with the inferred sidecar
+ENGINE=${ENGINE:-layout}
+run_check() {   # SIDECAR OUT
+	if [ "$ENGINE" = plugin ]; then
+		"$CH" check -p "$B/compile_commands.json" --annotations="$1" -A unmatched=ignore -j "$J" \
+			--no-progress >"$2.raw" 2>"$2.err"
+	else
+		"$CH" check --engine=layout "$B/haproxy" --annotations="$1" >"$2.raw" 2>"$2.err"
+	fi
+	local rc=$?
+	sed "s|$B/||g; s|$TOP/||g; s|$W/||g" "$2.raw" >"$2"
+	echo "$rc"
+}
+rc=$(run_check "$W/inferred.sidecar" "$W/findings.txt")
+t3=$(date +%s.%N)
+nw=$(grep -c ': warning: ' "$W/findings.txt")
+nn=$(grep -c ': note: ' "$W/findings.txt")
+nu=$(grep ': warning: ' "$W/findings.txt" | cut -d: -f1 | sort -u | wc -l)
+echo "userspace-haproxy: check --engine=$ENGINE with the inferred sidecar $(secs "$t2" "$t3") s: exit $rc, $nw warnings, $nn notes, in $nu files"
+grep ': warning: ' "$W/findings.txt" | sort -u >"$W/warnings.txt"
+fail=0
+if [ -f "$EXP" ]; then
+	if diff -u "$EXP" "$W/warnings.txt" >"$W/warnings.diff"; then
+		echo "userspace-haproxy: warnings match $EXP ($(wc -l <"$EXP") lines)"
+	else
+		head -60 "$W/warnings.diff"
+		echo "userspace-haproxy: warnings differ from $EXP (new: $W/warnings.txt, diff: $W/warnings.diff)" >&2
+		fail=1
+	fi
+else
+	echo "userspace-haproxy: no $EXP: nothing compared (new: $W/warnings.txt)" >&2
+	fail=1
+fi
+
+# hand annotations, when there are any
+if [ -n "$HAND" ] && [ -f "$HAND" ]; then
+	rc=$(run_check "$HAND" "$W/findings-hand.txt")
+	nw=$(grep -c ': warning: ' "$W/findings-hand.txt")
+	nn=$(grep -c ': note: ' "$W/findings-hand.txt")
+	echo "userspace-haproxy: check with $HAND: exit $rc, $nw warnings, $nn notes"
+	grep ': warning: ' "$W/findings-hand.txt" | sort -u >"$W/warnings-hand.txt"
+	if [ -f "$HEXP" ] && diff -u "$HEXP" "$W/warnings-hand.txt" >"$W/warnings-hand.diff"; then
+		echo "userspace-haproxy: hand-annotation warnings match $HEXP ($(wc -l <"$HEXP") lines)"
+	else
+		[ -f "$HEXP" ] && head -60 "$W/warnings-hand.diff"
+		echo "userspace-haproxy: hand-annotation warnings differ from $HEXP (new: $W/warnings-hand.txt)" >&2
+		fail=1
+	fi
+fi
+exit $fail
