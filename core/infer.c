@@ -157,7 +157,8 @@ static void mark_slow(ch_access_facts *a, json_t *fns, const struct ch_infer_opt
 		 * (its accesses are counted there); its own body is dead */
 		if (user && flag(f, "static") && !flag(f, "address_taken") &&
 		    json_is_string(json_object_get(f, "file")) &&
-		    !json_object_size(json_object_get(f, "callers")) && !is_main(k))
+		    !json_object_size(json_object_get(f, "callers")) &&
+		    !json_object_size(json_object_get(f, "unlikely_callers")) && !is_main(k))
 			json_object_set_new(f, "inlined_away", json_true());
 		if (flag(f, "init"))
 			set_slow(f, "__init");
@@ -584,7 +585,8 @@ static void print_line(FILE *out, const char *st, const struct member *m, const 
 			print_set(out, "updates from own value", &m->upd, 0);
 		}
 		if (m->together)
-			fprintf(out, "; written with %.*s", (int)name_len(&all[m->with]), all[m->with].name);
+			fprintf(out, "; written with %s%.*s", all[m->with].prefix ? all[m->with].prefix : "",
+				(int)name_len(&all[m->with]), all[m->with].name);
 		fprintf(out, "; reads %zu fn", m->rd.n);
 	} else {
 		print_set(out, "reads", &m->rd, m->nrd);

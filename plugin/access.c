@@ -372,7 +372,9 @@ static void record_ref_to(tree ref, const char *fn, enum ch_access_kind kind,
 		}
 		if (first >= 0 && locked)
 			ch_access_field_locked(facts, st, path, off, composite, fn);
-		if (first >= 0 && owner)   /* an owned object: no evidence, whatever it is */
+		if (first >= 0 && owner && kind == CH_ACC_UPDATE && !to)
+			;   /* the store it marks is counted once, as owned */
+		else if (first >= 0 && owner)   /* an owned object: no evidence, whatever it is */
 			ch_access_field_owned(facts, st, path, off, composite, fn,
 					      to ? (to->is_const ? CH_ACC_LOAD : CH_ACC_STORE) : kind, owner);
 		else if (first >= 0 && to)

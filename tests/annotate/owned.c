@@ -93,6 +93,7 @@ int main(void)
 	return 0;
 }
 
+
 /* facts:
  * fn cleanup static=1 inline=0 init=0 exit=0 cold=0 callers= slow_root=atexit address_taken
  * fn close_one static=0 inline=0 init=0 exit=0 cold=0 callers=main
@@ -104,14 +105,14 @@ int main(void)
  * server conns cleanup load=1,store=1
  * server conns close_one rmw=1
  * server conns poll_once load=1,rmw=1
- * server maxconn on_hup load=1,store=1
+ * server maxconn on_hup load=1,store=1,update=1
  * server maxconn parse_config load=1,store=1
  * server maxconn poll_once load=1
- * server mode main load=1,store=1
+ * server mode main load=1,store=1,update=1
  * server mode on_hup store=1
  * server mode parse_config store=1
  * server pidfile cleanup store=1
- * server pidfile parse_config load=2,store=1
+ * server pidfile parse_config load=2,store=1,update=1
  * server served poll_once rmw=1
  * thread_ctx idle owned-via thread-context pointer=1,thread-local=1
  * thread_ctx idle poll_once owned=2
