@@ -33,7 +33,11 @@ HAND=${HAND-$TOP/examples/haproxy.annotations}
 HEXP=$TOP/userspace/haproxy-hand.expected
 CH=${CACHEHOT:-$TOP/bin/cachehot}   # CACHEHOT=...: another build's tools (before/after)
 J=${J:-2}
-ANNOTATE_ARGS=${ANNOTATE_ARGS:-}
+# HAProxy's configuration keyword parsers and CLI handlers are reached only
+# through keyword tables of function pointers (no call edge from main()):
+# named slow with --slow, as a reviewer does after --explain shows them
+HAPROXY_SLOW='^(cfg_|cli_|pcli_|hc_cli_|srv_parse_|_srv_parse_|bind_parse_|ssl_bind_parse_|proxy_parse_|ssl_parse_|tcp_parse_|backend_parse_|debug_parse_|server_parse_|crtlist_parse_|resolv_parse_|srv_state_parse_)'
+ANNOTATE_ARGS=${ANNOTATE_ARGS-"--slow=$HAPROXY_SLOW"}
 MAKEARGS="TARGET=linux-glibc USE_OPENSSL=1 USE_PCRE2=1 USE_ZLIB=1"
 die() { echo "userspace-haproxy: $*" >&2; exit 1; }
 secs() { printf '%.1f' "$(echo "$2 - $1" | bc)"; }
