@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "bloat.h"
 #include "hmap.h"
+#include "linefiles.h"
 #include "reloc.h"
 #include "source.h"
 
@@ -172,20 +173,6 @@ static int die_declared_inline(Dwarf_Die *die)
 			return 0;
 	}
 	return 0;
-}
-
-static const char *decl_path(struct bl_scan *s, Dwarf_Die *die,
-			     const char *comp_dir, char *buf, size_t len)
-{
-	const char *f = dwarf_decl_file(die);
-	if (!f)
-		return "";
-	if (f[0] != '/' && comp_dir) {
-		snprintf(buf, len, "%s/%s", comp_dir, f);
-		f = buf;
-	}
-	(void)s;
-	return f;
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -423,18 +410,69 @@ struct cand {
 	int declared;
 };
 
+/* The declaration file names of one object's units, read from the line
+ * program headers (linefiles.h) when the object's DWARF was opened on our
+ * own Elf (elf set); NULL elf, or a header linefiles.c does not read: libdw's
+ * dwarf_decl_file(), which gives the same names at the cost of decoding the
+ * whole line program. */
+struct decl_files {
+	Elf *elf;
+	struct hmap units;   /* CU DIE offset (decimal) -> struct bl_linefiles*, or &no_table */
+};
+static char no_table;
+
+static void free_table(void *v)
+{
+	if (v != &no_table)
+		bl_linefiles_free(v);
+}
+
+static const char *decl_file(struct decl_files *df, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Die cudie;
+	char key[24];
+	struct hent *e;
+
+	if (!df->elf)
+		return dwarf_decl_file(die);
+	/* as dwarf_decl_file(): the attribute, integrated, and its own unit */
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    idx == 0)
+		return NULL;
+	if (!attr.cu || !dwarf_cu_die(attr.cu, &cudie, NULL, NULL, NULL, NULL, NULL, NULL))
+		return dwarf_decl_file(die);
+	snprintf(key, sizeof(key), "%llu", (unsigned long long)dwarf_dieoffset(&cudie));
+	e = bl_hmap_put(&df->units, key);
+	if (!e->val) {
+		struct bl_linefiles *lf = bl_linefiles_read(df->elf, &cudie);
+		e->val = lf ? (void *)lf : (void *)&no_table;
+	}
+	if (e->val == &no_table)
+		return dwarf_decl_file(die);
+	return bl_linefiles_name(e->val, idx);
+}
+
 /* decl file (resolved against the CU's comp_dir), line and column of die */
-static void die_decl(Dwarf_Die *die, const char **file, unsigned *line,
+static void die_decl(struct decl_files *df, Dwarf_Die *die, const char **file, unsigned *line,
 		     unsigned *col, char *buf, size_t len)
 {
 	Dwarf_Die cudie;
 	Dwarf_Attribute a;
-	const char *comp_dir = NULL;
+	const char *comp_dir = NULL, *f;
 	int l = 0, c = 0;
 
 	if (dwarf_diecu(die, &cudie, NULL, NULL))
 		comp_dir = dwarf_formstring(dwarf_attr(&cudie, DW_AT_comp_dir, &a));
-	*file = decl_path(NULL, die, comp_dir, buf, len);
+	f = decl_file(df, die);
+	if (!f)
+		f = "";
+	else if (f[0] != '/' && comp_dir) {
+		snprintf(buf, len, "%s/%s", comp_dir, f);
+		f = buf;
+	}
+	*file = f;
 	dwarf_decl_line(die, &l);
 	dwarf_decl_column(die, &c);
 	*line = l > 0 ? (unsigned)l : 0;
@@ -455,6 +493,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 	struct hmap symbase = { 0 };          /* symbol base names (!all_names) */
 	struct cand *pool = NULL;
 	size_t npool = 0, cappool = 0;
+	struct decl_files df = { 0 };
 	Dwfl *dwfl = NULL;
 	Dwarf *dw = NULL;
 	Dwarf_CU *cu = NULL;
@@ -489,6 +528,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 		close(fd);
 	if (!dw)
 		goto out;
+	df.elf = dwfl ? NULL : elf;   /* libdwfl relocated its own copy: libdw's names */
 	/* pass 1: top-level subprograms (children skipped via DW_AT_sibling) */
 	while (dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &cudie, NULL) == 0) {
 		Dwarf_Die die;
@@ -579,7 +619,7 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			continue;
 		if (!dwarf_offdie(dw, c->off, &die))
 			continue;
-		die_decl(&die, &file, &line, &col, buf, sizeof(buf));
+		die_decl(&df, &die, &file, &line, &col, buf, sizeof(buf));
 		if (c->declared)
 			how = BL_DECLARED;
 		else {
@@ -608,6 +648,7 @@ out:
 		dwarf_end(dw);
 	bl_hmap_free(&cands, NULL);
 	bl_hmap_free(&symbase, NULL);
+	bl_hmap_free(&df.units, free_table);
 	free(pool);
 	free(hits);
 	free(syms);

@@ -1,7 +1,7 @@
 # bloat/rules.mk -- bin/cachehot-bloat: out-of-line copies of inline functions
 # (ELF symbol sizes via libelf, "declared inline" via libdw/libdwfl).
 # Kernel run: make bloat-kernel (long; not part of make check).
-BLOAT_SRCS := bloat/bloat.c bloat/hmap.c bloat/reloc.c bloat/source.c bloat/cachehot-bloat.c
+BLOAT_SRCS := bloat/bloat.c bloat/hmap.c bloat/linefiles.c bloat/reloc.c bloat/source.c bloat/cachehot-bloat.c
 BLOAT_OBJS := $(patsubst bloat/%.c,$(BUILD)/bloat/%.o,$(BLOAT_SRCS))
 BLOAT_LIBS := -ldw -lelf
 DEB_PACKAGES += libelf-dev libdw-dev binutils coccinelle pahole bc

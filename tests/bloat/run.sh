@@ -303,3 +303,33 @@ EOC
 expect_eq clone-by-base-name "clone.o	scale.constprop.0	scale	5	wsrc/clone.c:1	declared	local|scale	1	1	5" \
 	"$(cd "$T/ways" && "$BLOAT" --format=lines clone.o | norm)|$(cd "$T/ways" && "$BLOAT" --census --format=lines clone.o)"
 expect_eq clone-inline-list "scale twice_of" "$(cd "$T/ways" && "$BLOAT" --inline-list clone.o | xargs)"
+
+# ---- declaration files from the line table header (bloat/linefiles.c) --------
+# The census reads each unit's file table from the .debug_line header instead
+# of libdw 0.188's dwarf_decl_file() (which decodes the whole line program):
+# every DWARF version's header, compressed sections (libdw's path), a
+# relative include directory and a linked program give the same declaration
+# files as the DWARF 5 objects above.
+mkdir -p "$T/lf/src/inc"
+cp "$FIX"/*.c "$FIX"/*.h "$T/lf/src/"
+cp "$FIX"/memcg.h "$T/lf/src/inc/memcg_inc.h"
+sed 's/#include "memcg.h"/#include <memcg_inc.h>/' "$FIX/seed.c" >"$T/lf/src/seed_inc.c"
+lines_for() { # FLAGS... : --format=lines over the fixtures built with FLAGS, object names dropped
+	rm -rf "$T/lf/obj" && mkdir -p "$T/lf/obj"
+	for f in $FIXTURES seed_inc; do
+		(cd "$T/lf/src" && gcc -O2 -Wall -Wextra -Werror -Iinc "$@" -c "$f.c" -o "$T/lf/obj/$f.o") || echo "compile failed: $f $*"
+	done
+	(cd "$T/lf/obj" && "$BLOAT" --format=lines ./*.o) | cut -f2- | norm | sort
+}
+want=$(lines_for -g)
+expect_eq linefiles-include-dir-relative "1" "$(grep -c "src/inc/memcg_inc.h:8	declared" <<<"$want")"
+for v in "-gdwarf-2" "-gdwarf-3" "-gdwarf-4" "-gdwarf-5" "-g -gz=zlib" "-gdwarf-4 -gstrict-dwarf"; do
+	# shellcheck disable=SC2086
+	expect_eq "linefiles-same-files ${v// /_}" "$want" "$(lines_for $v)"
+done
+# a linked file (a shared object: no relocations, the same header reader)
+(cd "$T/lf/src" && gcc -O2 -g -shared -fPIC -o "$T/lf/seed.so" seed.c)
+expect_eq linefiles-linked-file "$(printf '%s\n' \
+	"lruvec_page_state	lruvec_page_state	17	src/memcg.h:8	declared	local" \
+	"lruvec_page_state_local	lruvec_page_state_local	18	src/memcg.h:15	source	local")" \
+	"$("$BLOAT" --format=lines "$T/lf/seed.so" | cut -f2- | norm | sed 's|lf/src/|src/|')"
