@@ -972,8 +972,10 @@ struct ch_counter_finding {
 	const char *item;          /* "NR_FREE_CMA_PAGES", "NR_LRU_BASE+0..4", or NULL */
 	unsigned keys;             /* CH_CB_KEYED (and PER_RUN): number of item values */
 	const char *target_from;   /* CH_CB_PER_RUN: what the target is looked up from */
-	const char *chain;         /* "f -> g -> h" (inlined), or NULL */
+	const char *chain;         /* "f -> g -> h" (inlined and called), or NULL */
 	unsigned depth;            /* calls not inlined between the loop and the update */
+	const char *not_inlined;   /* depth > 0: "g, h", the functions of the chain
+				    * that are called, not inlined */
 	const char *loop_file;     /* the loop's head */
 	unsigned loop_line;
 	const char *update_file;   /* the updater call itself (maybe in a header) */
@@ -1000,6 +1002,12 @@ const char *ch_counter_updater_name(unsigned i);
 /* The i-th built-in updater (0-based) with its argument positions, as
  * ch_counter_updater gives them; NULL past the end. */
 const char *ch_counter_updater_at(unsigned i, int *target_arg, int *item_arg);
+/* The enumeration tags (space-separated, in the order to search) whose
+ * enumerators name the item of updater `name` when its item parameter is a
+ * plain int (6.1's __mod_memcg_state takes memcg_stat_item and
+ * node_stat_item values as int); NULL when the parameter's own enumeration
+ * type names it. */
+const char *ch_counter_item_enums(const char *name);
 /* The unit's records as one manifest text (compact, sorted keys), every
  * record built, for the object (core/objsec-emit.c); malloc'd. */
 char *ch_manifest_unit_text(ch_ctx *ctx);

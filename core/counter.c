@@ -71,6 +71,16 @@ const char *ch_counter_updater_name(unsigned i)
 	return i < sizeof(updaters) / sizeof(updaters[0]) ? updaters[i].name : NULL;
 }
 
+const char *ch_counter_item_enums(const char *name)
+{
+	/* include/linux/memcontrol.h of 6.1: memcg_stat_item starts where
+	 * node_stat_item ends (MEMCG_SWAP = NR_VM_NODE_STAT_ITEMS): searched
+	 * first, so the boundary value names the memcg item */
+	if (name && (!strcmp(name, "__mod_memcg_state") || !strcmp(name, "mod_memcg_state")))
+		return "memcg_stat_item node_stat_item";
+	return NULL;
+}
+
 const char *ch_counter_updater_at(unsigned i, int *target_arg, int *item_arg)
 {
 	if (i >= sizeof(updaters) / sizeof(updaters[0]))
@@ -85,8 +95,9 @@ static const char *where(ch_ctx *ctx, const struct ch_counter_finding *f)
 	const char *s = ch_printf(ctx, "the loop at %s:%u in '%s'", f->loop_file ? f->loop_file : "?",
 				  f->loop_line, f->function ? f->function : "?");
 	if (f->chain && f->depth)
-		return ch_printf(ctx, "%s (through %s; %u call%s not inlined, marked ())", s,
-				 f->chain, f->depth, f->depth == 1 ? "" : "s");
+		return ch_printf(ctx, "%s (through %s; %u call%s not inlined: %s)", s,
+				 f->chain, f->depth, f->depth == 1 ? "" : "s",
+				 f->not_inlined ? f->not_inlined : "");
 	if (f->chain)
 		return ch_printf(ctx, "%s (inlined: %s)", s, f->chain);
 	return s;
@@ -131,10 +142,11 @@ const char *ch_counter_batch_message(ch_ctx *ctx, const struct ch_counter_findin
 				 f->keys, caveats(ctx, f), tag);
 	case CH_CB_PER_RUN:
 		return ch_printf(ctx, "statistics update %s runs once per element of %s; the target "
-				 "changes per element but is looked up from one value (%s) that "
+				 "changes per element but is looked up from one value%s that "
 				 "stays the same over runs of elements: keep the current target and "
 				 "%s, apply when the target changes and after the loop%s [%s]",
-				 what(ctx, f), where(ctx, f), f->target_from ? f->target_from : "?",
+				 what(ctx, f), where(ctx, f),
+				 f->target_from ? ch_printf(ctx, " (%s)", f->target_from) : "",
 				 f->keys > 1 ? ch_printf(ctx, "a keyed accumulator of %u locals",
 							 f->keys)
 					     : "a local accumulator",

@@ -11,7 +11,9 @@
 # is_migrate_cma() is constant false and rmqueue_bulk()'s NR_FREE_CMA_PAGES
 # update is folded away before any GIMPLE pass sees it; without THP
 # mm/khugepaged.c is not compiled.
-# Exit status 1 on an internal compiler error or a failed build.
+# Exit status 1 on an internal compiler error, a failed build, or a finding
+# that carries a placeholder. With CACHEHOT_COUNTER_EXPLAIN=1 the plugin
+# also says which updates it kept silent and why (counter-silent.txt).
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
@@ -46,7 +48,19 @@ if grep -q "internal compiler error" "$O/counter-build.log"; then
 	echo "cachehot: INTERNAL COMPILER ERROR (release blocker)"; exit 1
 fi
 [ $rc -eq 0 ] || { tail -30 "$O/counter-build.log"; exit 1; }
-grep -h 'cachehot-counter-batch' "$O/counter-build.log" | sed "s|^$SRC/||; s|^\.\./||; s|$SRC/||g" |
+# paths relative to the tree, whether GCC saw it through the symlink or not
+RSRC=$(cd "$SRC" && pwd -P)
+grep -h 'cachehot-counter-batch' "$O/counter-build.log" |
+	sed "s|$RSRC/||g; s|$SRC/||g; s|^\.\./||" |
 	awk '!seen[$0]++' >"$O/counter-findings.txt"
+# CACHEHOT_COUNTER_EXPLAIN=1 in the environment: the silenced ones, with why
+grep -h '^cachehot: counter-batch: silent' "$O/counter-build.log" | sed "s|$RSRC/||g; s|$SRC/||g" |
+	sort -u >"$O/counter-silent.txt"
 echo "cachehot: $(grep -c ': warning:' "$O/counter-findings.txt") warnings, $(grep -c ': note: statistics\|: note: the loop at' "$O/counter-findings.txt") notes:"
 sed 's/^/  /' "$O/counter-findings.txt"
+# a finding must never carry a placeholder: "(?)" for what a target is
+# looked up from, "()" marking calls, "item N" for an unnamed item
+bad=$(grep -cE '\(\?\)|\(\)|item [0-9]' "$O/counter-findings.txt")
+if [ "$bad" -gt 0 ]; then
+	echo "cachehot: $bad counter-batch lines carry a placeholder ((?), () or item N)"; exit 1
+fi

@@ -45,5 +45,7 @@ item item_vary();
 /* "NR_FREE_CMA_PAGES", "NR_ISOLATED_ANON..NR_ISOLATED_FILE" from the
  * enumeration of argument argno of fndecl; NULL when not a constant/set. */
 const char *item_text(tree fndecl, int argno, const item &it);
+/* Remember an enumeration of the unit by its tag (PLUGIN_FINISH_TYPE). */
+void counter_note_enum(tree type);
 
 #endif

@@ -85,12 +85,18 @@ static void trace_index(tree idx, const char *from, int depth, origin *o)
 		o->lookup = true;
 		if (!o->from)
 			o->from = from;
+	} else if ((a.ptr_params | a.idx_params) && !o->from) {
+		/* function mode: the index is made of parameters, and the caller's
+		 * loop may make it a lookup: name the array now (page_pgdat(page)
+		 * in a callee indexes 'node_data' with the page's node) */
+		o->from = from;
 	}
 	o->idx_params |= a.ptr_params | a.idx_params;
 }
 
-/* A memory reference: its indices are lookups, its base pointer is traced. */
-static void trace_ref(tree ref, int depth, origin *o)
+/* A memory reference: its indices are lookups, its base pointer is traced.
+ * load: the value stored there is asked about, not the address. */
+static void trace_ref(tree ref, int depth, origin *o, bool load)
 {
 	while (handled_component_p(ref)) {
 		if (TREE_CODE(ref) == ARRAY_REF && TREE_CODE(TREE_OPERAND(ref, 1)) != INTEGER_CST)
@@ -102,7 +108,12 @@ static void trace_ref(tree ref, int depth, origin *o)
 		if (TREE_CODE(ref) == TARGET_MEM_REF && TMR_INDEX(ref))
 			trace_index(TMR_INDEX(ref), "an array index", depth, o);
 	}
-	/* a declaration: global or a local whose address does not change */
+	/* a declaration: its address does not change; what a local of the
+	 * function holds does (a pmd_t filled by pmdp_collapse_flush() in
+	 * collapse_and_free_pmd(), a page pointer a call stored through its
+	 * address): new per call, and per element when written in the loop */
+	if (load && VAR_P(ref) && !is_global_var(ref))
+		o->vary = true;
 }
 
 /* Fields the current loop stores to (a load of one is new each time):
@@ -170,8 +181,21 @@ static bool stored_in_loop(tree ref)
 	return stored->contains(f);
 }
 
+/* Is the object a reference is made in the same in every iteration of
+ * the current loop (a list head passed in, not one picked per iteration)? */
+static bool ref_invariant(tree ref)
+{
+	origin o = origin();
+	trace_ref(ref, 0, &o, false);
+	return !o.vary && !o.lookup;
+}
+
 /* A loop that pops a linked list: it loads a self-referential pointer
- * field (list_head.prev) that it also stores (list_del). */
+ * field (list_head.prev) that it also stores (list_del), from a list head
+ * that is the same in every iteration (nfs_retry_commit()'s page_list).
+ * Taking one page off a free list picked per attempt (rmqueue_buddy():
+ * &area->free_list[migratetype], in a do { } while (check_new_pages())
+ * retry) pops no list of the loop's own. */
 bool loop_pops_list(class loop *l)
 {
 	basic_block bb;
@@ -191,7 +215,8 @@ bool loop_pops_list(class loop *l)
 			t = TREE_TYPE(f);
 			found = POINTER_TYPE_P(t) && DECL_CONTEXT(f) &&
 				TYPE_MAIN_VARIANT(TREE_TYPE(t)) == TYPE_MAIN_VARIANT(DECL_CONTEXT(f)) &&
-				stored_in_loop(gimple_assign_rhs1(st));
+				stored_in_loop(gimple_assign_rhs1(st)) &&
+				ref_invariant(gimple_assign_rhs1(st));
 		}
 	}
 	cur_loop = saved;
@@ -214,12 +239,12 @@ void trace(tree v, bool index, int depth, origin *o)
 		return;
 	}
 	if (TREE_CODE(v) == ADDR_EXPR) {
-		trace_ref(TREE_OPERAND(v, 0), depth + 1, o);
+		trace_ref(TREE_OPERAND(v, 0), depth + 1, o, false);
 		return;
 	}
 	if (TREE_CODE(v) != SSA_NAME) {
 		if (handled_component_p(v) || TREE_CODE(v) == MEM_REF)
-			trace_ref(v, depth + 1, o);
+			trace_ref(v, depth + 1, o, true);
 		return;
 	}
 	if (SSA_NAME_IS_DEFAULT_DEF(v)) {
@@ -260,7 +285,7 @@ void trace(tree v, bool index, int depth, origin *o)
 			if (TREE_CODE(r1) == ADDR_EXPR)
 				trace(r1, index, depth + 1, &a);
 			else
-				trace_ref(r1, depth + 1, &a);
+				trace_ref(r1, depth + 1, &a, true);
 			loads_on_path--;
 			merge(o, a);
 			return;
@@ -395,22 +420,54 @@ by_type:
 	return item_vary();
 }
 
-/* The enumerator of value val in the type of argument argno of fndecl. */
+/* Enumerations of the unit by tag (PLUGIN_FINISH_TYPE): the items of an
+ * updater whose item parameter is a plain int. */
+static hash_map<tree, tree> *enum_tags;   /* IDENTIFIER_NODE -> ENUMERAL_TYPE */
+
+void counter_note_enum(tree type)
+{
+	if (!type || TREE_CODE(type) != ENUMERAL_TYPE || !TYPE_NAME(type) ||
+	    TREE_CODE(TYPE_NAME(type)) != IDENTIFIER_NODE)
+		return;
+	if (!enum_tags)
+		enum_tags = new hash_map<tree, tree>;
+	enum_tags->put(TYPE_NAME(type), type);
+}
+
+static const char *enumerator(tree type, HOST_WIDE_INT val)
+{
+	if (!type || TREE_CODE(type) != ENUMERAL_TYPE)
+		return NULL;
+	for (tree e = TYPE_VALUES(type); e; e = TREE_CHAIN(e)) {
+		tree c = TREE_VALUE(e);
+		if (TREE_CODE(c) == CONST_DECL)
+			c = DECL_INITIAL(c);
+		if (c && TREE_CODE(c) == INTEGER_CST && tree_fits_shwi_p(c) && tree_to_shwi(c) == val)
+			return IDENTIFIER_POINTER(TREE_PURPOSE(e));
+	}
+	return NULL;
+}
+
+/* The enumerator of value val in the type of argument argno of fndecl, or
+ * in the enumerations core names for that updater (an int parameter). */
 static const char *enum_name(tree fndecl, int argno, HOST_WIDE_INT val)
 {
 	tree args = TYPE_ARG_TYPES(TREE_TYPE(fndecl)), type;
+	const char *n, *tags;
 	for (int i = 0; args && i < argno; i++)
 		args = TREE_CHAIN(args);
 	type = args ? TREE_VALUE(args) : NULL_TREE;
-	if (type && TREE_CODE(type) == ENUMERAL_TYPE)
-		for (tree e = TYPE_VALUES(type); e; e = TREE_CHAIN(e)) {
-			tree c = TREE_VALUE(e);
-			if (TREE_CODE(c) == CONST_DECL)
-				c = DECL_INITIAL(c);
-			if (c && TREE_CODE(c) == INTEGER_CST && tree_fits_shwi_p(c) &&
-			    tree_to_shwi(c) == val)
-				return IDENTIFIER_POINTER(TREE_PURPOSE(e));
-		}
+	if ((n = enumerator(type, val)))
+		return n;
+	tags = DECL_NAME(fndecl) ? ch_counter_item_enums(IDENTIFIER_POINTER(DECL_NAME(fndecl))) : NULL;
+	while (tags && *tags && enum_tags) {
+		size_t len = strcspn(tags, " ");
+		tree *t = enum_tags->get(get_identifier_with_length(tags, len));
+		if (t && (n = enumerator(*t, val)))
+			return n;
+		tags += len;
+		tags += strspn(tags, " ");
+	}
 	return ch_printf(cachehot_ctx, "item %lld", (long long)val);
 }
 

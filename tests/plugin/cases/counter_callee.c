@@ -30,6 +30,6 @@ int move_all(struct pglist_data *pgdat, struct folio *list)
 
 /*
  * expect:
- * 27:27: warning: statistics update 'mod_node_page_state' of NR_WRITTEN (tests/plugin/cases/counter_callee.c:12) runs once per element of the loop at tests/plugin/cases/counter_callee.c:26 in 'move_all' (through move_all -> move_one() -> folio_done(); 2 calls not inlined, marked ()) with a target and item that do not change in the loop: accumulate in a local and apply once after the loop [cachehot-counter-batch]
+ * 27:27: warning: statistics update 'mod_node_page_state' of NR_WRITTEN (tests/plugin/cases/counter_callee.c:12) runs once per element of the loop at tests/plugin/cases/counter_callee.c:26 in 'move_all' (through move_all -> move_one -> folio_done; 2 calls not inlined: move_one, folio_done) with a target and item that do not change in the loop: accumulate in a local and apply once after the loop [cachehot-counter-batch]
  * 26:16: note: the loop whose elements each update 'mod_node_page_state' [cachehot-counter-batch]
  */
