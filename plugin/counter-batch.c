@@ -26,6 +26,9 @@
  *    bottom-up over those edges (depth-limited, cycles cut), then each loop
  *    call is judged like a direct update, with the depth said.
  *
+ * What is not once per element (retry loops, gauges, counts made elsewhere,
+ * rare paths) is decided in counter-silent.c.
+ *
  * Cost: functions without loops are skipped after one look at their loop
  * tree; only call statements are examined; SSA walks are depth-limited.
  */
@@ -53,7 +56,6 @@
 
 #define MAX_ENTRIES   8    /* updates kept in one function's summary */
 #define MAX_CALL_DEPTH 4   /* calls not inlined followed from a loop */
-#define MAX_ARGS      8
 
 /* ---- the updaters ------------------------------------------------------- */
 
@@ -203,7 +205,6 @@ static bool is_unlock(const char *n)
 }
 
 static bool cb_dom_computed;
-static bool retry_loop(class loop *l);
 
 /* A loop over elements carries a value around: a PHI in its header that
  * is not the memory state, or a list it pops. A loop without either (do { ... } while
@@ -270,465 +271,6 @@ static loop_facts facts_of(class loop *l)
 	}
 	f.retry = retry_loop(l);
 	return f;
-}
-
-/* ---- what is not once per element ---------------------------------------- */
-
-/* Updates the check stays silent on, each for a reason a maintainer gives
- * (docs/checks.rst, "What is not per element"). CACHEHOT_COUNTER_EXPLAIN=1
- * in the environment prints each silenced finding with its reason on
- * stderr (a debugging aid for verdict tables; no diagnostic). */
-static int explain_on = -1;
-
-static void explain(const char *why, const char *updater, const char *item, location_t at,
-		    location_t loop_loc, const char *function)
-{
-	if (explain_on < 0) {
-		const char *e = getenv("CACHEHOT_COUNTER_EXPLAIN");
-		explain_on = e && *e && strcmp(e, "0");
-	}
-	if (!explain_on)
-		return;
-	expanded_location a = expand_location(at), l = expand_location(loop_loc);
-	fprintf(stderr, "cachehot: counter-batch: silent (%s): '%s'%s%s at %s:%d, loop at %s:%d in '%s'\n",
-		why, updater ? updater : "", item ? " of " : "", item ? item : "",
-		a.file ? a.file : "", a.line, l.file ? l.file : "", l.line, function ? function : "");
-}
-
-/* A branch taken at most this often is a rare path (GCC's static profile:
- * an unlikely() branch is taken 10% of the time, builtin-expect-probability;
- * a plain if 50%; a call to a cold function less than 1%). */
-#define RARE_BRANCH 0.11
-
-/* How often bb runs per run of base, from the profile GCC estimated (and
- * scaled through inlining); 1 when unknown. */
-static double share_of(basic_block bb, basic_block base)
-{
-	bool known = false;
-	if (!bb->count.initialized_p() || !base->count.initialized_p() || !base->count.nonzero_p())
-		return 1.0;
-	sreal r = bb->count.to_sreal_scale(base->count, &known);
-	return known ? r.to_double() : 1.0;
-}
-
-/* Is bb on a rare path below top (the loop's head, or the function's
- * entry)? Rare when one step of its dominator chain up to top is entered
- * rarely: the block runs at most RARE_BRANCH as often as its immediate
- * dominator (an unlikely() branch, a lost race: __pte_alloc() called only
- * under pte_alloc()'s unlikely(pmd_none())). Plain conditions in a row
- * (four if (...) continue; in a page table walk) each halve the count but
- * none is rare: the product is not what counts. */
-static bool rare_path(basic_block bb, basic_block top)
-{
-	for (basic_block b = bb; b && b != top; ) {
-		basic_block d = get_immediate_dominator(CDI_DOMINATORS, b);
-		if (!d)
-			break;
-		class loop *x = d->loop_father;
-		if (x && x->header == d && loop_outer(x) && !flow_bb_inside_loop_p(x, b)) {
-			/* b follows a loop headed by d: d runs once per iteration,
-			 * b once per run of the loop; compare b with the loop's
-			 * entries (gup_folio_next()'s scan for the folio's last
-			 * page before each unpin) */
-			profile_count in = profile_count::zero();
-			edge e;
-			edge_iterator ei;
-			FOR_EACH_EDGE(e, ei, d->preds)
-				if (!flow_bb_inside_loop_p(x, e->src))
-					in += e->count();
-			if (in.initialized_p() && in.nonzero_p() && b->count.initialized_p()) {
-				bool known = false;
-				sreal r = b->count.to_sreal_scale(in, &known);
-				if (known && r.to_double() < RARE_BRANCH)
-					return true;
-			}
-		} else if (share_of(b, d) < RARE_BRANCH)
-			return true;
-		b = d;
-	}
-	return false;
-}
-
-/* A loop expected to go round again in fewer than RARE_BRANCH of its runs
- * (GCC's static profile: the back edge is reached only through an
- * unlikely() failure, rmqueue_buddy()'s do { } while (check_new_pages())
- * that repeats only for a bad page) is a retry loop too. */
-static bool rarely_repeats(class loop *l)
-{
-	profile_count in = profile_count::zero(), back = profile_count::zero();
-	edge e;
-	edge_iterator ei;
-	FOR_EACH_EDGE(e, ei, l->header->preds)
-		if (flow_bb_inside_loop_p(l, e->src))
-			back += e->count();
-		else
-			in += e->count();
-	if (!in.initialized_p() || !back.initialized_p() || !in.nonzero_p())
-		return false;
-	bool known = false;
-	sreal r = back.to_sreal_scale(in, &known);
-	return known && r.to_double() < RARE_BRANCH;
-}
-
-/* A call or asm that decides whether an attempt failed: a compare-and-swap
- * (GCC's atomics, the kernel's inline-asm cmpxchg), a trylock, a seqcount
- * or xarray retry test. */
-static bool attempt_failed_test(gimple *s)
-{
-	if (gimple_code(s) == GIMPLE_ASM)
-		return strstr(gimple_asm_string(as_a<gasm *>(s)), "cmpxchg") != NULL;
-	if (!is_gimple_call(s))
-		return false;
-	if (gimple_call_internal_p(s))
-		return gimple_call_internal_fn(s) == IFN_ATOMIC_COMPARE_EXCHANGE;
-	tree fd = gimple_call_fndecl(s);
-	if (!fd || !DECL_NAME(fd))
-		return false;
-	if (fndecl_built_in_p(fd, BUILT_IN_NORMAL)) {
-		enum built_in_function b = DECL_FUNCTION_CODE(fd);
-		if ((b >= BUILT_IN_ATOMIC_COMPARE_EXCHANGE && b <= BUILT_IN_ATOMIC_COMPARE_EXCHANGE_16) ||
-		    (b >= BUILT_IN_SYNC_BOOL_COMPARE_AND_SWAP_N && b <= BUILT_IN_SYNC_VAL_COMPARE_AND_SWAP_16))
-			return true;
-	}
-	const char *n = IDENTIFIER_POINTER(DECL_NAME(fd));
-	return strstr(n, "cmpxchg") || strstr(n, "trylock") || strstr(n, "retry") ||
-	       strstr(n, "nomem");
-}
-
-static bool failed_attempt(tree v, int depth)
-{
-	/* the success flag of GCC's compare-exchange: IMAGPART_EXPR <_12> */
-	if (v && (TREE_CODE(v) == IMAGPART_EXPR || TREE_CODE(v) == REALPART_EXPR ||
-		  TREE_CODE(v) == VIEW_CONVERT_EXPR))
-		v = TREE_OPERAND(v, 0);
-	if (!v || TREE_CODE(v) != SSA_NAME || depth > 6)
-		return false;
-	gimple *def = SSA_NAME_DEF_STMT(v);
-	if (attempt_failed_test(def))
-		return true;
-	if (!is_gimple_assign(def))
-		return false;
-	for (unsigned i = 1; i < gimple_num_ops(def); i++)
-		if (failed_attempt(gimple_op(def, i), depth + 1))
-			return true;
-	return false;
-}
-
-/* A retry loop repeats one attempt, it does not walk elements: its head
- * carries a label the code jumps back to (goto retry, goto redo), or every
- * edge back to its head is taken when a compare-and-swap, a trylock or a
- * retry test failed (do { } while (xas_nomem()), while (!try_cmpxchg())). */
-static bool retry_loop(class loop *l)
-{
-	for (gimple_stmt_iterator g = gsi_start_bb(l->header); !gsi_end_p(g); gsi_next(&g)) {
-		glabel *lab = dyn_cast<glabel *>(gsi_stmt(g));
-		if (!lab)
-			break;
-		if (!DECL_ARTIFICIAL(gimple_label_label(lab)) && DECL_NAME(gimple_label_label(lab)))
-			return true;
-	}
-	if (rarely_repeats(l))
-		return true;
-	edge e;
-	edge_iterator ei;
-	bool any = false;
-	FOR_EACH_EDGE(e, ei, l->header->preds) {
-		if (!flow_bb_inside_loop_p(l, e->src))
-			continue;
-		basic_block b = e->src;
-		while (single_pred_p(b) && gsi_end_p(gsi_start_nondebug_after_labels_bb(b)))
-			b = single_pred(b);   /* a forwarder block */
-		gimple *last = last_stmt(b);
-		gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
-		if (!c || (!failed_attempt(gimple_cond_lhs(c), 0) &&
-			   !failed_attempt(gimple_cond_rhs(c), 0)))
-			return false;
-		any = true;
-	}
-	return any;
-}
-
-/* Does the loop go round again after bb, other than because an attempt
- * failed? Paths from bb back to the loop's head are followed inside the
- * loop; a value a PHI takes from a constant on the edge followed decides a
- * condition on it (__filemap_add_folio(): after the update split_order is
- * 0, so its "split needed, retry" continue is not taken), and a test of a
- * failed attempt (attempt_failed_test: xas_nomem(), a cmpxchg) ends the
- * path. No path back: the update runs at most once per run of the loop
- * (the zonelist walk returns on the first zone that gives a page). */
-struct path_state {
-	basic_block bb;
-	edge in;
-	vec<std::pair<tree, tree> > *known;   /* SSA name -> constant on this path */
-};
-
-static tree known_value(vec<std::pair<tree, tree> > *k, tree v)
-{
-	if (v && TREE_CODE(v) == INTEGER_CST)
-		return v;
-	for (unsigned i = 0; k && i < k->length(); i++)
-		if ((*k)[i].first == v)
-			return (*k)[i].second;
-	return NULL_TREE;
-}
-
-static bool repeats_after(class loop *l, basic_block from)
-{
-	auto_vec<path_state, 16> work;
-	auto_vec<vec<std::pair<tree, tree> > *, 16> owned;
-	hash_set<basic_block> plain_seen;   /* blocks entered with nothing known */
-	int budget = 2000;
-	bool again = false;
-	path_state st = { from, NULL, NULL };
-	work.safe_push(st);
-	while (!work.is_empty() && !again) {
-		path_state cur = work.pop();
-		if (--budget < 0) {
-			again = true;   /* too many paths: assume it goes round */
-			break;
-		}
-		basic_block b = cur.bb;
-		vec<std::pair<tree, tree> > *k = cur.known;
-		if (cur.in) {
-			/* what the PHIs of b take on the edge followed */
-			vec<std::pair<tree, tree> > *nk = NULL;
-			for (gphi_iterator g = gsi_start_phis(b); !gsi_end_p(g); gsi_next(&g)) {
-				tree r = gimple_phi_result(g.phi());
-				if (virtual_operand_p(r))
-					continue;
-				tree c = known_value(k, PHI_ARG_DEF_FROM_EDGE(g.phi(), cur.in));
-				if (c && INTEGRAL_TYPE_P(TREE_TYPE(r))) {
-					if (!nk) {
-						nk = new vec<std::pair<tree, tree> >();
-						owned.safe_push(nk);
-						if (k)
-							nk->safe_splice(*k);
-					}
-					nk->safe_push(std::make_pair(r, c));
-				}
-			}
-			if (nk)
-				k = nk;
-		}
-		if (!k || k->is_empty()) {
-			if (plain_seen.add(b))
-				continue;
-		} else if (k->length() > 16)
-			k = NULL;
-		gimple *last = last_stmt(b);
-		gcond *c = last ? dyn_cast<gcond *>(last) : NULL;
-		if (c && b != from && (failed_attempt(gimple_cond_lhs(c), 0) ||
-				       failed_attempt(gimple_cond_rhs(c), 0)))
-			continue;   /* goes round only if the attempt failed */
-		tree decided = NULL_TREE;
-		if (c) {
-			tree a = known_value(k, gimple_cond_lhs(c)), z = known_value(k, gimple_cond_rhs(c));
-			if (a && z)
-				decided = fold_binary(gimple_cond_code(c), boolean_type_node,
-						      fold_convert(TREE_TYPE(z), a), z);
-		}
-		edge e;
-		edge_iterator ei;
-		FOR_EACH_EDGE(e, ei, b->succs) {
-			if (decided && TREE_CODE(decided) == INTEGER_CST &&
-			    ((integer_zerop(decided) && (e->flags & EDGE_TRUE_VALUE)) ||
-			     (!integer_zerop(decided) && (e->flags & EDGE_FALSE_VALUE))))
-				continue;
-			if (e->dest == l->header) {
-				again = true;
-				break;
-			}
-			if (!flow_bb_inside_loop_p(l, e->dest))
-				continue;
-			path_state n = { e->dest, e, k };
-			work.safe_push(n);
-		}
-	}
-	for (unsigned i = 0; i < owned.length(); i++)
-		delete owned[i];
-	return again;
-}
-
-/* Fields the unit adds to (x->f += n, x->f++): a count gathered by the
- * caller, as uncharge_folio() does in ug->pgpgout for uncharge_batch(). */
-static hash_set<tree> *accumulators;
-
-static tree store_field(tree lhs)
-{
-	/* WRITE_ONCE(x->f[i], ...): MEM[(volatile T *)&x->f[i]] */
-	if (TREE_CODE(lhs) == MEM_REF && TREE_CODE(TREE_OPERAND(lhs, 0)) == ADDR_EXPR &&
-	    integer_zerop(TREE_OPERAND(lhs, 1)))
-		lhs = TREE_OPERAND(TREE_OPERAND(lhs, 0), 0);
-	while (TREE_CODE(lhs) == ARRAY_REF)   /* walk->nr_pages[gen][type][zone] */
-		lhs = TREE_OPERAND(lhs, 0);
-	if (TREE_CODE(lhs) == COMPONENT_REF)
-		return TREE_OPERAND(lhs, 1);
-	return NULL_TREE;
-}
-
-static void note_accumulators(function *fun)
-{
-	basic_block bb;
-	if (!fun || !fun->cfg)
-		return;
-	FOR_EACH_BB_FN(bb, fun)
-		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
-			gimple *s = gsi_stmt(g);
-			tree f, v;
-			if (!gimple_assign_single_p(s) || !gimple_vdef(s) ||
-			    !(f = store_field(gimple_assign_lhs(s))) ||
-			    TREE_CODE(v = gimple_assign_rhs1(s)) != SSA_NAME)
-				continue;
-			gimple *d = SSA_NAME_DEF_STMT(v);
-			if (!is_gimple_assign(d) || (gimple_assign_rhs_code(d) != PLUS_EXPR &&
-						     gimple_assign_rhs_code(d) != MINUS_EXPR))
-				continue;
-			for (unsigned i = 1; i < 3; i++) {
-				tree o = gimple_op(d, i);
-				gimple *ld = TREE_CODE(o) == SSA_NAME ? SSA_NAME_DEF_STMT(o) : NULL;
-				if (ld && gimple_assign_load_p(ld) &&
-				    store_field(gimple_assign_rhs1(ld)) == f)
-					accumulators->add(f);
-			}
-		}
-}
-
-/* Is the delta of an update a count made elsewhere, not one element's
- * size? A value carried by a loop below l (the callee counted: rmqueue_bulk's
- * i << order), the result of a call (nr_reclaimed), a local filled through
- * its address (isolate_lru_folios(..., &nr_scanned)), or an accumulator
- * field. l NULL: the whole function (a summary). A field not yet known
- * as an accumulator is left in *field (the function that adds to it may
- * come later in the unit: asked again at the end of the unit). */
-static bool delta_is_count(tree v, class loop *l, int depth, tree *field, int *param)
-{
-	if (v && TREE_CODE(v) == SSA_NAME && SSA_NAME_IS_DEFAULT_DEF(v) && !l && param &&
-	    SSA_NAME_VAR(v) && TREE_CODE(SSA_NAME_VAR(v)) == PARM_DECL) {
-		/* a parameter: what the callers pass decides
-		 * (memcg_account_kmem(memcg, -ug->nr_kmem)) */
-		int k = 0;
-		for (tree p = DECL_ARGUMENTS(current_function_decl); p; p = DECL_CHAIN(p), k++)
-			if (p == SSA_NAME_VAR(v) && k < MAX_ARGS && *param < 0)
-				*param = k;
-		return false;
-	}
-	if (!v || TREE_CODE(v) != SSA_NAME || depth > MAX_DEPTH || SSA_NAME_IS_DEFAULT_DEF(v))
-		return false;
-	gimple *def = SSA_NAME_DEF_STMT(v);
-	basic_block bb = gimple_bb(def);
-	if (!bb || (l && !flow_bb_inside_loop_p(l, bb)))
-		return false;
-	if (gphi *phi = dyn_cast<gphi *>(def)) {
-		class loop *x = bb->loop_father;
-		if (x && x->header == bb && loop_outer(x))
-			return x != l && (!l || flow_loop_nested_p(l, x));
-		/* a merge: a count only when every way in brings one (a delta of
-		 * 1 on one path is one element: page_remove_file_rmap()'s nr is
-		 * 1 for a PTE and a counted loop for a PMD) */
-		bool any = false;
-		for (unsigned i = 0; i < gimple_phi_num_args(phi); i++) {
-			tree a = gimple_phi_arg_def(phi, i);
-			if (TREE_CODE(a) == INTEGER_CST && integer_zerop(a))
-				continue;   /* nothing to apply on that path */
-			if (!delta_is_count(a, l, depth + 1, field, param))
-				return false;
-			any = true;
-		}
-		return any;
-	}
-	if (is_gimple_call(def))
-		return !gimple_call_internal_p(def);
-	if (!is_gimple_assign(def))
-		return false;
-	if (gimple_assign_load_p(def)) {
-		tree r = gimple_assign_rhs1(def), f = store_field(r);
-		if (f && accumulators->contains(f))
-			return true;
-		if (f && field && !*field)
-			*field = f;
-		/* what a local of the function holds: a count the function
-		 * gathered (update_lru_sizes()'s nr_zone_taken[zid]) or a
-		 * call filled through its address (&nr_scanned) */
-		tree base = get_base_address(r);
-		return base && VAR_P(base) && !is_global_var(base);
-	}
-	for (unsigned i = 1; i < gimple_num_ops(def); i++)
-		if (delta_is_count(gimple_op(def, i), l, depth + 1, field, param))
-			return true;
-	return false;
-}
-
-/* The sign of an update and the amount it moves by: -1 takes away
- * (dec_*, *_sub_*, a negated or negative delta), +1 adds; *amount is the
- * delta without its sign and conversions (NULL for inc/dec: one). */
-static int update_sign(const char *updater, gimple *s, int delta_arg, tree *amount)
-{
-	*amount = NULL_TREE;
-	if (!strncmp(updater, "__dec", 5) || !strncmp(updater, "dec", 3))
-		return -1;
-	if (!strncmp(updater, "__inc", 5) || !strncmp(updater, "inc", 3) ||
-	    delta_arg < 0 || (unsigned)delta_arg >= gimple_call_num_args(s))
-		return 1;
-	int sign = strstr(updater, "_sub_") ? -1 : 1;
-	tree d = gimple_call_arg(s, delta_arg);
-	for (int i = 0; i < 6; i++) {
-		if (TREE_CODE(d) == INTEGER_CST) {
-			if (tree_int_cst_sgn(d) < 0) {
-				sign = -sign;
-				d = fold_build1(NEGATE_EXPR, TREE_TYPE(d), d);
-			}
-			break;
-		}
-		if (TREE_CODE(d) != SSA_NAME)
-			break;
-		gimple *def = SSA_NAME_DEF_STMT(d);
-		if (!is_gimple_assign(def))
-			break;
-		if (gimple_assign_rhs_code(def) == NEGATE_EXPR)
-			sign = -sign;
-		else if (!CONVERT_EXPR_CODE_P(gimple_assign_rhs_code(def)))
-			break;
-		d = gimple_assign_rhs1(def);
-	}
-	*amount = d;
-	return sign;
-}
-
-/* A gauge: the function raises an item of one target by an amount and
- * lowers it by the same amount (pages in flight: shrink_inactive_list()
- * adds nr_taken to NR_ISOLATED_* before shrink_folio_list() and takes
- * nr_taken away after it); others read the level (too_many_isolated()).
- * Not a count to batch. Amounts of different elements (a page isolated,
- * another released) or of different targets (a charge moved from one
- * memcg to another) are no gauge. */
-struct upd_rec {
-	gimple *stmt;
-	const char *item;
-	tree target, amount;
-	int sign;
-};
-static vec<upd_rec> upds;   /* every update of the function being compiled */
-
-static bool same_operand(tree a, tree b)
-{
-	if (!a || !b)
-		return a == b;
-	return operand_equal_p(a, b, 0);
-}
-
-static bool gauge(gimple *s)
-{
-	for (unsigned i = 0; i < upds.length(); i++) {
-		if (upds[i].stmt != s)
-			continue;
-		for (unsigned j = 0; j < upds.length(); j++)
-			if (upds[j].sign == -upds[i].sign && !strcmp(upds[j].item, upds[i].item) &&
-			    same_operand(upds[j].target, upds[i].target) &&
-			    same_operand(upds[j].amount, upds[i].amount))
-				return true;
-		return false;
-	}
-	return false;
 }
 
 /* ---- summaries and pending loop calls (judged at the end of the unit) ---- */
@@ -955,28 +497,33 @@ static void record_args(gimple *stmt, unsigned *nargs, origin *ao, item *ai, boo
 	}
 }
 
+/* The C type of a function as the source spells it: the middle end calls
+ * every pointer type compatible, which made tracepoint probes
+ * (perf_trace_mm_lru_activate(void *, struct folio *)) possible targets of
+ * folio_batch_move_lru()'s move_fn(struct lruvec *, struct folio *). */
+static bool same_type(tree a, tree b)
+{
+	if (POINTER_TYPE_P(a) && POINTER_TYPE_P(b))
+		return TYPE_MAIN_VARIANT(TREE_TYPE(a)) == TYPE_MAIN_VARIANT(TREE_TYPE(b));
+	return TYPE_MAIN_VARIANT(a) == TYPE_MAIN_VARIANT(b);
+}
+
+static bool same_fn_type(tree a, tree b)
+{
+	if (TREE_CODE(a) != FUNCTION_TYPE || TREE_CODE(b) != FUNCTION_TYPE ||
+	    !same_type(TREE_TYPE(a), TREE_TYPE(b)))
+		return false;
+	tree x = TYPE_ARG_TYPES(a), y = TYPE_ARG_TYPES(b);
+	for (; x && y; x = TREE_CHAIN(x), y = TREE_CHAIN(y))
+		if (!same_type(TREE_VALUE(x), TREE_VALUE(y)))
+			return false;
+	return !x && !y;
+}
+
 static bool unit_function(tree fndecl)
 {
 	cgraph_node *n = fndecl ? cgraph_node::get(fndecl) : NULL;
 	return n && n->definition && !DECL_EXTERNAL(fndecl);
-}
-
-/* Every function of the unit with a body, once: a field added to by a
- * function compiled later (update_batch_size() for reset_batch_size())
- * is known before the first function is judged. */
-static void note_unit_accumulators(void)
-{
-	static bool done_once;
-	cgraph_node *n;
-	if (done_once)
-		return;
-	done_once = true;
-	FOR_EACH_DEFINED_FUNCTION(n) {
-		function *f = DECL_STRUCT_FUNCTION(n->decl);
-		if (f && f->cfg && f->gimple_df && !(f->curr_properties & PROP_rtl) &&
-		    gimple_has_body_p(n->decl))
-			note_accumulators(f);
-	}
 }
 
 static unsigned int execute_counter_batch(function *fun)
@@ -1001,7 +548,7 @@ static unsigned int execute_counter_batch(function *fun)
 		cb_dom_computed = true;
 	}
 	/* every update of the function, for gauges */
-	upds.truncate(0);
+	gauge_reset();
 	FOR_EACH_BB_FN(bb, fun)
 		for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g)) {
 			gimple *s = gsi_stmt(g);
@@ -1014,12 +561,8 @@ static unsigned int execute_counter_batch(function *fun)
 			const char *txt = item_text(fd, u.item, eval_item(gimple_call_arg(s, u.item), 0));
 			if (!txt)
 				continue;
-			upd_rec r;
-			r.stmt = s;
-			r.item = txt;
-			r.target = u.target >= 0 ? gimple_call_arg(s, u.target) : NULL_TREE;
-			r.sign = update_sign(fn_name(fd), s, u.item + 1, &r.amount);
-			upds.safe_push(r);
+			gauge_add(s, txt, u.target >= 0 ? gimple_call_arg(s, u.target) : NULL_TREE,
+				  fn_name(fd), u.item + 1);
 		}
 	/* pass 1: updates and calls outside loops (summary, twins). An update
 	 * inside a loop of this function is per element of that loop, reported
@@ -1116,8 +659,7 @@ static unsigned int execute_counter_batch(function *fun)
 				cgraph_node *n;
 				const char *txt = NULL;
 				FOR_EACH_DEFINED_FUNCTION(n) {
-					if (!n->address_taken || !fnt ||
-					    !types_compatible_p(TREE_TYPE(n->decl), fnt))
+					if (!n->address_taken || !fnt || !same_fn_type(TREE_TYPE(n->decl), fnt))
 						continue;
 					p->targets.safe_push(DECL_UID(n->decl));
 					txt = txt ? ch_printf(cachehot_ctx, "%s/%s", txt, fn_name(n->decl))
@@ -1229,7 +771,7 @@ static const char *entry_silent(const entry &e, bool rare)
 {
 	if (e.gauge)
 		return "a gauge: the function adds to and takes from the item";
-	if (e.count || (e.delta_field && accumulators->contains(e.delta_field)))
+	if (e.count || accumulator_field(e.delta_field))
 		return "the callee applies a count made elsewhere";
 	if (rare || e.rare)
 		return "a rare path";
@@ -1301,8 +843,12 @@ static void judge_pending(pending *p)
 		for (unsigned j = 0; j < (*c)->summary.length() && !upd; j++)
 			if (!entry_silent((*c)->summary[j], p->rare))
 				upd = &(*c)->summary[j];
-		if (!upd)
+		if (!upd) {
+			explain(ch_printf(cachehot_ctx, "an indirect call: the possible target '%s' "
+					  "updates no statistic once per call", (*c)->name),
+				NULL, NULL, p->call_loc, p->loop_loc, p->function);
 			return;
+		}
 		if (!first)
 			first = upd;
 	}
@@ -1382,7 +928,6 @@ void cachehot_counter_init(const char *plugin_name)
 	reported = new hash_set<int_hash<int, -1, -2>>;
 	done = new hash_set<int_hash<int, -1, -2>>;
 	emitted = new hash_set<nofree_string_hash>;
-	accumulators = new hash_set<tree>;
 	info.pass = new counter_batch_pass(g);
 	info.reference_pass_name = "ccp";
 	info.ref_pass_instance_number = 0;   /* every instance; the gate picks */

@@ -229,6 +229,58 @@ void counter_values_reset(void)
 	stored_for = NULL;
 }
 
+/* A target kept from one element to the next and replaced only when the
+ * element needs another: lruvec = folio_lruvec_relock_irqsave(folio,
+ * lruvec, &flags) in folio_batch_move_lru(), inlined to a merge of the
+ * value carried around the loop and a newly looked-up one, whose merge is
+ * what the loop carries on. The elements come in runs with one target. */
+/* v is res, or a merge (PHI) of res with h or with other merges of them */
+static bool merges_into(tree v, tree res, tree h, int depth)
+{
+	if (v == res)
+		return true;
+	if (depth > 3 || TREE_CODE(v) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(v))
+		return false;
+	gphi *p = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(v));
+	if (!p || gimple_bb(p) == cur_loop->header)
+		return false;
+	bool found = false;
+	for (unsigned i = 0; i < gimple_phi_num_args(p); i++) {
+		tree a = gimple_phi_arg_def(p, i);
+		if (a == h)
+			continue;
+		if (!merges_into(a, res, h, depth + 1))
+			return false;
+		found = true;
+	}
+	return found;
+}
+
+static bool kept_until_changed(gphi *m)
+{
+	if (!cur_loop)
+		return false;
+	tree res = gimple_phi_result(m);
+	for (unsigned i = 0; i < gimple_phi_num_args(m); i++) {
+		tree a = gimple_phi_arg_def(m, i);
+		if (TREE_CODE(a) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(a))
+			continue;
+		gphi *h = dyn_cast<gphi *>(SSA_NAME_DEF_STMT(a));
+		if (!h || gimple_bb(h) != cur_loop->header)
+			continue;
+		/* h carries res around: its value from the latch is this merge
+		 * (or a merge of it with h itself, when some elements skip the
+		 * relock) */
+		edge e;
+		edge_iterator ei;
+		FOR_EACH_EDGE(e, ei, cur_loop->header->preds)
+			if (flow_bb_inside_loop_p(cur_loop, e->src) &&
+			    merges_into(PHI_ARG_DEF_FROM_EDGE(h, e), res, gimple_phi_result(h), 0))
+				return true;
+	}
+	return false;
+}
+
 void trace(tree v, bool index, int depth, origin *o)
 {
 	gimple *def;
@@ -263,6 +315,12 @@ void trace(tree v, bool index, int depth, origin *o)
 			o->vary = true;
 			if (index && !loads_on_path)
 				o->iv = true;
+			return;
+		}
+		if (!index && kept_until_changed(as_a<gphi *>(def))) {
+			o->lookup = true;
+			if (!o->from)
+				o->from = "kept from the element before, replaced when it changes";
 			return;
 		}
 		for (unsigned i = 0; i < gimple_phi_num_args(def); i++)
