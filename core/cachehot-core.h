@@ -924,6 +924,13 @@ struct ch_record {
 				   * guess); NULL unknown */
 	const char *evidence;     /* what the confidence rests on, or NULL */
 };
+/* Zero r and set what every record has: check, severity, message. */
+void ch_record_init(struct ch_record *r, enum ch_check check, enum ch_severity severity,
+		    const char *message);
+/* A report about a sidecar (or manifest) entry: r placed at the entry's
+ * file:line, field the entry, ident its kind, other a hint or NULL. */
+void ch_record_entry(struct ch_record *r, const char *file, unsigned line, const char *entry,
+		     const char *ident, const char *hint);
 /* Fill r (zeroed first) from finding f: check, severity, message, struct,
  * fields, offsets, line, fix, ident; the location is the front-end's to set. */
 void ch_record_from_finding(struct ch_record *r, const struct ch_finding *f);

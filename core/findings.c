@@ -33,6 +33,25 @@ static const char *sev_word(enum ch_severity s)
 	return s == CH_SEV_ERROR ? "error" : s == CH_SEV_WARNING ? "warning" : "note";
 }
 
+void ch_record_init(struct ch_record *r, enum ch_check check, enum ch_severity severity,
+		    const char *message)
+{
+	memset(r, 0, sizeof(*r));
+	r->check = check;
+	r->severity = severity;
+	r->message = message;
+}
+
+void ch_record_entry(struct ch_record *r, const char *file, unsigned line, const char *entry,
+		     const char *ident, const char *hint)
+{
+	r->file = file;
+	r->line = line;
+	r->field = entry;
+	r->ident = ident;
+	r->other = hint;
+}
+
 void ch_record_from_finding(struct ch_record *r, const struct ch_finding *f)
 {
 	memset(r, 0, sizeof(*r));

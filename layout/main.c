@@ -145,18 +145,9 @@ static void side_report(FILE *out, enum ch_severity sev, const char *msg, const 
 			const char *file, unsigned line, const char *hint)
 {
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_ANNOTATION;
-	r.severity = sev;
-	r.message = msg;
+	ch_record_init(&r, CH_CHECK_ANNOTATION, sev, msg);
+	ch_record_entry(&r, loc ? NULL : file, loc ? 0 : line, entry, ident, hint);
 	r.scope = scope;
-	r.field = entry;
-	r.other = hint;
-	r.ident = ident;
-	if (!loc) {
-		r.file = file;
-		r.line = line;
-	}
 	lt_record(&r, loc, NULL, input);
 	if (loc)
 		lt_print_loc(out, loc, NULL, input);
@@ -329,9 +320,7 @@ static void record_macro_note(const char *note)
 	if (colon <= note)
 		return;
 	file = strndup(note, (size_t)(colon - note));
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_ANNOTATION;
-	r.severity = CH_SEV_NOTE;
+	ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, NULL);
 	r.file = file;
 	r.line = (unsigned)strtoul(colon + 1, NULL, 10);
 	r.message = sep + 8;

@@ -50,6 +50,9 @@ void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not
  * spelling point and GCC's printed column unless r->file is set. Every
  * finding the plugin prints goes through here or cachehot_emit. */
 void cachehot_report(unsigned loc, struct ch_record *r, bool not_fatal = false);
+/* The location a finding at loc is reported at (every engine the same):
+ * the expansion point for a token from a macro's body, else loc. */
+unsigned cachehot_where(unsigned loc);
 /* A cachehot error of check at loc (a misused attribute): printed and
  * recorded. */
 void cachehot_error(enum ch_check check, unsigned loc, const char *msg);

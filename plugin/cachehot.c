@@ -582,10 +582,7 @@ static void current_config(struct ch_config *cfg)
 				noted_any = true;
 				noted = at;
 				struct ch_record r;
-				memset(&r, 0, sizeof(r));
-				r.check = CH_CHECK_ANNOTATION;
-				r.severity = CH_SEV_NOTE;
-				r.message = note;
+				ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, note);
 				r.field = which;
 				r.ident = "line-size-macro";
 				record_at(at, &r);
@@ -716,7 +713,7 @@ static void add_struct_fixits(rich_location *rich, const struct ch_fix *fx)
 		location_t at, bol;
 		bool ls;
 		std::string indent;
-		if (!decl_start((location_t)fx->edits[i].member->loc.fe_loc, &at, &bol, &ls, &indent))
+		if (!decl_start(cachehot_where((location_t)fx->edits[i].member->loc.fe_loc), &at, &bol, &ls, &indent))
 			return;
 	}
 	for (i = 0; i < fx->nedits; i++) {
@@ -724,7 +721,7 @@ static void add_struct_fixits(rich_location *rich, const struct ch_fix *fx)
 		location_t at, bol;
 		bool ls;
 		std::string indent;
-		decl_start((location_t)e->member->loc.fe_loc, &at, &bol, &ls, &indent);
+		decl_start(cachehot_where((location_t)e->member->loc.fe_loc), &at, &bol, &ls, &indent);
 		if (fx->kernel == 1 && ls)   /* a line of its own: GCC takes a newline
 					 * only in an insertion at column 1 */
 			rich->add_fixit_insert_before(bol, (indent + e->text + ";\n").c_str());
@@ -810,6 +807,22 @@ static void evict_unit_sources(void)
 	}
 }
 
+/* Where a finding at loc is reported, the same place every engine names: a
+ * token written in a macro's body (a member a macro declares: STATS_FIELDS;
+ * a pasted group marker) is reported at the outermost expansion point, the
+ * line in the struct that holds the macro, as sparse and DWARF's decl_line
+ * place it; a token written in the source (a macro argument, plain code)
+ * where it was written. GCC alone would point into the macro's definition,
+ * and running two engines printed one finding twice. For declarations only:
+ * the code checks (counter-batch, inline-addr) keep GCC's place. */
+location_t cachehot_where(location_t loc)
+{
+	if (loc > BUILTINS_LOCATION && linemap_location_from_macro_expansion_p(line_table, loc) &&
+	    linemap_location_from_macro_definition_p(line_table, loc))
+		return linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL);
+	return loc;
+}
+
 /* r's location: where GCC prints a diagnostic at loc (the spelling point,
  * GCC's column), unless the caller set one. */
 static void record_at(location_t loc, struct ch_record *r)
@@ -827,6 +840,11 @@ static void record_at(location_t loc, struct ch_record *r)
 
 void cachehot_report(unsigned loc, struct ch_record *r, bool not_fatal)
 {
+	/* declarations (members, structs, sidecar entries about them) where
+	 * every engine places them; code (a loop, a use of a function's
+	 * address) where GCC's spelling point is, as it always was */
+	if (r->check != CH_CHECK_COUNTER_BATCH && r->check != CH_CHECK_INLINE_ADDR)
+		loc = cachehot_where((location_t)loc);
 	record_at((location_t)loc, r);
 	cachehot_diag(loc, r->severity, r->message, not_fatal);
 }
@@ -834,17 +852,16 @@ void cachehot_report(unsigned loc, struct ch_record *r, bool not_fatal)
 void cachehot_error(enum ch_check check, unsigned loc, const char *msg)
 {
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = check;
-	r.severity = CH_SEV_ERROR;
-	r.message = msg;
+	ch_record_init(&r, check, CH_SEV_ERROR, msg);
+	loc = cachehot_where((location_t)loc);
 	record_at((location_t)loc, &r);
 	error_at((location_t)loc, "%s", msg);
 }
 
 static void emit_finding(const struct ch_finding *f, void *)
 {
-	location_t loc = f->loc.fe_loc ? (location_t)f->loc.fe_loc : UNKNOWN_LOCATION;
+	location_t loc = f->loc.fe_loc ? cachehot_where((location_t)f->loc.fe_loc)
+				       : UNKNOWN_LOCATION;
 	if (ch_records_on(cachehot_ctx)) {
 		struct ch_record r;
 		ch_record_from_finding(&r, f);
@@ -878,10 +895,9 @@ static void report_missing_field(const char *file, unsigned line, const char *en
 {
 	struct ch_type *t = (struct ch_type *)arg;
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_ANNOTATION;
-	r.severity = cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING;
-	r.message = ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name);
+	ch_record_init(&r, CH_CHECK_ANNOTATION,
+		       cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING,
+		       ch_msg_sidecar_no_member(cachehot_ctx, entry, file, line, t->name));
 	r.scope = t->name;
 	r.field = entry;
 	r.ident = "no-member";
@@ -994,9 +1010,7 @@ static void finish_type(void *gcc_data, void *)
 			     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(f)))) {
 				judged->add(TYPE_MAIN_VARIANT(type));
 				struct ch_record r;
-				memset(&r, 0, sizeof(r));
-				r.check = CH_CHECK_FALSE_SHARING;
-				r.severity = CH_SEV_NOTE;
+				ch_record_init(&r, CH_CHECK_FALSE_SHARING, CH_SEV_NOTE, NULL);
 				r.scope = type_tag(TYPE_MAIN_VARIANT(type));
 				r.ident = "no-layout";
 				r.message = ch_msg_no_layout(cachehot_ctx, r.scope,
@@ -1016,11 +1030,10 @@ static void report_typedef_entry(const char *file, unsigned line, const char *en
 {
 	struct typedef_arg *a = (struct typedef_arg *)arg;
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_ANNOTATION;
-	r.severity = cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING;
-	r.message = ch_msg_sidecar_typedef(cachehot_ctx, entry, file, line, a->name, a->tag,
-					   a->is_union);
+	ch_record_init(&r, CH_CHECK_ANNOTATION,
+		       cachehot_opts.severity == CH_SEV_NOTE ? CH_SEV_NOTE : CH_SEV_WARNING,
+		       ch_msg_sidecar_typedef(cachehot_ctx, entry, file, line, a->name, a->tag,
+					   a->is_union));
 	r.scope = a->tag;
 	r.field = entry;
 	r.ident = "typedef-entry";
@@ -1124,15 +1137,8 @@ static void sidecar_note(const char *msg, const char *file, unsigned line, const
 			 const char *ident, const char *hint)
 {
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_ANNOTATION;
-	r.severity = CH_SEV_NOTE;
-	r.message = msg;
-	r.file = file;
-	r.line = line;
-	r.field = entry;
-	r.other = hint;
-	r.ident = ident;
+	ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, msg);
+	ch_record_entry(&r, file, line, entry, ident, hint);
 	record_at(UNKNOWN_LOCATION, &r);
 	inform(UNKNOWN_LOCATION, "%s", msg);
 }

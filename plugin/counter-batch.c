@@ -356,11 +356,9 @@ static void emit(ch_counter_finding *f, location_t at, location_t loop_loc)
 	/* a looked-up target and indirect calls are notes; the rest at the
 	 * configured severity (werror=0 respected: cachehot_diag) */
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_COUNTER_BATCH;
-	r.severity = f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT
-		     ? CH_SEV_NOTE : cachehot_opts.severity;
-	r.message = msg;
+	ch_record_init(&r, CH_CHECK_COUNTER_BATCH, f->kind == CH_CB_PER_RUN || f->kind == CH_CB_INDIRECT
+							  ? CH_SEV_NOTE : cachehot_opts.severity,
+		       msg);
 	r.function = f->function;
 	r.field = f->updater;
 	r.other = f->item;

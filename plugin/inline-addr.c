@@ -966,10 +966,8 @@ static void report(struct ia_use *u)
 	msg = ch_inline_addr_message(cachehot_ctx, &f);
 	warn = ch_inline_use_fixable(f.use) || !cachehot_opts.inline_notes;
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_INLINE_ADDR;
-	r.severity = warn ? cachehot_opts.severity : CH_SEV_NOTE;
-	r.message = msg;
+	ch_record_init(&r, CH_CHECK_INLINE_ADDR, warn ? cachehot_opts.severity : CH_SEV_NOTE,
+		       msg);
 	r.field = f.function;
 	r.function = u->context && TREE_CODE(u->context) == FUNCTION_DECL
 		     ? decl_name(u->context) : NULL;

@@ -206,10 +206,7 @@ unsigned ch_line_size_at(struct position p)
 	if (e->note && !e->noted) {
 		e->noted = 1;
 		struct ch_record r;
-		memset(&r, 0, sizeof(r));
-		r.check = CH_CHECK_ANNOTATION;
-		r.severity = CH_SEV_NOTE;
-		r.message = e->note;
+		ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, e->note);
 		r.field = e->macro;
 		r.ident = "line-size-macro";
 		ch_sparse_report(e->def, &r);

@@ -309,15 +309,8 @@ static void sidecar_note(const char *msg, const char *file, unsigned line, const
 	struct position none;
 	struct ch_record r;
 	memset(&none, 0, sizeof(none));
-	memset(&r, 0, sizeof(r));
-	r.check = CH_CHECK_ANNOTATION;
-	r.severity = CH_SEV_NOTE;
-	r.message = msg;
-	r.file = file;
-	r.line = line;
-	r.field = entry;
-	r.other = hint;
-	r.ident = ident;
+	ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, msg);
+	ch_record_entry(&r, file, line, entry, ident, hint);
 	ch_sparse_report(none, &r);
 }
 

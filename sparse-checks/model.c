@@ -1150,9 +1150,6 @@ void ch_sparse_report(struct position pos, struct ch_record *r)
 void ch_sparse_error(struct position pos, enum ch_check check, const char *msg)
 {
 	struct ch_record r;
-	memset(&r, 0, sizeof(r));
-	r.check = check;
-	r.severity = CH_SEV_ERROR;
-	r.message = msg;
+	ch_record_init(&r, check, CH_SEV_ERROR, msg);
 	ch_sparse_report(pos, &r);
 }

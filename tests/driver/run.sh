@@ -177,6 +177,20 @@ expect_eq sarif-rule-per-check-id "10|" "$(jq '.runs[0].tool.driver.rules | leng
 # ---- the real engines agree: one finding, three engines ------------------------------
 out=$("$CH" check $INC --engine=plugin,sparse,layout --format=json hot.c | jq -r '.findings[] | "\(.line):\(.column):\(.engines|join(","))"')
 expect_eq real-engines-merge "7:23:plugin,sparse,layout" "$out"
+# members a macro declares: every engine gives the same place (the macro's
+# line in the struct), so two engines print three findings, not six (the
+# plugin pointed into the macro's definition)
+cp "$TOP/tests/fixtures/macro_members.c" mm.c
+out=$("$CH" check $INC --engine=plugin,sparse --format=json mm.c | jq -r '.findings[] | "\(.line):\(.column):\(.field):\(.engines|join(","))"' | tr '\n' ' ')
+expect_eq macro-members-one-place "16:9:limit:plugin,sparse 16:9:max:plugin,sparse 17:36:cap:plugin,sparse " "$out"
+# one header spelt two ways in a build log ("./" or not, a file that is not
+# here to be resolved): one finding
+printf '%s\n' "./cache/cache.h:3:5: warning: a finding [cachehot-false-sharing]" \
+	"cache/cache.h:3:5: warning: a finding [cachehot-false-sharing]" \
+	"cache//cache.h:3:5: warning: a finding [cachehot-false-sharing]" >spell.log
+"$CH" check --log spell.log --format=json >spell.json; rc=$?
+out=$(jq -r '.findings[] | "\(.file):\(.line)"' spell.json)
+expect_eq log-path-spellings-one-finding "1|cache/cache.h:3" "$rc|$out"
 # a sidecar entry naming a typedef instead of the tag: a warning from every
 # engine, one finding, exit 1 (it was a note, or nothing from layout: exit 0)
 cp "$TOP/tests/fixtures/sidecar_typedef.c" td.c
