@@ -315,8 +315,12 @@ static char *partner_name(const char *msg, const char *first)
 	/* a group may carry the field's name: "hot field (group 'tail') 'tail'" */
 	while (at && at - head >= 7 && !strncmp(at - 7, "(group ", 7))
 		at = strstr(at + 1, q);
-	if (at)
-		r = quoted_name(at + strlen(q), 0);
+	/* the partner follows " with ": a struct named by a typedef is quoted
+	 * without "struct " ("of 'itemstats_t' with hot field 'moves_to_cold'") */
+	if (at) {
+		const char *w = strstr(at + strlen(q), " with ");
+		r = quoted_name(w ? w : at + strlen(q), 0);
+	}
 	free(q);
 	free(head);
 	return r;

@@ -221,3 +221,10 @@ else
 		"finding limits spare usage unconfirmed" >"$T/dom.exp"
 	expect_file_eq record/report-dom "$T/dom.exp" "$T/dom.out"
 fi
+
+# the partner of a finding in a struct named by a typedef (quoted without
+# "struct "): the verdict looks up the right pair (was the struct's name)
+printf 'typedef struct {\n\tlong a;\n\tlong b;\n} anon_t;\nanon_t X;\n' >"$T/td.c"
+printf 'anon_t.a hot\nanon_t.b read_mostly\n' >"$T/td.side"
+(cd "$T" && "$CH" check --annotations=td.side --baseline=td.base --update-baseline td.c 2>/dev/null)
+expect_eq record/typedef-partner "cachehot-false-sharing anon_t b a 64" "$(grep ' b ' "$T/td.base")"
