@@ -73,6 +73,14 @@ int ch_attr_var_annotated(const struct ident *id);
  * unbinds the function's labels (end_function_scope). */
 void ch_attr_end_function(void);
 
+/* ---- enums.c (private sparse details too) ------------------------------ */
+/* Lay enum types out as GCC does: 'packed', -fshort-enums and mode(M) give
+ * the smallest fitting / the mode's integer type (sparse: always >= int).
+ * ch_enum_register() after sparse's keywords exist (init_builtins);
+ * ch_enum_options() reads -fshort-enums from sparse's arguments. */
+void ch_enum_register(void);
+void ch_enum_options(int argc, char **argv);
+
 /* ---- main.c: options and shared state ----------------------------------- */
 struct ch_sparse_opts {
 	unsigned line_size;        /* bytes; 0 = from SMP_CACHE_BYTES, else 64 */

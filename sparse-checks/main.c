@@ -281,6 +281,7 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 	 * (issue 13); sparse's own compiler (compile.c) sets the same. Read by
 	 * init_ctypes() inside sparse_initialize(). */
 	bits_in_bool = 8;
+	ch_enum_options(n, nargv);
 	list = __real_sparse_initialize(n, nargv, filelist);
 	/* structs from "-include" files live in the builtin scope */
 	if (*filelist) {
@@ -298,6 +299,7 @@ void __wrap_init_builtins(int stream)
 {
 	__real_init_builtins(stream);
 	ch_attr_register();
+	ch_enum_register();
 }
 
 static void note_scope_for_variables(struct symbol_list *syms, int block);

@@ -24,7 +24,11 @@ rendering, which is how fuzz.sh reduces a failing struct.
 Covered: bit-fields of every integer type and _Bool (named, unnamed, :0),
 packed, #pragma pack(N), aligned (struct and member), vector_size, nested
 named / anonymous structs and unions, typedefs, arrays (of aggregates too,
-zero-length, flexible, and >= 2^28 bytes), CACHELINE_PADDING, hot groups.
+zero-length, flexible, and >= 2^28 bytes), CACHELINE_PADDING, hot groups,
+enums of every size (values needing 1, 2, 4 or 8 bytes, signed or not):
+plain, packed (after the body, before the tag, typedef'd), mode(M) on the
+enum or on a member, aligned with and without packed; enum members,
+enum bit-fields.
 """
 import argparse
 import os
@@ -60,6 +64,26 @@ class Field:
         self.ann = None         # (class, group)
 
 
+MODES = {1: ["QI", "byte", "__QI__", "__byte__"], 2: ["HI", "__HI__"], 4: ["SI", "__SI__"],
+         8: ["DI", "word", "pointer", "__DI__"]}
+
+
+def min_precision(v, signed):
+    """Bits GCC needs for v (wi::min_precision)."""
+    if signed:
+        return (~v if v < 0 else v).bit_length() + 1
+    return max(v.bit_length(), 1)
+
+
+class Enum:
+    def __init__(self, name, text, size, prec, signed):
+        self.name = name        # the type as members spell it
+        self.text = text        # its definition (file scope)
+        self.size = size        # GCC's size in bytes
+        self.prec = prec        # bits its values need
+        self.signed = signed
+
+
 class Agg:
     def __init__(self, tag, is_union):
         self.tag = tag          # struct tag, or None (anonymous / typedef'd)
@@ -87,6 +111,78 @@ class Gen:
         self.nnames = 0
         self.named = []         # named types in definition order (file scope)
         self.sidecar = rnd.random() < 0.4
+        self.enums = []         # enum types of the unit, rendered first
+        self.mode_member = False  # a member of enum type with mode(M)
+
+    def new_enum(self):
+        """An enum whose values need 1, 2, 4 or 8 bytes, written in one of
+        the forms GCC sizes differently: plain (int or 8 bytes), packed
+        (smallest fitting type), mode(M) (the mode's type), aligned (no
+        effect), packed and aligned (the first one written wins)."""
+        r = self.r
+        self.ntypes += 1
+        tag = "u%d_e%d" % (self.unit, self.ntypes)
+        need = r.choice([1, 2, 4, 8])
+        signed = r.random() < 0.35
+        bits = 8 * need
+        if signed:
+            lo = 1 if need == 1 else (1 << (bits - 9)) + 1
+            v = -r.randint(lo, (1 << (bits - 1)) - 1 if need < 8 else (1 << 62))
+        else:
+            v = r.randint(0 if need == 1 else 1 << (bits - 8), (1 << bits) - 1)
+        vals = [v] + [r.randint(0, 100) for _ in range(r.randint(0, 3))]
+        prec = max(min_precision(x, signed) for x in vals)
+        lit = "%d" % v if -(1 << 31) < v < (1 << 31) else \
+            ("%dLL" % v if signed else "0x%xULL" % v)
+        body = "{ " + ", ".join(["%s_v0 = %s" % (tag, lit)] + [
+            "%s_v%d = %d" % (tag, i + 1, x) for i, x in enumerate(vals[1:])]) + " }"
+        plain = 4 if prec <= 32 else 8
+        small = next(b for b in (1, 2, 4, 8) if 8 * b >= prec)
+        form = r.choice(["plain", "packed", "packed-before", "typedef-packed", "mode",
+                         "typedef-mode", "aligned", "packed-aligned", "aligned-packed"])
+        typedef = form.startswith("typedef")
+        name = tag if typedef else "enum " + tag
+        head = "typedef enum" if typedef else "enum " + tag
+        pk = r.choice(["packed", "__packed__"])
+        if form in ("packed", "typedef-packed"):
+            text, size = "%s %s __attribute__((%s))" % (head, body, pk), small
+        elif form == "packed-before":
+            text, size = "enum __attribute__((%s)) %s %s" % (pk, tag, body), small
+        elif form in ("mode", "typedef-mode"):
+            size = r.choice([b for b in MODES if b >= small])
+            m = r.choice(MODES[size])
+            text = "%s %s __attribute__((%s(%s)))" % (
+                head, body, r.choice(["mode", "__mode__"]), m)
+        elif form == "aligned":
+            text, size = "%s %s __attribute__((aligned(%d)))" % (
+                head, body, r.choice([1, 2, 8, 16, 64])), plain
+        elif form == "packed-aligned":      # GCC ignores the later aligned
+            text, size = "%s %s __attribute__((%s, aligned(%d)))" % (
+                head, body, pk, r.choice([2, 8, 16])), small
+        elif form == "aligned-packed":      # GCC ignores the later packed
+            text, size = "enum __attribute__((aligned(%d))) %s %s __attribute__((%s))" % (
+                r.choice([2, 8, 16]), tag, body, pk), plain
+        else:
+            text, size = "%s %s" % (head, body), plain
+        text += (" %s;" % tag) if typedef else ";"
+        e = Enum(name, text, size, prec, signed)
+        self.enums.append(e)
+        return e
+
+    def enum_member(self, parent):
+        r = self.r
+        e = r.choice(self.enums) if self.enums and r.random() < 0.4 else self.new_enum()
+        x = r.random()
+        if x < 0.3 and not parent.big:
+            return Field("bitfield", self.fresh(), e.name, bits=r.randint(e.prec, 8 * e.size))
+        f = Field("scalar", self.fresh(), e.name)
+        if x < 0.4:
+            b = r.choice([b for b in MODES if b * 8 >= e.prec])
+            f.attrs.append("__attribute__((mode(%s)))" % r.choice(MODES[b]))
+            self.mode_member = True
+        elif x < 0.48:
+            f.attrs.append("__attribute__((aligned(%d)))" % r.choice([1, 2, 4, 8, 16, 64]))
+        return f
 
     def fresh(self):
         self.nnames += 1
@@ -120,6 +216,8 @@ class Gen:
 
     def member(self, depth, parent):
         r = self.r
+        if r.random() < 0.1:
+            return self.enum_member(parent)
         k = r.random()
         if parent.big and (k < 0.2 or 0.4 <= k < 0.58):
             k = 0.9     # no bit-fields or aggregates beside a huge array
@@ -358,6 +456,7 @@ def main():
             continue
         dk = drop.get(k, set())
         first = len(c) + 1
+        c += [e.text for e in g.enums]
         # named nested types at file scope first (those not dropped), in order
         reach = []
         named_types(top, dk, "", reach)
@@ -371,7 +470,10 @@ def main():
         names = [top.cname()] + [a.cname() for a, _ in reach]
         packed = any("packed" in " ".join(a.attrs) or a.pack for a in [top] + [x for x, _ in reach]) \
             or unit_has_packed(top)
-        unitlines.append("%d %d %d %s%s" % (k, first, len(c), "P " if packed else "", " ".join(
+        # P: a packed type, M: mode(M) on an enum member (compare.py: DWARF
+        # cannot say either)
+        unitlines.append("%d %d %d %s%s%s" % (k, first, len(c), "P " if packed else "",
+                                              "M " if g.mode_member else "", " ".join(
             n.replace(" ", "@") for n in names)))
         mp = []
         member_paths(top, "", mp)
