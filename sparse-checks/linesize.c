@@ -33,18 +33,25 @@
 #include "cachehot-sparse.h"
 
 /* ---- the names the line size depends on ---------------------------------- */
+/* Compared as sparse's interned idents (one pointer test per name): the
+ * hook runs on every #define of the unit, and naming the defined macro with
+ * show_ident() (an sprintf) cost 6% of a kernel file's check. */
 #define MAX_WATCH 64
-static const char *watch[MAX_WATCH];   /* ctx-owned copies */
+static const struct ident *watch[MAX_WATCH];
 static size_t nwatch;
 static int watch_all;                  /* more names than MAX_WATCH */
 
-static int watched(const char *name)
+static int watched(const struct ident *id)
 {
 	size_t i;
-	if (watch_all || !strcmp(name, "SMP_CACHE_BYTES") || !strcmp(name, "L1_CACHE_BYTES"))
+	if (watch_all)
 		return 1;
+	if (!nwatch) {
+		watch[nwatch++] = built_in_ident("SMP_CACHE_BYTES");
+		watch[nwatch++] = built_in_ident("L1_CACHE_BYTES");
+	}
 	for (i = 0; i < nwatch; i++)
-		if (!strcmp(watch[i], name))
+		if (watch[i] == id)
 			return 1;
 	return 0;
 }
@@ -52,10 +59,11 @@ static int watched(const char *name)
 /* The evaluator's lookup: each name it asks for is watched from now on. */
 static const char *watching_body(const char *name, void *arg)
 {
+	const struct ident *id = built_in_ident(name);
 	(void)arg;
-	if (!watched(name)) {
+	if (!watched(id)) {
 		if (nwatch < MAX_WATCH)
-			watch[nwatch++] = ch_strdup(ch_sparse_ctx, name);
+			watch[nwatch++] = id;
 		else
 			watch_all = 1;
 	}
@@ -108,12 +116,13 @@ static const char *const directives[] = {
 static struct ident *dir_ident[NDIR];
 static directive_fn *dir_real[NDIR];
 static struct symbol dir_proxy[NDIR];
+static const struct symbol *dir_sym[NDIR];   /* the symbol each proxy copies */
 
 static int hook(struct stream *stream, struct token **line, struct token *token)
 {
 	struct position at = token->pos;
 	struct token *name = token->next;
-	int w = token_type(name) == TOKEN_IDENT && watched(show_ident(name->ident));
+	int w = token_type(name) == TOKEN_IDENT && watched(name->ident);
 	size_t i;
 	int r = 1;
 	/* read before the real handler, which may free the tokens */
@@ -137,10 +146,14 @@ struct symbol *ch_linesize_directive(struct ident *ident, struct symbol *sym)
 			dir_ident[i] = built_in_ident(directives[i]);
 	for (i = 0; i < NDIR; i++)
 		if (ident == dir_ident[i]) {
-			/* init_preprocessor() makes new symbols per file: copy each time */
-			dir_proxy[i] = *sym;
-			dir_real[i] = sym->handler;
-			dir_proxy[i].handler = hook;
+			/* init_preprocessor() makes new symbols per file: a new
+			 * one is copied (once, not on each directive) */
+			if (dir_sym[i] != sym) {
+				dir_sym[i] = sym;
+				dir_proxy[i] = *sym;
+				dir_real[i] = sym->handler;
+				dir_proxy[i].handler = hook;
+			}
 			return &dir_proxy[i];
 		}
 	return sym;
