@@ -415,6 +415,17 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text);
  * line of a header: plugin/build.c); name is borrowed. 0, or -1 with
  * ch_ctx_error() naming name:lineno. */
 int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const char *text);
+/* The same entries and errors as ch_sidecar_load(), for a file of
+ * CH_SIDECAR_INDEX_MIN bytes or more loaded first into ctx without parsing
+ * it whole in every process: an index of that file as it is (keyed by its
+ * device, inode, size, mtime and ctime) in cache_dir (NULL: $CACHEHOT_CACHE_DIR, else
+ * $XDG_CACHE_HOME/cachehot, else $HOME/.cache/cachehot) says where each
+ * struct's lines are; they are parsed when a lookup first names the struct.
+ * The first process to load the file parses it whole and writes the index
+ * (temporary name, then rename; not for a file changed in the last 2 s). Smaller files, later files, or no usable
+ * directory: ch_sidecar_load(). sidecar-index.c. */
+#define CH_SIDECAR_INDEX_MIN 16384
+int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir);
 /* Class for type_name.field from the sidecar (marks the entry matched).
  * Returns CH_CLASS_NONE when there is none. */
 enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,

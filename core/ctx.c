@@ -85,6 +85,7 @@ void ch_ctx_free(ch_ctx *ctx)
 	free(ctx->keys);
 	free(ctx->vals);
 	free(ctx->types);
+	ch_sidecar_index_free(ctx);
 	free(ctx->side);
 	free(ctx->side_types);
 	free(ctx->side_idx);

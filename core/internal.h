@@ -21,6 +21,7 @@ struct ch_sidecar_entry {
 	const char *pt_struct;  /* "STRUCT." of "STRUCT.FIELD[] per_thread", else NULL */
 	int inferred;           /* written by cachehot annotate (after a line
 				 * "# cachehot annotate: ..." in its file) */
+	size_t seq;             /* load order: files in order, lines within one */
 };
 
 /* One STRUCT named by field entries: its entries form a chain through
@@ -70,6 +71,11 @@ struct ch_ctx {
 	 * each STRUCT with a "STRUCT.FIELD[] per_thread" entry, so that a
 	 * struct without one costs one lookup, not one per member */
 	size_t nside_glob;      /* global-variable entries (counted by index_entry) */
+	/* a sidecar loaded through its index (sidecar-index.c): struct
+	 * lines not parsed yet, and the sequence numbers of entries */
+	void *side_lazy;
+	size_t nside_pending;
+	size_t side_seq, side_seq_next;
 	void *manifest;         /* json_t * (manifest.c) */
 	/* ch_manifest_use(): the file this unit's records merge into, and
 	 * the record digests it held when first needed (sorted; malloc) */
@@ -146,6 +152,14 @@ char *ch_read_stream(FILE *f, size_t *len);
 /* The whole text file at path, malloc'd (caller frees); NULL with
  * ch_ctx_error() "PATH: reason" when it cannot be read or holds a NUL byte. */
 char *ch_read_text_file(ch_ctx *ctx, const char *path);
+/* sidecar.c: parse one sidecar line (NUL-terminated, comment cut) of
+ * file at lineno into ctx; -1 and ch_ctx_error() on a malformed line. */
+int ch_sidecar_parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s);
+/* sidecar-index.c: parse the pending lines of struct type (a lookup is
+ * about to name it), or all pending lines; free the mappings. */
+void ch_sidecar_index_need(ch_ctx *ctx, const char *type);
+void ch_sidecar_index_all(ch_ctx *ctx);
+void ch_sidecar_index_free(ch_ctx *ctx);
 /* 1 if the n bytes at s are a C identifier (sidecar.c). */
 int ch_is_ident(const char *s, size_t n);
 #endif

@@ -81,6 +81,8 @@ static struct ch_sidecar_entry *find_entry(const ch_ctx *ctx, const char *type,
 					   const char *field)
 {
 	size_t i;
+	if (ctx->nside_pending)
+		ch_sidecar_index_need((ch_ctx *)ctx, type);
 	if (!ctx->cap_side_idx)
 		return NULL;
 	for (i = entry_hash(type, field, ctx->cap_side_idx); ctx->side_idx[i];
@@ -95,6 +97,8 @@ static struct ch_sidecar_entry *find_entry(const ch_ctx *ctx, const char *type,
 static struct ch_side_type *find_type(const ch_ctx *ctx, const char *type)
 {
 	size_t i;
+	if (ctx->nside_pending)
+		ch_sidecar_index_need((ch_ctx *)ctx, type);
 	if (!ctx->cap_side_types)
 		return NULL;
 	for (i = type_hash(type, ctx->cap_side_types); ctx->side_types[i].name;
@@ -175,7 +179,8 @@ static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
 		ctx->side = (struct ch_sidecar_entry *)ch_xrealloc(ctx->side,
 						ctx->capside * sizeof(*e));
 	}
-	ctx->side[ctx->nside++] = *e;
+	ctx->side[ctx->nside] = *e;
+	ctx->side[ctx->nside++].seq = ctx->side_seq;
 	if (2 * ctx->nside > ctx->cap_side_idx)
 		reindex(ctx, 2 * ctx->nside);
 	else
@@ -223,7 +228,14 @@ static int parse_group_line(ch_ctx *ctx, struct ch_sidecar_entry *e, char *type,
 	return 0;
 }
 
+static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s);
+
 /* Parse one line (NUL-terminated, comment already cut). */
+int ch_sidecar_parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
+{
+	return parse_line(ctx, file, lineno, s);
+}
+
 static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 {
 	char *tok[3];
@@ -370,8 +382,10 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 {
 	unsigned lineno = 0;
 	const char *p = text;
-	size_t before = ctx->nside;
+	size_t before;
 	int inferred = 0;
+	ch_sidecar_index_all(ctx);   /* a file loaded through its index: whole now */
+	before = ctx->nside;
 	while (*p) {
 		const char *nl;
 		/* a UTF-8 byte order mark (editors on Windows write one) is no
@@ -392,6 +406,7 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 		 * line): its findings are reported once per struct */
 		if (!strncmp(line, "# cachehot annotate:", 20))
 			inferred = 1;
+		ctx->side_seq = ctx->side_seq_next + lineno;
 		if ((hash = strchr(line, '#')))
 			*hash = 0;
 		{
@@ -410,14 +425,18 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 		if (*p)
 			p++;
 	}
+	ctx->side_seq_next += (size_t)lineno + 1;
 	return 0;
 }
 
 int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const char *text)
 {
-	size_t before = ctx->nside;
+	size_t before;
 	char *line, *hash;
 	int rc;
+	ch_sidecar_index_all(ctx);   /* conflicts with pending lines are found now */
+	before = ctx->nside;
+	ctx->side_seq = ++ctx->side_seq_next;
 	if (strchr(text, '\n')) {
 		ch_set_error(ctx, "%s:%u: one sidecar line per pragma", name, lineno);
 		return -1;
@@ -528,7 +547,7 @@ int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group
 {
 	struct ch_sidecar_entry *e;
 	char key[256];
-	if (!type_name || !group || strlen(group) + 2 > sizeof(key) || !ctx->nside)
+	if (!type_name || !group || strlen(group) + 2 > sizeof(key) || !ch_sidecar_count(ctx))
 		return 0;
 	key[0] = '@';
 	strcpy(key + 1, group);
@@ -574,14 +593,33 @@ int ch_sidecar_addressable(ch_ctx *ctx, const char *func)
 	return 1;
 }
 
+static const ch_ctx *sort_ctx;
+static int by_seq(const void *a, const void *b)
+{
+	size_t x = sort_ctx->side[*(const size_t *)a].seq, y = sort_ctx->side[*(const size_t *)b].seq;
+	return x < y ? -1 : x > y;
+}
+
 size_t ch_sidecar_unmatched(ch_ctx *ctx,
 			    void (*fn)(const char *file, unsigned line,
 				       const char *entry, void *arg),
 			    void *arg)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, *order = NULL;
+	if (ctx->side_lazy) {
+		/* struct lines parsed on demand were appended out of file
+		 * order: all parsed now, listed by their place in the files */
+		ch_sidecar_index_all(ctx);
+		order = (size_t *)malloc((ctx->nside + 1) * sizeof(*order));
+		if (!order)
+			abort();
+		for (i = 0; i < ctx->nside; i++)
+			order[i] = i;
+		sort_ctx = ctx;
+		qsort(order, ctx->nside, sizeof(*order), by_seq);
+	}
 	for (i = 0; i < ctx->nside; i++) {
-		const struct ch_sidecar_entry *e = &ctx->side[i];
+		const struct ch_sidecar_entry *e = &ctx->side[order ? order[i] : i];
 		/* a global variable's entry is judged on the linked binary
 		 * (cachehot-layout, ch_sidecar_globals), never per unit */
 		if (e->matched || e->global)
@@ -592,6 +630,7 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 					     : strchr(e->type, '[') ? e->type
 					     : ch_printf(ctx, "%s()", e->type), arg);
 	}
+	free(order);
 	return n;
 }
 
@@ -616,7 +655,7 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 
 size_t ch_sidecar_count(const ch_ctx *ctx)
 {
-	return ctx->nside;
+	return ctx->nside + ctx->nside_pending;
 }
 
 size_t ch_sidecar_per_thread_count(const ch_ctx *ctx)
@@ -647,7 +686,7 @@ void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t)
 {
 	const struct ch_side_type *st;
 	size_t i;
-	if (!t || !t->name || !ctx->nside)
+	if (!t || !t->name || !ch_sidecar_count(ctx))
 		return;
 	mark_members(ctx, t->name, t, 0);
 	/* member paths ("global.out_rate.curr") that lead to a member */

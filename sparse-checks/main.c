@@ -168,7 +168,7 @@ static void parse_opt(const char *arg)
 	} else if (!strcmp(key, "annotations") || !strcmp(key, "sidecar")) {
 		if (!val || !*val)
 			opt_die("-fcachehot-%s needs a file name%s", key, "");
-		if (ch_sidecar_load(ch_sparse_ctx, val))
+		if (ch_sidecar_load_cached(ch_sparse_ctx, val, NULL))
 			opt_die("%s%s", ch_ctx_error(ch_sparse_ctx), "");
 	} else if (!strcmp(key, "line-size") || !strcmp(key, "predict")) {
 		const char *problem;

@@ -114,6 +114,37 @@ expect_eq sparse/sidecar-one-file \
 	"$S/side.c:4:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct side' with hot field 'count' (offset 0, size 8); one fix for all of 'struct side': declare 'limit' _Alignas(64); this costs 112 bytes per object (16 -> 128 bytes; an array of n grows by 112*n bytes) [cachehot-false-sharing]" \
 	"$out"
 
+# a big sidecar (16 KiB or more) through its index (core/sidecar-index.c):
+# the first run parses it whole and writes the index, later runs parse only
+# the lines of the structs they see ('other' here, far down the file);
+# findings and unmatched notes (in file order) equal a whole parse's, and a
+# damaged index is ignored and rewritten
+big=$T/big.ann
+{ cat "$S/side1.ann"; echo "g_var hot"; echo "nosuch.x hot"
+  for i in $(seq 1 1500); do echo "bench_s$i.f$((i % 3)) hot"; done
+  echo "other.a exclusive"; echo "other.b read_mostly"; echo "other.zz hot"; } >"$big"
+sleep 2   # no index for a file changed in the last 2 seconds
+run_big() { CACHEHOT_CACHE_DIR=$1 HOME=/nonexistent XDG_CACHE_HOME= "$CK" -Wno-decl \
+	-fcachehot-annotations="$big" "$S/side.c" 2>&1; }
+whole=$(run_big "")
+first=$(run_big "$T/cache")
+second=$(run_big "$T/cache")
+expect_eq sparse/sidecar-index-written 1 "$(ls "$T"/cache/sidecar-*.idx 2>/dev/null | wc -l)"
+expect_eq sparse/sidecar-index-whole "2 false-sharing, 1501 unmatched, other.zz: 1" \
+	"$(echo "$whole" | grep -c 'warning: .*cachehot-false-sharing') false-sharing, $(echo "$whole" | grep -c 'matched no struct') unmatched, other.zz: $(echo "$whole" | grep -c "'other.zz'")"
+expect_eq sparse/sidecar-index-first-same "$whole" "$first"
+expect_eq sparse/sidecar-index-lazy-same "$whole" "$second"
+for f in "$T"/cache/sidecar-*.idx; do head -c 100 "$CK" >"$f"; done
+expect_eq sparse/sidecar-index-damaged "$whole" "$(run_big "$T/cache")"
+expect_eq sparse/sidecar-index-rewritten "$whole" "$(run_big "$T/cache")"
+# an inferred sidecar (cachehot annotate's header line): the lines after it
+# keep their mark through the index (findings once per struct)
+{ echo "# cachehot annotate: test"; cat "$big"; } >"$T/big2.ann"; mv "$T/big2.ann" "$big"
+sleep 2
+whole=$(run_big "")
+run_big "$T/cache" >/dev/null
+expect_eq sparse/sidecar-index-inferred-same "$whole" "$(run_big "$T/cache")"
+
 # bad input: clear errors, exit status 1, never a crash
 check_err() { # NAME EXPECTED-FIRST-LINE ARGS...
 	local name=$1 exp=$2; shift 2

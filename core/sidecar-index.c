@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sidecar-index.c -- a big sidecar parsed once per build, not once per unit.
+ *
+ * ch_sidecar_load() parses every line (about 1.7 k instructions a line): a
+ * sidecar of 100 000 lines costs each compiled unit as much as sparse's
+ * whole check of mm/page_counter.c. ch_sidecar_load_cached() gives the same
+ * entries and the same errors, but for a file of CH_SIDECAR_INDEX_MIN bytes
+ * or more, loaded first into an empty context:
+ *
+ *   - DIR/sidecar-DEV-INODE.idx (DIR: the cache_dir argument, else
+ *     $CACHEHOT_CACHE_DIR, else $XDG_CACHE_HOME/cachehot, else
+ *     $HOME/.cache/cachehot) holds, for that file as it is (device, inode,
+ *     size, mtime and ctime to the nanosecond, all checked: any write
+ *     changes the ctime), the byte offset and line number of every line,
+ *     grouped by the struct it names ("STRUCT.FIELD ...", "STRUCT.@GROUP
+ *     ..."), in an open-addressing table keyed by STRUCT, and the other
+ *     lines (variables, functions, per_thread); no index is written for a
+ *     file changed in the last 2 seconds (two writes within one timestamp
+ *     tick would look like one);
+ *   - with the index, only the other lines are parsed now; the lines of a
+ *     struct are parsed the first time any lookup names that struct (a
+ *     unit asks about its few thousand struct tags: one hash probe each);
+ *   - without it, the file is parsed whole, as ch_sidecar_load() does, and
+ *     the index is written (to a temporary name, then renamed: concurrent
+ *     units never see half an index).
+ * The index is written only after the whole file parsed without error, so
+ * the lines parsed later cannot fail. A second file loaded later, or a
+ * file loaded after other entries, makes every pending line parsed first
+ * (errors between files are then found as ch_sidecar_load() finds them).
+ * Unmatched entries are listed in file order all the same
+ * (ch_sidecar_unmatched parses the pending lines, then sorts by line).
+ * The index is native-endian and checked (magic, version, the file's
+ * identity, its length, every offset in range) before use; a bad or
+ * foreign one is ignored and rewritten.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define IDX_MAGIC "chsidx4\n"
+/* idx_rec.line: the line number, and this bit for a line after "# cachehot
+ * annotate:" (an inferred sidecar's lines, ch_sidecar_inferred) */
+#define REC_INFERRED 0x80000000u
+
+/* The file an index belongs to: any change of the file changes one of
+ * these (the kernel sets ctime on every write; nobody can set it back). */
+struct idx_key {
+	uint64_t dev, ino, size;
+	int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
+};
+struct idx_header {
+	char magic[8];
+	struct idx_key key;
+	uint64_t text_len;
+	uint32_t nslots, nrecs, nother, nlines;
+};
+struct idx_slot { uint32_t name_off, name_len, first, count; };
+struct idx_rec { uint32_t off, line; };
+
+/* One lazily loaded file. */
+struct side_lazy {
+	const char *path;            /* ctx-owned */
+	const char *text;            /* mapped sidecar */
+	size_t text_len;
+	void *map;                   /* mapped index */
+	size_t map_len;
+	const struct idx_header *h;
+	const struct idx_slot *slots;
+	const struct idx_rec *recs;
+	unsigned char *done;         /* per slot: parsed */
+	size_t seq_base;
+};
+
+static void key_of(const struct stat *st, struct idx_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->dev = (uint64_t)st->st_dev;
+	k->ino = (uint64_t)st->st_ino;
+	k->size = (uint64_t)st->st_size;
+	k->mtime_s = (int64_t)st->st_mtim.tv_sec;
+	k->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
+	k->ctime_s = (int64_t)st->st_ctim.tv_sec;
+	k->ctime_ns = (int64_t)st->st_ctim.tv_nsec;
+}
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;   /* FNV-1a */
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static const char *cache_dir_of(const char *dir, char *buf, size_t size)
+{
+	const char *e;
+	if (dir && *dir)
+		return dir;
+	if ((e = getenv("CACHEHOT_CACHE_DIR")) && *e)
+		return e;
+	if ((e = getenv("XDG_CACHE_HOME")) && *e) {
+		snprintf(buf, size, "%s/cachehot", e);
+		return buf;
+	}
+	if ((e = getenv("HOME")) && *e) {
+		snprintf(buf, size, "%s/.cache/cachehot", e);
+		return buf;
+	}
+	return NULL;
+}
+
+/* The line starting at off: skip a byte order mark and blanks, then the
+ * STRUCT of "STRUCT.FIELD ..." / "STRUCT.@GROUP ..." (*len bytes at the
+ * returned pointer); NULL for any other line (blank and comment lines set
+ * *other 0, others 1). */
+static const char *struct_of_line(const char *t, size_t n, size_t off, size_t *len, int *other)
+{
+	size_t i = off, s, dot = 0;
+	*other = 0;
+	if (n - i >= 3 && !memcmp(t + i, "\xef\xbb\xbf", 3))
+		i += 3;
+	while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r'))
+		i++;
+	if (i >= n || t[i] == '\n' || t[i] == '#')
+		return NULL;
+	*other = 1;
+	for (s = i; i < n && t[i] != ' ' && t[i] != '\t' && t[i] != '\r' && t[i] != '\n' && t[i] != '#'; i++) {
+		if (t[i] == '[' || t[i] == '(')
+			return NULL;
+		if (t[i] == '.' && !dot)
+			dot = i;
+	}
+	if (!dot || dot == s)
+		return NULL;
+	*other = 0;
+	*len = dot - s;
+	return t + s;
+}
+
+/* Write the index of text (already parsed without error) to path. */
+static void write_index(const char *path, const char *t, size_t n, const struct idx_key *key)
+{
+	struct idx_header h;
+	struct idx_slot *slots;
+	struct idx_rec *recs, *other, *byslot;
+	uint32_t *slot_of, nslots = 16, nrecs = 0, nother = 0, nlines = 0, i, inferred = 0;
+	size_t off, cap = 0;
+	char tmp[4300];
+	FILE *f;
+	int ok;
+
+	if (n >= 0xffffffffu)
+		return;
+	for (off = 0; off < n; off++)
+		if (t[off] == '\n')
+			cap++;
+	cap++;
+	while (nslots < 2 * cap)
+		nslots *= 2;
+	slots = (struct idx_slot *)calloc(nslots, sizeof(*slots));
+	recs = (struct idx_rec *)malloc(cap * sizeof(*recs));
+	other = (struct idx_rec *)malloc(cap * sizeof(*other));
+	slot_of = (uint32_t *)malloc(cap * sizeof(*slot_of));
+	byslot = (struct idx_rec *)malloc(cap * sizeof(*byslot));
+	if (!slots || !recs || !other || !slot_of || !byslot)
+		goto out;
+	/* pass 1: each struct line's slot, counts per slot */
+	for (off = 0; off < n; ) {
+		const char *nl = (const char *)memchr(t + off, '\n', n - off);
+		size_t end = nl ? (size_t)(nl - t) : n, len, b = off;
+		int oth;
+		const char *s = struct_of_line(t, end, off, &len, &oth);
+		nlines++;
+		if (end - b >= 3 && !memcmp(t + b, "\xef\xbb\xbf", 3))
+			b += 3;
+		if (end - b >= 20 && !memcmp(t + b, "# cachehot annotate:", 20))
+			inferred = REC_INFERRED;   /* as ch_sidecar_load_string() */
+		if (s) {
+			uint32_t k = name_hash(s, len) & (nslots - 1);
+			while (slots[k].name_len &&
+			       !(slots[k].name_len == len && !memcmp(t + slots[k].name_off, s, len)))
+				k = (k + 1) & (nslots - 1);
+			if (!slots[k].name_len) {
+				slots[k].name_off = (uint32_t)(s - t);
+				slots[k].name_len = (uint32_t)len;
+			}
+			slots[k].count++;
+			recs[nrecs].off = (uint32_t)off;
+			recs[nrecs].line = nlines | inferred;
+			slot_of[nrecs++] = k;
+		} else if (oth) {
+			other[nother].off = (uint32_t)off;
+			other[nother++].line = nlines | inferred;
+		}
+		off = end + 1;
+	}
+	/* pass 2: records grouped by slot, file order within a slot */
+	{
+		uint32_t at = 0;
+		for (i = 0; i < nslots; i++) {
+			slots[i].first = at;
+			at += slots[i].count;
+			slots[i].count = 0;
+		}
+		for (i = 0; i < nrecs; i++) {
+			struct idx_slot *sl = &slots[slot_of[i]];
+			byslot[sl->first + sl->count++] = recs[i];
+		}
+	}
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, IDX_MAGIC, 8);
+	h.key = *key;
+	h.text_len = n;
+	h.nslots = nslots;
+	h.nrecs = nrecs;
+	h.nother = nother;
+	h.nlines = nlines;
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (!f)
+		goto out;
+	ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
+	     fwrite(slots, sizeof(*slots), nslots, f) == nslots &&
+	     (!nrecs || fwrite(byslot, sizeof(*byslot), nrecs, f) == nrecs) &&
+	     (!nother || fwrite(other, sizeof(*other), nother, f) == nother);
+	if (fclose(f) || !ok || rename(tmp, path))
+		unlink(tmp);
+out:
+	free(slots);
+	free(recs);
+	free(other);
+	free(slot_of);
+	free(byslot);
+}
+
+/* Map the index at path for the file of key (n bytes); NULL if absent or
+ * not exactly that file's. */
+static void *map_index(const char *path, size_t n, const struct idx_key *key, size_t *map_len)
+{
+	struct stat st;
+	const struct idx_header *h;
+	void *m;
+	int fd = open(path, O_RDONLY);
+	size_t want;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*h)) {
+		close(fd);
+		return NULL;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	h = (const struct idx_header *)m;
+	want = sizeof(*h) + (size_t)h->nslots * sizeof(struct idx_slot) +
+	       ((size_t)h->nrecs + h->nother) * sizeof(struct idx_rec);
+	if (memcmp(h->magic, IDX_MAGIC, 8) || memcmp(&h->key, key, sizeof(*key)) || h->text_len != n ||
+	    want != (size_t)st.st_size || !h->nslots || (h->nslots & (h->nslots - 1))) {
+		munmap(m, (size_t)st.st_size);
+		return NULL;
+	}
+	*map_len = (size_t)st.st_size;
+	return m;
+}
+
+/* Parse the line at rec of file l (its entries get sequence seq_base+line). */
+static void parse_rec(ch_ctx *ctx, struct side_lazy *l, const struct idx_rec *r)
+{
+	const char *p = l->text + r->off, *nl;
+	size_t len, was;
+	char *line, *hash;
+	if (r->off >= l->text_len)
+		return;
+	nl = (const char *)memchr(p, '\n', l->text_len - r->off);
+	len = nl ? (size_t)(nl - p) : l->text_len - r->off;
+	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3, len -= 3;
+	line = (char *)malloc(len + 1);
+	if (!line)
+		abort();
+	memcpy(line, p, len);
+	line[len] = 0;
+	if ((hash = strchr(line, '#')))
+		*hash = 0;
+	ctx->side_seq = l->seq_base + (r->line & ~REC_INFERRED);
+	was = ctx->nside;
+	/* the whole file parsed without error when the index was written */
+	if (ch_sidecar_parse_line(ctx, l->path, r->line & ~REC_INFERRED, line))
+		ch_set_error(ctx, "%s:%u: %s", l->path, r->line & ~REC_INFERRED,
+			     "sidecar index out of date");
+	for (; (r->line & REC_INFERRED) && was < ctx->nside; was++)
+		ctx->side[was].inferred = 1;
+	free(line);
+}
+
+static void parse_slot(ch_ctx *ctx, struct side_lazy *l, uint32_t k)
+{
+	const struct idx_slot *s = &l->slots[k];
+	uint32_t i;
+	if (l->done[k])
+		return;
+	l->done[k] = 1;   /* first: parsing looks the struct up again */
+	for (i = 0; i < s->count && s->first + i < l->h->nrecs; i++) {
+		parse_rec(ctx, l, &l->recs[s->first + i]);
+		ctx->nside_pending--;
+	}
+}
+
+void ch_sidecar_index_need(ch_ctx *ctx, const char *type)
+{
+	struct side_lazy *l = (struct side_lazy *)ctx->side_lazy;
+	size_t n;
+	uint32_t k;
+	if (!l || !ctx->nside_pending || !type)
+		return;
+	n = strlen(type);
+	for (k = name_hash(type, n) & (l->h->nslots - 1); l->slots[k].name_len;
+	     k = (k + 1) & (l->h->nslots - 1)) {
+		const struct idx_slot *s = &l->slots[k];
+		if (s->name_len == n && s->name_off + n <= l->text_len &&
+		    !memcmp(l->text + s->name_off, type, n)) {
+			parse_slot(ctx, l, k);
+			return;
+		}
+	}
+}
+
+void ch_sidecar_index_all(ch_ctx *ctx)
+{
+	struct side_lazy *l = (struct side_lazy *)ctx->side_lazy;
+	uint32_t k;
+	if (!l || !ctx->nside_pending)
+		return;
+	for (k = 0; k < l->h->nslots; k++)
+		if (l->slots[k].name_len)
+			parse_slot(ctx, l, k);
+	ctx->nside_pending = 0;
+}
+
+void ch_sidecar_index_free(ch_ctx *ctx)
+{
+	struct side_lazy *l = (struct side_lazy *)ctx->side_lazy;
+	if (!l)
+		return;
+	munmap((void *)l->text, l->text_len);
+	munmap(l->map, l->map_len);
+	free(l->done);
+	free(l);
+	ctx->side_lazy = NULL;
+}
+
+int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
+{
+	char dirbuf[4096], idx[4200];
+	const char *dir;
+	struct stat st;
+	struct idx_key key;
+	void *text, *map;
+	size_t map_len = 0;
+	struct side_lazy *l;
+	uint32_t i;
+	int fd, rc;
+
+	/* a second file: what is pending is parsed now, the file as usual */
+	if (ctx->side_lazy || ctx->nside)
+		goto plain;
+	dir = cache_dir_of(cache_dir, dirbuf, sizeof(dirbuf));
+	if (!dir)
+		goto plain;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size < CH_SIDECAR_INDEX_MIN || st.st_size >= 0xffffffffLL) {
+		if (fd >= 0)
+			close(fd);
+		goto plain;
+	}
+	key_of(&st, &key);
+	snprintf(idx, sizeof(idx), "%s/sidecar-%llx-%llx.idx", dir, (unsigned long long)key.dev,
+		 (unsigned long long)key.ino);
+	map = map_index(idx, (size_t)st.st_size, &key, &map_len);
+	if (!map) {
+		/* first unit to see this file: parse it all, then index it,
+		 * unless it changed in the last 2 seconds (a file rewritten
+		 * within one timestamp tick would look unchanged) */
+		close(fd);
+		rc = ch_sidecar_load(ctx, path);
+		if (!rc && time(NULL) - st.st_mtim.tv_sec >= 2 && time(NULL) - st.st_ctim.tv_sec >= 2) {
+			fd = open(path, O_RDONLY);
+			text = fd >= 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)
+				       : MAP_FAILED;
+			if (fd >= 0)
+				close(fd);
+			if (text != MAP_FAILED) {
+				mkdir(dir, 0777);   /* one level; an existing one is fine */
+				write_index(idx, (const char *)text, (size_t)st.st_size, &key);
+				munmap(text, (size_t)st.st_size);
+			}
+		}
+		return rc;
+	}
+	text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (text == MAP_FAILED) {
+		munmap(map, map_len);
+		goto plain;
+	}
+	l = (struct side_lazy *)calloc(1, sizeof(*l));
+	if (!l)
+		abort();
+	l->path = ch_strdup(ctx, path);
+	l->text = (const char *)text;
+	l->text_len = (size_t)st.st_size;
+	l->map = map;
+	l->map_len = map_len;
+	l->h = (const struct idx_header *)map;
+	l->slots = (const struct idx_slot *)(l->h + 1);
+	l->recs = (const struct idx_rec *)(l->slots + l->h->nslots);
+	l->done = (unsigned char *)calloc(l->h->nslots, 1);
+	if (!l->done)
+		abort();
+	l->seq_base = ctx->side_seq_next;
+	ctx->side_seq_next += (size_t)l->h->nlines + 1;
+	ctx->side_lazy = l;
+	ctx->nside_pending = l->h->nrecs;
+	/* the lines naming no struct: now */
+	for (i = 0; i < l->h->nother; i++)
+		parse_rec(ctx, l, &l->recs[l->h->nrecs + i]);
+	return 0;
+plain:
+	ch_sidecar_index_all(ctx);
+	return ch_sidecar_load(ctx, path);
+}
