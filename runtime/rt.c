@@ -105,7 +105,11 @@ struct table {
 };
 
 struct thr {
-	uint32_t countdown;
+	/* accesses to the next sample; signed: a signal handler's access that
+	 * lands between the fast path's decrement to 0 and slow() resetting it
+	 * takes it below 0 and so goes to slow() too (unsigned, it wrapped and
+	 * that access was neither recorded nor counted dropped) */
+	int32_t countdown;
 	uint32_t tid;
 	uint64_t rng;               /* xorshift state: the gap to the next sample */
 	int in_rt;
@@ -494,7 +498,7 @@ static void slow(const void *addr, const char *key, int kind)
 		t->rng ^= t->rng << 13;
 		t->rng ^= t->rng >> 7;
 		t->rng ^= t->rng << 17;
-		t->countdown = 1 + (uint32_t)(t->rng % (2 * sample_n - 1));
+		t->countdown = 1 + (int32_t)(t->rng % (2 * sample_n - 1));
 	} else {
 		t->countdown = 1;
 	}
@@ -527,7 +531,7 @@ static void slow(const void *addr, const char *key, int kind)
 	EXPORT void name(const void *addr, const char *site)     \
 	{                                                        \
 		struct thr *t = self;                            \
-		if (LIKELY(t && --t->countdown))                 \
+		if (LIKELY(t && --t->countdown > 0))             \
 			return;                                  \
 		slow(addr, site, kind);                          \
 	}
