@@ -258,6 +258,11 @@ struct ch_fix_edit {
 	 * in front of it); move: after != NULL, member goes after 'after' */
 	const char *text;
 	const struct ch_member *after;
+	/* a break on a member declared with others ("int cps_lim, cps_max;"):
+	 * the declaration's first and last members, split into one declaration
+	 * per field before the edit (an alignment specifier would align every
+	 * declarator); NULL when the member is declared alone */
+	const struct ch_member *decl_first, *decl_last;
 };
 struct ch_fix {
 	const char *text;         /* "one fix for all of 'struct x': ...; this costs ..." */
@@ -267,6 +272,18 @@ struct ch_fix {
 	uint64_t old_size, new_size;  /* bytes per object before and after */
 	unsigned line_size;       /* bytes */
 	int kernel;               /* vocabulary of the edits */
+	int insert;               /* 1: a break inserts 'text' as a member line of its
+				   * own before the member (CACHELINE_PADDING, the
+				   * tree's alignment or pad macro, a separator);
+				   * 0: 'text' is an alignment specifier before it */
+	int suffix;               /* 1: 'text' is the tree's alignment attribute macro,
+				   * written after the member's declarator
+				   * ("declare 'x' __rte_cache_aligned") */
+	unsigned sep;             /* bytes: breaks are separators of this size (the
+				   * separator idiom), not alignment; 0 otherwise */
+	const struct ch_type *type; /* the struct fixed */
+	const size_t *order;      /* its members' indexes in the fixed layout's order
+				   * (type->nmembers of them) */
 	size_t nedits;
 	struct ch_fix_edit *edits;
 };
@@ -286,6 +303,37 @@ struct ch_fix_leaf {
 const struct ch_fix *ch_struct_fix(struct ch_ctx *ctx, const struct ch_type *t,
 				   const struct ch_fix_leaf *v, size_t n, unsigned L, int kernel,
 				   unsigned first_pad, int predicted);
+/* A struct's own padding and alignment vocabulary (core/idiom.c), read from
+ * the source lines of its direct members. */
+struct ch_idiom {
+	const char *pad_macro;     /* "THREAD_PAD": "NAME(N);" declares a hand-sized
+				    * byte array of N bytes, or NULL */
+	const char *align_macro;   /* "THREAD_ALIGN": "NAME(N);" declares a zero-size
+				    * member aligned to N bytes, or NULL */
+	const char *attr_macro;    /* "THREAD_ALIGNED", "____cacheline_aligned": an
+				    * alignment attribute macro after a declarator */
+	int attr_arg;              /* 1: attr_macro takes the alignment "(N)" */
+	const struct ch_member *separator; /* the first hand-sized byte array of at
+				    * least L - 1 bytes: it isolates at any placement */
+	unsigned nseparators;      /* how many such arrays */
+};
+/* t's idiom at line size L (bytes); strings ctx-owned. */
+void ch_idiom_of(struct ch_ctx *ctx, const struct ch_type *t, unsigned L, struct ch_idiom *out);
+/* Members *first..*last of t are the declarators of member i's declaration
+ * ("int cps_lim, cps_max;": same source line, ',' between the names);
+ * *first == *last == i when it is declared alone. */
+void ch_decl_group(const struct ch_type *t, size_t i, size_t *first, size_t *last);
+/* ch_struct_fix in the struct's own vocabulary: in userspace (kernel != 1),
+ * a struct aligned to less than L that has separators (id->separator) gets
+ * breaks as separators of L - 1 bytes, written id->pad_macro(L-1) or as a
+ * char array, since it may be placed anywhere; else a struct with an
+ * alignment macro gets "id->align_macro(L);" lines; else one with an
+ * alignment attribute macro gets it after the declarator; else _Alignas.
+ * id may be NULL (_Alignas). */
+const struct ch_fix *ch_struct_fix_idiom(struct ch_ctx *ctx, const struct ch_type *t,
+					 const struct ch_fix_leaf *v, size_t n, unsigned L,
+					 int kernel, unsigned first_pad, int predicted,
+					 const struct ch_idiom *id);
 /* "costs 64 bytes per object (96 -> 160 bytes; ...)": sizes in bytes. */
 const char *ch_fix_cost(struct ch_ctx *ctx, uint64_t old_size, uint64_t new_size);
 
@@ -631,6 +679,9 @@ struct ch_leaf {
 	enum ch_pad_kind pad;
 	const struct ch_member *member;
 	int depth;                 /* 0 = direct member of the outermost struct */
+	int embedded;              /* 1: inside a named struct embedded in the
+				    * outermost one (or an element of an array of
+				    * them): judged at that struct's definition */
 	const struct ch_group *kgroup; /* kernel cacheline group of its top-level
 				    * member in the outermost struct, or NULL */
 	int inferred;              /* its class is an inferred sidecar line

@@ -42,6 +42,9 @@ struct sim {
 	int *moved;             /* moved[member] = 1: moved to the end */
 	uint64_t *off;          /* new offset of each member */
 	uint64_t size;
+	unsigned sep;           /* bytes: a break inserts a separator of this many
+				 * bytes (the separator idiom, core/idiom.c) instead
+				 * of aligning the member to the line; 0: aligns */
 };
 
 static uint64_t roundup(uint64_t x, uint64_t a)
@@ -71,6 +74,8 @@ static uint64_t place_at(const struct ch_type *t, const struct sim *s, size_t k,
 	if (k > 0 && i == (prev = s->order[k - 1]) + 1 && shares_unit(t, i) && !s->pad[i])
 		return s->off[prev] + (t->members[i].offset - t->members[prev].offset);
 	a = t->members[i].align ? t->members[i].align : 1;
+	if (s->pad[i] && s->sep)
+		return roundup(cur + s->sep, a);
 	if (s->pad[i] && a < L)
 		a = L;
 	return roundup(cur, a);
@@ -83,7 +88,7 @@ static void simulate(const struct ch_type *t, struct sim *s, unsigned L)
 	for (k = 0; k < s->n; k++) {
 		i = s->order[k];
 		s->off[i] = place_at(t, s, k, cur, L);
-		if (s->pad[i] && al < L)
+		if (s->pad[i] && al < L && !s->sep)
 			al = L;
 		if (s->off[i] + t->members[i].size > cur)
 			cur = s->off[i] + t->members[i].size;
@@ -185,6 +190,7 @@ static void sim_copy(struct sim *d, const struct sim *s)
 	memcpy(d->moved, s->moved, s->n * sizeof(int));
 	memcpy(d->off, s->off, s->n * sizeof(uint64_t));
 	d->size = s->size;
+	d->sep = s->sep;
 }
 
 static int sim_alloc(struct sim *s, size_t n)
@@ -194,6 +200,7 @@ static int sim_alloc(struct sim *s, size_t n)
 	s->pad = (int *)calloc(n, sizeof(int));
 	s->moved = (int *)calloc(n, sizeof(int));
 	s->off = (uint64_t *)calloc(n, sizeof(uint64_t));
+	s->sep = 0;
 	if (!s->order || !s->pad || !s->moved || !s->off)
 		abort();
 	return 0;
@@ -205,6 +212,15 @@ static void sim_free(struct sim *s)
 	free(s->pad);
 	free(s->moved);
 	free(s->off);
+}
+
+/* s becomes best, and pos its positions. */
+static void sim_adopt(struct sim *s, size_t *pos, const struct sim *best)
+{
+	size_t q;
+	sim_copy(s, best);
+	for (q = 0; q < s->n; q++)
+		pos[s->order[q]] = q;
 }
 
 /* Move the member at position from to position to (after removal). */
@@ -261,11 +277,8 @@ static int best_place(struct sim *s, size_t *pos, size_t mv, size_t last, place_
 			have = 1;
 		}
 	}
-	if (have) {
-		sim_copy(s, &best);
-		for (q = 0; q < s->n; q++)
-			pos[s->order[q]] = q;
-	}
+	if (have)
+		sim_adopt(s, pos, &best);
 	sim_free(&best);
 	sim_free(&tr);
 	free(tpos);
@@ -685,6 +698,25 @@ static void sb_printf(struct sbuf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The declaration text of members first..last of t ("int cps_lim, cps_max;"),
+ * from the source line, or NULL. */
+static const char *decl_text(ch_ctx *ctx, const struct ch_member *first,
+			     const struct ch_member *last)
+{
+	size_t len, b = 0, e;
+	const char *s = first->loc.file ? ch_source_line(first->loc.file, first->loc.line, &len)
+					: NULL;
+	const char *at;
+	(void)last;
+	if (!s)
+		return NULL;
+	at = (const char *)memchr(s, ';', len);
+	e = at ? (size_t)(at - s) + 1 : len;
+	while (b < e && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	return ch_printf(ctx, "%.*s", (int)(e - b), s + b);
+}
+
 /* "one fix for all of 'struct x': insert ... before 'a', and move 'b' after
  * 'c'; this costs ...", naming the first 'upto' of fx's edits (npads
  * breaks, then moves) and counting the rest. Built in one buffer: linear in
@@ -693,24 +725,38 @@ static const char *fix_text(ch_ctx *ctx, const struct ch_fix *fx, const struct c
 			    size_t npads, size_t upto, int predicted)
 {
 	struct sbuf b = { NULL, 0, 0 };
-	size_t k, shown = upto < fx->nedits ? upto : fx->nedits;
+	size_t k, shown = upto < fx->nedits ? upto : fx->nedits, nsplit = 0;
 	const char *r;
 	int kernel = fx->kernel;
 	sb_printf(&b, "one fix for all of %s%s: ",
 		  t->name ? (t->name_is_typedef ? "'" : "'struct ") : "the struct",
 		  t->name ? ch_printf(ctx, "%s'", t->name) : "");
+	/* a declaration of several fields is split first: an alignment
+	 * specifier, or a line inserted inside it, would apply to the others */
 	for (k = 0; k < shown && k < npads; k++) {
 		const struct ch_fix_edit *ed = &fx->edits[k];
-		if (kernel == 1)
-			sb_printf(&b, "%s%s before %s", k ? ", " : "insert ", ed->text,
-				  ch_member_ref(ctx, ed->member));
+		const char *d;
+		if (!ed->decl_first || !(d = decl_text(ctx, ed->decl_first, ed->decl_last)))
+			continue;
+		sb_printf(&b, "%s'%s'", nsplit++ ? " and " : "split ", d);
+	}
+	if (nsplit)
+		sb_printf(&b, " into one declaration per field, then ");
+	for (k = 0; k < shown && k < npads; k++) {
+		const struct ch_fix_edit *ed = &fx->edits[k];
+		if (fx->insert)
+			sb_printf(&b, "%s%s%s before %s", k ? ", " : "insert ", ed->text,
+				  kernel == 1 ? "" : ";", ch_member_ref(ctx, ed->member));
 		else
 			sb_printf(&b, "%s%s", k ? ", " : "declare ", ch_member_ref(ctx, ed->member));
 	}
 	if (k && kernel == 1)
 		sb_printf(&b, " (<linux/cache.h>)");
-	else if (k)
-		sb_printf(&b, " %s(%u)", CH_ALIGNAS(kernel), fx->line_size);
+	else if (k && fx->sep)
+		sb_printf(&b, " (%u-byte separators: they isolate wherever the object starts)",
+			  fx->sep);
+	else if (k && !fx->insert)
+		sb_printf(&b, " %s", fx->edits[0].text);
 	for (; k < shown; k++) {
 		const struct ch_fix_edit *ed = &fx->edits[k];
 		sb_printf(&b, "%s", k == npads ? (npads ? ", and " : "") : ", ");
@@ -731,18 +777,204 @@ static const char *fix_text(ch_ctx *ctx, const struct ch_fix *fx, const struct c
 	return r;
 }
 
+/* The main search on s (identity order, no breaks): 1 when clean. */
+static int search_fix(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n, struct sim *s,
+		      size_t *pos, unsigned L, int ins, int search)
+{
+	int ok;
+	if (ch_fix_reference_search || !sweep_fits(t, v, n)) {
+		ok = greedy_ref(t, v, n, s, pos, L, ins, search);
+	} else {
+		struct sweep sw;
+		sweep_init(&sw, t, v, n, L, ins);
+		ok = greedy_sweep(&sw, s, pos, search);
+		sweep_free(&sw);
+	}
+	return ok;
+}
+
+/* Fewer bytes, then fewer edits, then members moved less far from where
+ * they are declared (a maintainer reads a small move more easily). */
+static uint64_t displacement(const struct sim *s)
+{
+	uint64_t d = 0;
+	size_t k;
+	for (k = 0; k < s->n; k++)
+		d += s->order[k] > k ? s->order[k] - k : k - s->order[k];
+	return d;
+}
+
+static int cheaper(const struct sim *a, const struct sim *b)
+{
+	if (a->size != b->size)
+		return a->size < b->size;
+	if (sim_edits(a) != sim_edits(b))
+		return sim_edits(a) < sim_edits(b);
+	return displacement(a) < displacement(b);
+}
+
+/* Members with cand[] set as one block at each place q among the others,
+ * each layout finished by breaks; *best (and *have) keep the cheapest. A
+ * block member counts as moved when its predecessor changed. */
+static void block_tries(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n,
+			const struct sim *s, unsigned L, int ins, const char *cand, struct sim *tr,
+			size_t *tpos, struct sim *best, int *have)
+{
+	size_t nc = 0, i, j, k, q, w;
+	for (i = 0; i < s->n; i++)
+		nc += cand[i] ? 1 : 0;
+	for (q = 0; nc > 0 && q + nc <= s->n; q++) {
+		/* the others before q, the block, the other others */
+		for (k = 0, j = 0, w = 0; k < s->n; k++) {
+			if (cand[k])
+				continue;
+			if (j == q)
+				for (i = 0; i < s->n; i++)
+					if (cand[i])
+						tr->order[w++] = i;
+			tr->order[w++] = k;
+			j++;
+		}
+		if (j == q)
+			for (i = 0; i < s->n; i++)
+				if (cand[i])
+					tr->order[w++] = i;
+		if (t->members[s->n - 1].flexible && tr->order[s->n - 1] != s->n - 1)
+			continue;
+		for (k = 0; k < s->n; k++) {
+			tpos[tr->order[k]] = k;
+			tr->pad[k] = 0;
+		}
+		/* in the new order: a block member stays where it is when it
+		 * follows the member it followed, and that one stayed too */
+		for (k = 0; k < s->n; k++) {
+			size_t m = tr->order[k];
+			int stays = k == 0 ? m == 0
+				    : m > 0 && tr->order[k - 1] == m - 1 && !tr->moved[m - 1];
+			tr->moved[m] = cand[m] && !stays;
+		}
+		tr->sep = s->sep;
+		if (!search_fix(t, v, n, tr, tpos, L, ins, 0))
+			continue;
+		simulate(t, tr, L);
+		if (!*have || cheaper(tr, best)) {
+			sim_copy(best, tr);
+			*have = 1;
+		}
+	}
+}
+
+/* A reorder that beats the breaks: each read-mostly member that is not in
+ * a hot or kernel group moved to each other place (structs of at most
+ * CH_FIX_SEARCH_MAX members: O(members^2) searches), and all of them as one
+ * block at each place among the others (at most CH_FIX_BLOCK_MAX members:
+ * O(members) searches), the rest finished by breaks; the layout with the
+ * fewest bytes (then the fewest edits) when it has fewer bytes than *s,
+ * which it then replaces. */
+#define CH_FIX_BLOCK_MAX 1024
+static void cheaper_reorder(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n,
+			    struct sim *s, size_t *pos, unsigned L, int ins)
+{
+	struct sim tr, best;
+	size_t *tpos, i, q, k, last = s->n - 1;
+	int have = 0;
+	char *cand;
+	if (s->n > CH_FIX_BLOCK_MAX || s->n < 2)
+		return;
+	cand = (char *)xcalloc(s->n, 1);
+	for (i = 0; i < n; i++)
+		if (v[i].data && v[i].cls == CH_CLASS_READ_MOSTLY)
+			cand[v[i].top] = 1;
+	for (i = 0; i < n; i++)
+		if (v[i].cls == CH_CLASS_HOT || v[i].cls == CH_CLASS_EXCLUSIVE)
+			cand[v[i].top] = 0;
+	for (i = 0; i < s->n; i++)
+		if (t->members[i].kgroup || t->members[i].flexible)
+			cand[i] = 0;
+	if (t->members[last].flexible)
+		last--;
+	tpos = (size_t *)xcalloc(s->n, sizeof(size_t));
+	sim_alloc(&tr, s->n);
+	sim_alloc(&best, s->n);
+	for (i = 0; i < s->n && s->n <= CH_FIX_SEARCH_MAX; i++) {
+		if (!cand[i])
+			continue;
+		for (q = 0; q <= last; q++) {
+			if (q == i)
+				continue;
+			for (k = 0; k < s->n; k++) {
+				tr.order[k] = tpos[k] = k;
+				tr.pad[k] = tr.moved[k] = 0;
+			}
+			tr.sep = s->sep;
+			sim_move(&tr, tpos, i, q);
+			if (!search_fix(t, v, n, &tr, tpos, L, ins, 0))
+				continue;
+			simulate(t, &tr, L);
+			if (!have || cheaper(&tr, &best)) {
+				sim_copy(&best, &tr);
+				have = 1;
+			}
+		}
+	}
+	/* as one block at each place among the others (the read-mostly fields
+	 * together on lines of their own): all of them, and those that now
+	 * share a line with a field they conflict with */
+	{
+		char *conf = (char *)xcalloc(s->n, 1);
+		size_t a, b;
+		for (a = 0; a < n; a++) {
+			if (!v[a].data || !cand[v[a].top])
+				continue;
+			for (b = 0; b < n && !conf[v[a].top]; b++)
+				if (v[b].data && v[b].top != v[a].top &&
+				    ch_classes_conflict(v[a].cls, v[a].group, v[b].cls, v[b].group) &&
+				    v[a].offset / L <= (v[b].offset + v[b].size - 1) / L &&
+				    v[b].offset / L <= (v[a].offset + v[a].size - 1) / L)
+					conf[v[a].top] = 1;
+		}
+		block_tries(t, v, n, s, L, ins, cand, &tr, tpos, &best, &have);
+		block_tries(t, v, n, s, L, ins, conf, &tr, tpos, &best, &have);
+		free(conf);
+	}
+	if (have && best.size < s->size)
+		sim_adopt(s, pos, &best);
+	sim_free(&tr);
+	sim_free(&best);
+	free(tpos);
+	free(cand);
+}
+
 const struct ch_fix *ch_struct_fix(ch_ctx *ctx, const struct ch_type *t,
 				   const struct ch_fix_leaf *v, size_t n, unsigned L, int kernel,
 				   unsigned first_pad, int predicted)
 {
+	return ch_struct_fix_idiom(ctx, t, v, n, L, kernel, first_pad, predicted, NULL);
+}
+
+const struct ch_fix *ch_struct_fix_idiom(ch_ctx *ctx, const struct ch_type *t,
+					 const struct ch_fix_leaf *v, size_t n, unsigned L,
+					 int kernel, unsigned first_pad, int predicted,
+					 const struct ch_idiom *id)
+{
 	struct sim s;
 	size_t *pos, k, npads = 0, nmoves = 0, e;
 	struct ch_fix *fx = NULL;
-	int ok = 0;
+	int ok = 0, ins, suffix;
+	unsigned sep = 0;
 
 	if (!t || t->is_union || t->packed || !t->nmembers || !L)
 		return NULL;
+	/* userspace vocabulary: the struct's own separators (it may start
+	 * anywhere: _Alignas would not isolate a calloc'ed object), else its
+	 * own alignment macro, else the standard specifier */
+	if (kernel != 1 && id && id->separator && t->align < L)
+		sep = L - 1;
+	ins = kernel == 1 || sep || (kernel != 1 && id && id->align_macro);
+	/* else the tree's alignment attribute macro, after the declarator */
+	suffix = !ins && kernel != 1 && id && id->attr_macro;
 	sim_alloc(&s, t->nmembers);
+	s.sep = sep;
 	pos = (size_t *)calloc(s.n, sizeof(size_t));
 	if (!pos)
 		abort();
@@ -755,16 +987,11 @@ const struct ch_fix *ch_struct_fix(ch_ctx *ctx, const struct ch_type *t,
 			goto out;
 	if (s.size != t->size)
 		goto out;
-	if (ch_fix_reference_search || !sweep_fits(t, v, n)) {
-		ok = greedy_ref(t, v, n, &s, pos, L, kernel, 1);
-	} else {
-		struct sweep sw;
-		sweep_init(&sw, t, v, n, L, kernel);
-		ok = greedy_sweep(&sw, &s, pos, 1);
-		sweep_free(&sw);
-	}
+	ok = search_fix(t, v, n, &s, pos, L, ins, 1);
 	if (!ok)
 		goto out;
+	simulate(t, &s, L);
+	cheaper_reorder(t, v, n, &s, pos, L, ins);
 	for (k = 0; k < s.n; k++) {
 		npads += s.pad[k] ? 1 : 0;
 		nmoves += s.moved[k] ? 1 : 0;
@@ -776,20 +1003,48 @@ const struct ch_fix *ch_struct_fix(ch_ctx *ctx, const struct ch_type *t,
 	fx->new_size = s.size;
 	fx->line_size = L;
 	fx->kernel = kernel;
+	fx->insert = ins;
+	fx->suffix = suffix;
+	fx->sep = sep;
+	fx->type = t;
+	{
+		size_t *ord = (size_t *)ch_alloc(ctx, s.n * sizeof(size_t));
+		memcpy(ord, s.order, s.n * sizeof(size_t));
+		fx->order = ord;
+	}
 	fx->nedits = npads + nmoves;
 	fx->edits = (struct ch_fix_edit *)ch_alloc(ctx, fx->nedits * sizeof(*fx->edits));
 	{
 		unsigned padno = first_pad;
 		e = 0;
 		for (k = 0; k < s.n; k++) {
-			size_t i = s.order[k];
+			size_t i = s.order[k], a, b;
 			struct ch_fix_edit *ed;
 			if (!s.pad[i])
 				continue;
 			ed = &fx->edits[e++];
 			ed->member = &t->members[i];
-			ed->text = kernel == 1 ? ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", padno++)
-					       : ch_printf(ctx, "%s(%u)", CH_ALIGNAS(kernel), L);
+			if (kernel == 1)
+				ed->text = ch_printf(ctx, "CACHELINE_PADDING(_pad%u_)", padno++);
+			else if (sep && id->pad_macro)
+				ed->text = ch_printf(ctx, "%s(%u)", id->pad_macro, sep);
+			else if (sep)
+				ed->text = ch_printf(ctx, "char _pad%u_[%u]", padno++, sep);
+			else if (ins)
+				ed->text = ch_printf(ctx, "%s(%u)", id->align_macro, L);
+			else if (suffix && id->attr_arg)
+				ed->text = ch_printf(ctx, "%s(%u)", id->attr_macro, L);
+			else if (suffix)
+				ed->text = id->attr_macro;
+			else
+				ed->text = ch_printf(ctx, "%s(%u)", CH_ALIGNAS(kernel), L);
+			/* moved members are declarations of their own already */
+			ch_decl_group(t, i, &a, &b);
+			/* an attribute after the declarator is that declarator's */
+			if (a != b && !s.moved[i] && !suffix && (!ins || a != i)) {
+				ed->decl_first = &t->members[a];
+				ed->decl_last = &t->members[b];
+			}
 		}
 		for (k = 0; k < s.n; k++) {
 			size_t i = s.order[k];

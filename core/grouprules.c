@@ -313,24 +313,36 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
 		inferred |= h[i].l->inferred;
 	if (h[0].inst_len)
 		where = ch_printf(ctx, " in '%.*s'", (int)h[0].inst_len, h[0].inst);
-	if (!on) {
-		/* No field of the group fits within one line (6.12 mem_cgroup's
-		 * 'events': two 72-byte arrays from offset 1144): moving fields
-		 * onto a line cannot help; starting the group on a line can. */
-		const struct ch_leaf *first = h[0].l;
+	if (!on || need > 1) {
+		/* no field of the group fits within one line (6.12 mem_cgroup's
+		 * 'events': two 72-byte arrays from offset 1144), or the group
+		 * is larger than a line, so that no line can take the others:
+		 * moving fields onto a line cannot help; bringing them together
+		 * from a line boundary can */
+		const struct ch_leaf *first = h[0].l, *lastl = h[k - 1].l;
+		uint64_t span = lastl->offset + lastl->size - first->offset;
 		uint64_t shift = (L - first->offset % L) % L;
 		x = span_finding(ctx, fl, cfg, t, L, first);
 		if (inferred)   /* a group annotate inferred: advice to review */
 			x->severity = CH_SEV_NOTE;
 		x->message = ch_printf(ctx,
 			"hot group '%s' of %s%s (%llu bytes) spans %llu cache lines %s where its bytes "
-			"need %llu, and none of its fields fits within one line; start '%s' (offset "
-			"%llu) on a line boundary, %llu bytes later: move %llu bytes of fields from "
-			"before it to after it, or align it to the line [%s]",
+			"need %llu%s; %s [%s]",
 			name, ch_type_phrase(ctx, t), where, (unsigned long long)bytes,
 			(unsigned long long)lines, lines_words(ctx, L, base_L != 0),
-			(unsigned long long)need, first->path, (unsigned long long)first->offset,
-			(unsigned long long)shift, (unsigned long long)shift,
+			(unsigned long long)need,
+			on ? "" : ", and none of its fields fits within one line",
+			!on || span < bytes + 8
+			? ch_printf(ctx, "start '%s' (offset %llu) on a line boundary, %llu bytes "
+				    "later: move %llu bytes of fields from before it to after it, or "
+				    "align it to the line", first->path,
+				    (unsigned long long)first->offset, (unsigned long long)shift,
+				    (unsigned long long)shift)
+			: ch_printf(ctx, "declare its fields next to each other from '%s' (they "
+				    "take %llu bytes from offset %llu, %llu of them not in the group) and "
+				    "start it on a line boundary", first->path,
+				    (unsigned long long)span, (unsigned long long)first->offset,
+				    (unsigned long long)(span - bytes)),
 			ch_check_id(CH_CHECK_GROUP_SPAN));
 		return;
 	}
@@ -350,15 +362,20 @@ static void hot_span(ch_ctx *ctx, const struct ch_type *t, const struct hot_leaf
  * offset), each run judged once. */
 static void spans(ch_ctx *ctx, const struct ch_type *t, const struct ch_groups *gs,
 		  const struct ch_leaf *lv, size_t n, unsigned L, unsigned base_L,
-		  const struct ch_config *cfg, struct ch_finding_list *fl)
+		  const struct ch_config *cfg, struct ch_finding_list *fl, int placement_free)
 {
 	struct hot_leaf *h;
 	struct line_bytes *scratch;
 	size_t i, j, k = 0;
 	for (i = 0; i < gs->n; i++)
 		kernel_span(ctx, t, &gs->v[i], L, base_L, cfg, fl);
+	/* a struct placed anywhere has no fixed lines for its groups; a group
+	 * of an embedded named struct is judged at that struct's definition */
+	if (placement_free)
+		return;
+#define HOT_SPAN_LEAF(l) ((l).cls == CH_CLASS_HOT && (l).group && (l).size && !(l).embedded)
 	for (i = 0; i < n; i++)
-		if (lv[i].cls == CH_CLASS_HOT && lv[i].group && lv[i].size)
+		if (HOT_SPAN_LEAF(lv[i]))
 			k++;
 	if (!k)
 		return;
@@ -366,7 +383,7 @@ static void spans(ch_ctx *ctx, const struct ch_type *t, const struct ch_groups *
 	scratch = (struct line_bytes *)ch_xrealloc(NULL, k * sizeof(*scratch));
 	for (i = 0, k = 0; i < n; i++) {
 		const char *dot;
-		if (!(lv[i].cls == CH_CLASS_HOT && lv[i].group && lv[i].size))
+		if (!HOT_SPAN_LEAF(lv[i]))
 			continue;
 		dot = strrchr(lv[i].path, '.');
 		h[k].l = &lv[i];
@@ -387,7 +404,7 @@ static void spans(ch_ctx *ctx, const struct ch_type *t, const struct ch_groups *
 }
 
 void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *lv, size_t n,
-		     const struct ch_config *cfg, struct ch_finding_list *fl)
+		     const struct ch_config *cfg, struct ch_finding_list *fl, int placement_free)
 {
 	const struct ch_groups *gs = ch_type_groups(ctx, t);
 	unsigned L = ch_config_line_size(cfg);
@@ -399,9 +416,9 @@ void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *lv, s
 		x->message = gs->problems[i].message;
 	}
 	group_pairs(ctx, t, gs, L, 0, cfg, fl);
-	spans(ctx, t, gs, lv, n, L, 0, cfg, fl);
+	spans(ctx, t, gs, lv, n, L, 0, cfg, fl, placement_free);
 	if (cfg->predict > L) {
 		group_pairs(ctx, t, gs, cfg->predict, L, cfg, fl);
-		spans(ctx, t, gs, lv, n, cfg->predict, L, cfg, fl);
+		spans(ctx, t, gs, lv, n, cfg->predict, L, cfg, fl, placement_free);
 	}
 }

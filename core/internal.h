@@ -112,8 +112,11 @@ struct ch_finding *ch_finding_new(struct ch_finding_list *fl);   /* zeroed */
 /* The group rules (grouprules.c): false sharing between kernel groups,
  * [cachehot-group-span] for kernel groups and hot groups, marker problems.
  * leaves: t's flattened leaves (ch_flatten order). */
+/* placement_free: a userspace struct that isolates with separators and may
+ * start anywhere (core/idiom.c): hot groups' line spans are not judged. */
 void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *leaves,
-		     size_t nleaves, const struct ch_config *cfg, struct ch_finding_list *fl);
+		     size_t nleaves, const struct ch_config *cfg, struct ch_finding_list *fl,
+		     int placement_free);
 /* 'struct foo', 'foo_t', anonymous struct (rules.c). */
 const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t);
 /* How a member is named in a fix: 'name', or which anonymous aggregate (rules.c). */

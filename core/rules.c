@@ -42,6 +42,9 @@ struct leafx {
 	struct ch_leaf l;
 	int inst;      /* innermost instance containing the leaf */
 	int top;       /* index of the top-level member it belongs to */
+	int path_own;  /* its class comes from a member-path entry of the judged
+			* struct ("global.out_rate.curr"): the container's own,
+			* even inside an embedded named struct */
 };
 
 struct flat {
@@ -226,6 +229,8 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 	    (!annotated_in(ctx, mt, mt->name ? mt->name : sname, depth) &&
 	     !(path && f->top_name && ch_sidecar_path_under(ctx, f->top_name, path)))) {
 		add_data_leaf(f, m, path ? path : "<anonymous>", off, cls, group, inst, top, depth);
+		if (path_entry && f->nleaves)
+			f->leaves[f->nleaves - 1].path_own = 1;
 		if (cls != CH_CLASS_NONE && m->cls == CH_CLASS_NONE && m->name && f->nleaves)
 			f->leaves[f->nleaves - 1].l.inferred = path_entry
 				? ch_sidecar_inferred(ctx, f->top_name, path)
@@ -276,8 +281,16 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 	flatten_type(f, t, t->name, 0, NULL, -1, 0);
 	{
 		size_t i;
-		for (i = 0; i < f->nleaves; i++)
+		for (i = 0; i < f->nleaves; i++) {
+			int x;
 			f->leaves[i].l.kgroup = t->members[f->leaves[i].top].kgroup;
+			for (x = f->leaves[i].inst; x > 0 && !f->leaves[i].path_own;
+			     x = f->insts[x].parent)
+				if (f->insts[x].type && f->insts[x].type->name) {
+					f->leaves[i].l.embedded = 1;
+					break;
+				}
+		}
 	}
 }
 
@@ -744,7 +757,12 @@ static const struct ch_fix *struct_fix(ch_ctx *ctx, const struct flat *f,
 		v[i].top = (size_t)f->leaves[i].top;
 		v[i].data = is_data(&f->leaves[i]);
 	}
-	fx = ch_struct_fix(ctx, t, v, f->nleaves, L, kernel, count_pads(t) + 1, predicted);
+	{
+		struct ch_idiom id;
+		ch_idiom_of(ctx, t, L, &id);
+		fx = ch_struct_fix_idiom(ctx, t, v, f->nleaves, L, kernel, count_pads(t) + 1,
+					 predicted, &id);
+	}
 	free(v);
 	return fx;
 }
@@ -796,18 +814,16 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 			if (f->insts[c].type && repeats_array_pattern(f, c))
 				continue;   /* inside a later element: same as element 0 */
 			{
-				/* the nearest named struct around both (below this one)
-				 * judges the pair on its own definition if it conflicts
-				 * there too */
-				int x = c, own = 0;
+				/* inside a named struct embedded here (or an element of
+				 * an array of them): the pair belongs to that struct's
+				 * definition, which judges it once; not again per
+				 * embedding, whatever this embedding's offset */
+				int x = c;
 				for (; x > 0; x = f->insts[x].parent)
-					if (f->insts[x].type && f->insts[x].type->name) {
-						own = shared_line(a->l.offset, a->l.size, b->l.offset,
-								  b->l.size, f->insts[x].base, L) >= 0;
+					if (f->insts[x].type && f->insts[x].type->name)
 						break;
-					}
-				if (own)
-					continue;
+				if (x > 0 && !a->path_own && !b->path_own)
+					continue;   /* (a member-path entry is this struct's) */
 			}
 			if (a->l.offset < b->l.offset || (a->l.offset == b->l.offset && i < j)) {
 				first = a;
@@ -954,10 +970,42 @@ static const struct leafx *neighbour(const struct nbrs *nb, size_t i, int dir)
 	return x ? &f->leaves[nb->best[x - 1]] : NULL;
 }
 
+/* The nearest instance above inst (inst included, the outermost struct
+ * excluded) of a named struct type, or 0. */
+static int named_inst(const struct flat *f, int inst)
+{
+	for (; inst > 0; inst = f->insts[inst].parent)
+		if (f->insts[inst].type && f->insts[inst].type->name)
+			return inst;
+	return 0;
+}
+
+/* 1 if instance inst lies within instance e (e > 0). */
+static int inst_within(const struct flat *f, int inst, int e)
+{
+	for (; inst > 0; inst = f->insts[inst].parent)
+		if (inst == e)
+			return 1;
+	return 0;
+}
+
+/* How a hand-sized pad of 'bytes' bytes is written: the tree's own pad
+ * macro, else the member's own declaration. */
+static const char *pad_spelling(ch_ctx *ctx, const char *pad_macro, const struct ch_member *m,
+				uint64_t bytes)
+{
+	if (pad_macro)
+		return ch_printf(ctx, "make it %s(%llu)", pad_macro, (unsigned long long)bytes);
+	return ch_printf(ctx, "make it char %s[%llu]", m->name ? m->name : "pad",
+			 (unsigned long long)bytes);
+}
+
 static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_type *t,
-			  unsigned L, const struct ch_config *cfg, struct finding_list *fl)
+			  unsigned L, const struct ch_config *cfg, struct finding_list *fl,
+			  const struct ch_idiom *idp)
 {
 	size_t i;
+	const struct ch_idiom id = *idp;
 	static const unsigned sizes[] = { 32, 64, 128, 256 };
 	struct nbrs nb = { NULL, NULL, NULL, NULL, 0 };
 	for (i = 0; i < f->nleaves; i++) {
@@ -965,6 +1013,7 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 		const struct ch_member *m = p->l.member;
 		struct ch_finding *x;
 		const char *what, *fix, *iso;
+		enum ch_severity sev;
 		if (p->l.pad != CH_PAD_PRIVATE && p->l.pad != CH_PAD_BYTES)
 			continue;
 		if (!nb.f)   /* built at the first padding member */
@@ -977,15 +1026,14 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 			ann = next;
 		else
 			continue;
-		if (cfg->kernel == 1)
-			fix = ch_printf(ctx, "use CACHELINE_PADDING(%s) from <linux/cache.h> instead",
-					m->name ? m->name : "_pad_");
-		else if (next)
-			fix = ch_printf(ctx, "drop it and declare '%s' %s(%u) instead",
-					next->l.path, CH_ALIGNAS(cfg->kernel), L);
-		else
-			fix = ch_printf(ctx, "drop it and declare the struct's first member "
-					"%s(%u) instead", CH_ALIGNAS(cfg->kernel), L);
+		if (p->l.embedded) {
+			/* padding of an embedded named struct between its own
+			 * fields: judged at that struct's definition */
+			int e = named_inst(f, p->inst);
+			if (inst_within(f, ann->inst, e) && !ann->path_own &&
+			    (!prev || !next || inst_within(f, (ann == prev ? next : prev)->inst, e)))
+				continue;
+		}
 		iso = ch_printf(ctx, "%s '%s' (%s)", class_phrase(ctx, &ann->l), ann->l.path,
 				where_phrase(ctx, &ann->l));
 		if (prev && next) {
@@ -993,6 +1041,70 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 			iso = ch_printf(ctx, "%s from '%s' (offset %llu)", iso, o->l.path,
 					(unsigned long long)o->l.offset);
 		}
+		sev = cfg->severity;
+		if (p->l.pad == CH_PAD_BYTES && cfg->kernel != 1 && t->align < L) {
+			/* userspace, placed anywhere (malloc and calloc align to 16
+			 * bytes): what isolates is the distance, L - 1 bytes or more,
+			 * never the offsets; _Alignas would not hold on the heap */
+			uint64_t gap = prev && next && next->l.offset > prev->l.offset + prev->l.size
+				       ? next->l.offset - (prev->l.offset + prev->l.size) : 0;
+			uint64_t want;
+			const char *grow;
+			if (!prev || !next || gap + 1 >= L) {
+				if (!prev || !next || gap + 1 >= 2 * (uint64_t)L)
+					continue;   /* isolates wherever it starts, at L and 2L */
+				want = m->size + (2 * (uint64_t)L - 1 - gap);
+				sev = CH_SEV_NOTE;
+				grow = pad_spelling(ctx, id.pad_macro, m, want);
+				what = ch_printf(ctx, "hand-sized padding '%s' (%s, offset %llu) isolates "
+						 "%s wherever the object starts, at %u-byte lines (%llu "
+						 "bytes between them); at %u-byte lines that takes %u: "
+						 "%s", p->l.path, m->type_name ? m->type_name : "bytes",
+						 (unsigned long long)p->l.offset, iso, L,
+						 (unsigned long long)gap, 2 * L, 2 * L - 1, grow);
+				x = pair_finding(ctx, fl, CH_CHECK_PADDING_MACRO, cfg, t, &p->l, &ann->l,
+						 p->l.offset / L, L);
+				x->severity = sev;
+				x->loc = m->loc;
+				x->message = ch_printf(ctx, "%s [%s]", what,
+						       ch_check_id(CH_CHECK_PADDING_MACRO));
+				continue;
+			}
+			want = m->size + (L - 1 - gap);
+			grow = pad_spelling(ctx, id.pad_macro, m, want);
+			what = ch_printf(ctx, "hand-sized padding '%s' (%s, offset %llu, cache line %llu) "
+					 "separates %s by %llu bytes: that isolates them %s (malloc and "
+					 "calloc align to 16 bytes; %u bytes isolate wherever it "
+					 "starts); %s",
+					 p->l.path, m->type_name ? m->type_name : "bytes",
+					 (unsigned long long)p->l.offset,
+					 (unsigned long long)(p->l.offset / L), iso,
+					 (unsigned long long)gap,
+					 (prev->l.offset + prev->l.size - 1) / L < next->l.offset / L
+					 ? ch_printf(ctx, "only when the object starts on a %u-byte "
+						     "boundary", L)
+					 : ch_printf(ctx, "at no placement where they now share line "
+						     "%llu", (unsigned long long)(next->l.offset / L)),
+					 L - 1, grow);
+			x = pair_finding(ctx, fl, CH_CHECK_PADDING_MACRO, cfg, t, &p->l, &ann->l,
+					 p->l.offset / L, L);
+			x->severity = sev;
+			x->loc = m->loc;
+			x->message = ch_printf(ctx, "%s [%s]", what, ch_check_id(CH_CHECK_PADDING_MACRO));
+			continue;
+		}
+		if (cfg->kernel == 1)
+			fix = ch_printf(ctx, "use CACHELINE_PADDING(%s) from <linux/cache.h> instead",
+					m->name ? m->name : "_pad_");
+		else if (next && id.align_macro)
+			fix = ch_printf(ctx, "drop it and insert %s(%u); before '%s' instead",
+					id.align_macro, L, next->l.path);
+		else if (next)
+			fix = ch_printf(ctx, "drop it and declare '%s' %s(%u) instead",
+					next->l.path, CH_ALIGNAS(cfg->kernel), L);
+		else
+			fix = ch_printf(ctx, "drop it and declare the struct's first member "
+					"%s(%u) instead", CH_ALIGNAS(cfg->kernel), L);
 		if (p->l.pad == CH_PAD_PRIVATE) {
 			what = ch_printf(ctx, "'%s' (private padding type 'struct %s', offset %llu, "
 					 "cache line %llu) isolates %s",
@@ -1020,6 +1132,7 @@ static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_typ
 		}
 		x = pair_finding(ctx, fl, CH_CHECK_PADDING_MACRO, cfg, t, &p->l, &ann->l,
 				 p->l.offset / L, L);
+		x->severity = sev;
 		x->loc = m->loc;
 		x->message = ch_printf(ctx, "%s; %s [%s]", what, fix, ch_check_id(CH_CHECK_PADDING_MACRO));
 		if (p->l.pad == CH_PAD_PRIVATE)
@@ -1066,6 +1179,26 @@ static int has_class(const struct flat *f, int hot_only)
 	return 0;
 }
 
+/* 1 if a hot or exclusive leaf is the struct's own, not inside an embedded
+ * named struct. */
+static int has_own_hot(const struct flat *f)
+{
+	size_t i;
+	for (i = 0; i < f->nleaves; i++)
+		if (is_hotish(f->leaves[i].l.cls) && !f->leaves[i].l.embedded)
+			return 1;
+	return 0;
+}
+
+static int has_warning(const struct finding_list *fl)
+{
+	size_t i;
+	for (i = 0; i < fl->n; i++)
+		if (fl->v[i].severity >= CH_SEV_WARNING)
+			return 1;
+	return 0;
+}
+
 /* x's message with its fix's brief text replaced by the whole text. */
 static const char *with_full_fix(ch_ctx *ctx, const struct ch_finding *x)
 {
@@ -1084,7 +1217,8 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	struct pad_names pn;
 	unsigned L = ch_config_line_size(cfg);
 	size_t i;
-	int warnings = 0;
+	int warnings = 0, placement_free;
+	struct ch_idiom id;
 
 	if (!t || !ch_type_is_annotated(ctx, t) || !cfg->smp)
 		return 0;
@@ -1101,25 +1235,44 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	judge_pairs(ctx, &f, t, L, 0, cfg, &fl, &pn);
 	if (cfg->predict > L)
 		judge_pairs(ctx, &f, t, cfg->predict, L, cfg, &fl, &pn);
-	judge_padding(ctx, &f, t, L, cfg, &fl);
+	ch_idiom_of(ctx, t, L, &id);
+	/* userspace, aligned to less than a line, isolating with separators:
+	 * made to be placed anywhere (heap objects) */
+	placement_free = cfg->kernel != 1 && t->align < L && id.separator;
+	judge_padding(ctx, &f, t, L, cfg, &fl, &id);
 	{
 		struct ch_leaf *lv = (struct ch_leaf *)ch_xrealloc(NULL, (f.nleaves + 1) * sizeof(*lv));
 		for (i = 0; i < f.nleaves; i++)
 			lv[i] = f.leaves[i].l;
-		ch_judge_groups(ctx, t, lv, f.nleaves, cfg, &fl);
+		ch_judge_groups(ctx, t, lv, f.nleaves, cfg, &fl, placement_free);
 		free(lv);
 	}
-	if (t->align < L && t->size > 0 && has_class(&f, 1))
+	/* where the struct starts decides its lines: said once, unless its own
+	 * separators isolate wherever it starts, or every hot field lies in an
+	 * embedded struct (whose definition carries the note) */
+	if (t->align < L && t->size > 0 && has_class(&f, 1) && !placement_free &&
+	    (has_own_hot(&f) || has_warning(&fl)))
 		add_note(ctx, &fl, t, L,
 			 ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "
 				   "line indexes assume it starts on a line boundary, so isolation "
 				   "depends on where it is placed (%s) [%s]",
 				   type_phrase(ctx, t), t->align, L,
 				   cfg->kernel == 1 ? "align it with ____cacheline_aligned_in_smp"
-				   : ch_printf(ctx, "declare its first member %s(%u); a heap "
-					       "array then needs aligned_alloc(%u, n * sizeof(...)) "
-					       "or posix_memalign, a static one follows the type",
-					       CH_ALIGNAS(cfg->kernel), L, L),
+				   : ch_printf(ctx, "%s; a heap object or array then needs "
+					       "aligned_alloc(%u, size) or posix_memalign instead of "
+					       "malloc or calloc, a static one follows the type; or "
+					       "separate its fields with %u-byte pads, which isolate "
+					       "wherever it starts",
+					       id.align_macro
+					       ? ch_printf(ctx, "insert %s(%u); before its first member",
+							   id.align_macro, L)
+					       : id.attr_macro
+					       ? ch_printf(ctx, "declare its first member %s%s",
+							   id.attr_macro, id.attr_arg
+							   ? ch_printf(ctx, "(%u)", L) : "")
+					       : ch_printf(ctx, "declare its first member %s(%u)",
+							   CH_ALIGNAS(cfg->kernel), L),
+					       L, L - 1),
 				   ch_check_id(CH_CHECK_FALSE_SHARING)));
 	if (f.truncated)
 		add_note(ctx, &fl, t, L,

@@ -73,11 +73,11 @@ static void test_v510(void)
 	check(w == 5, "v5.10: five warnings", c.buf);
 	check_str("v5.10: note + min + ... + parent",
 		"1:note: 'struct page_counter' is aligned to 8 bytes, less than the 64-byte cache line: line indexes assume it starts on a line boundary, so isolation depends on where it is placed (align it with ____cacheline_aligned_in_smp) [cachehot-false-sharing]\n"
-		"3:warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
-		"4:warning: read-mostly field 'low' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
-		"5:warning: read-mostly field 'high' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
-		"6:warning: read-mostly field 'max' (offset 32, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n"
-		"7:warning: read-mostly field 'parent' (offset 40, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': insert CACHELINE_PADDING(_pad1_) before 'min' (<linux/cache.h>); this costs 80 bytes per object (112 -> 192 bytes; an array of n grows by 80*n bytes) [cachehot-false-sharing]\n",
+		"3:warning: read-mostly field 'min' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': move 'min' after 'watermark', move 'low' after 'min', move 'high' after 'low', move 'max' after 'high', move 'parent' after 'max'; this costs no bytes: the struct stays 112 bytes [cachehot-false-sharing]\n"
+		"4:warning: read-mostly field 'low' (offset 16, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': move 'min' after 'watermark', move 'low' after 'min', move 'high' after 'low', move 'max' after 'high', move 'parent' after 'max'; this costs no bytes: the struct stays 112 bytes [cachehot-false-sharing]\n"
+		"5:warning: read-mostly field 'high' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': move 'min' after 'watermark', move 'low' after 'min', move 'high' after 'low', move 'max' after 'high', move 'parent' after 'max'; this costs no bytes: the struct stays 112 bytes [cachehot-false-sharing]\n"
+		"6:warning: read-mostly field 'max' (offset 32, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': move 'min' after 'watermark', move 'low' after 'min', move 'high' after 'low', move 'max' after 'high', move 'parent' after 'max'; this costs no bytes: the struct stays 112 bytes [cachehot-false-sharing]\n"
+		"7:warning: read-mostly field 'parent' (offset 40, size 8) shares cache line 0 (64-byte lines) of 'struct page_counter' with hot field 'usage' (offset 0, size 8); one fix for all of 'struct page_counter': move 'min' after 'watermark', move 'low' after 'min', move 'high' after 'low', move 'max' after 'high', move 'parent' after 'max'; this costs no bytes: the struct stays 112 bytes [cachehot-false-sharing]\n",
 		c.buf);
 	/* uniprocessor: nothing */
 	cfg.smp = 0;
@@ -640,7 +640,8 @@ static void test_fix_sweep(void)
 
 /* A fix of more than 8 edits: written out on the first warning, the first
  * 8 and a count on the others (output linear in warnings, not warnings x
- * edits). Ten longs, read-mostly and hot in turn: nine breaks. */
+ * edits). Ten longs, read-mostly and hot in turn: the read-mostly
+ * ones together and a break before each hot one, nine edits. */
 static void test_fix_brief(void)
 {
 	ch_ctx *ctx = ch_ctx_new();
@@ -650,19 +651,18 @@ static void test_fix_brief(void)
 	unsigned i;
 	int w;
 	const char *full = "one fix for all of 'struct wide': insert CACHELINE_PADDING(_pad1_) before 'f1', "
-		"CACHELINE_PADDING(_pad2_) before 'f2', CACHELINE_PADDING(_pad3_) before 'f3', "
-		"CACHELINE_PADDING(_pad4_) before 'f4', CACHELINE_PADDING(_pad5_) before 'f5', "
-		"CACHELINE_PADDING(_pad6_) before 'f6', CACHELINE_PADDING(_pad7_) before 'f7', "
-		"CACHELINE_PADDING(_pad8_) before 'f8', CACHELINE_PADDING(_pad9_) before 'f9' "
-		"(<linux/cache.h>); this costs 512 bytes per object (128 -> 640 bytes; an array of n "
-		"grows by 512*n bytes) [cachehot-false-sharing]\n";
+		"CACHELINE_PADDING(_pad2_) before 'f3', CACHELINE_PADDING(_pad3_) before 'f5', "
+		"CACHELINE_PADDING(_pad4_) before 'f7', CACHELINE_PADDING(_pad5_) before 'f9' "
+		"(<linux/cache.h>), and move 'f2' after 'f0', move 'f4' after 'f2', move 'f6' after "
+		"'f4', move 'f8' after 'f6'; this costs 256 bytes per object (128 -> 384 bytes; an "
+		"array of n grows by 256*n bytes) [cachehot-false-sharing]\n";
 	const char *brief = "one fix for all of 'struct wide': insert CACHELINE_PADDING(_pad1_) before 'f1', "
-		"CACHELINE_PADDING(_pad2_) before 'f2', CACHELINE_PADDING(_pad3_) before 'f3', "
-		"CACHELINE_PADDING(_pad4_) before 'f4', CACHELINE_PADDING(_pad5_) before 'f5', "
-		"CACHELINE_PADDING(_pad6_) before 'f6', CACHELINE_PADDING(_pad7_) before 'f7', "
-		"CACHELINE_PADDING(_pad8_) before 'f8' (<linux/cache.h>), and 1 more edit (the first "
-		"warning on this struct lists them all); this costs 512 bytes per object (128 -> 640 "
-		"bytes; an array of n grows by 512*n bytes) [cachehot-false-sharing]\n";
+		"CACHELINE_PADDING(_pad2_) before 'f3', CACHELINE_PADDING(_pad3_) before 'f5', "
+		"CACHELINE_PADDING(_pad4_) before 'f7', CACHELINE_PADDING(_pad5_) before 'f9' "
+		"(<linux/cache.h>), and move 'f2' after 'f0', move 'f4' after 'f2', move 'f6' after "
+		"'f4', and 1 more edit (the first warning on this struct lists them all); this costs "
+		"256 bytes per object (128 -> 384 bytes; an array of n grows by 256*n bytes) "
+		"[cachehot-false-sharing]\n";
 	char *line, *save = NULL, why[256];
 	int nfull = 0, nbrief = 0, n = 0, first_full = 0;
 	t->loc.file = "pc.h";
