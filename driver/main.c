@@ -534,6 +534,18 @@ static void run_plugin(const struct unit *u, const char *plugin)
 	strv_push(&av, fp);
 	push_engine_args(&av, "plugin");
 	strv_push(&av, ra);
+	{
+		/* a header's finding once per run (the report merges them
+		 * anyway): less output to read from every unit */
+		int given = 0;
+		for (size_t i = 0; i < opt.plugin_args.n; i++)
+			given |= !strncmp(opt.plugin_args.v[i], "once=", 5);
+		if (!given && tmpdir) {
+			char *o = xasprintf("-fplugin-arg-cachehot-once=%s", tmpdir);   /* markers: 16 hex digits */
+			strv_push(&av, o);
+			free(o);
+		}
+	}
 	strv_push(&av, "-fdiagnostics-plain-output");
 	strv_push(&av, "-c");
 	strv_push(&av, u->src);

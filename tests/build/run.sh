@@ -216,6 +216,13 @@ $CC $P $A -fplugin-arg-cachehot-once=$T/once -c self.c -o /dev/null 2>e1
 $CC $P $A -fplugin-arg-cachehot-once=$T/once -c self.c -o /dev/null 2>e2
 expect_eq build/once-main-file-always "2" "$(cat e1 e2 | grep -c "warning: read-mostly field 'parent'")"
 
+# cachehot check runs the plugin with once= (its scratch directory): one
+# finding per header in the units' output, the report unchanged
+mkdir -p drv && cp pc.c other.c pc.h pc.ann drv/
+(cd drv && "$CH" check -v --annotations=pc.ann pc.c other.c --no-progress >../drv.out 2>../drv.err)
+expect_eq build/driver-sets-once "2|1" \
+	"$(grep -c -- '-fplugin-arg-cachehot-once=' drv.err)|$(grep -c "warning: read-mostly field 'parent'" drv.out)"
+
 # ---- ccache (Debian's 4.7) ------------------------------------------------------------------
 if command -v ccache >/dev/null; then
 	export CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
