@@ -836,6 +836,19 @@ int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name);
  * file is read once and indexed (O(1) per line); the text stays valid until
  * 16 other files have been asked for. Not thread-safe. */
 const char *ch_source_line(const char *path, unsigned line, size_t *len);
+/* Files that input names (a line marker, a finding's path) are read only
+ * when they are regular files of at most CH_INPUT_MAX_BYTES: a device such
+ * as /dev/zero would exhaust memory, a FIFO would block forever. The file is
+ * opened non-blocking and checked with fstat() on the open descriptor (no
+ * race with a rename). Returns a stream (caller fcloses), or NULL with errno
+ * set: ENODEV for "not a regular file", EFBIG for "too large", or open()'s
+ * error. ch_input_strerror(errno) says which in words. */
+#define CH_INPUT_MAX_BYTES ((long long)1 << 30)   /* 1 GiB */
+FILE *ch_open_input(const char *path);
+const char *ch_input_strerror(int err);
+/* The whole file at path through ch_open_input(), malloc'd and NUL-terminated
+ * (caller frees), *len = bytes (may be NULL); NULL with errno as above. */
+char *ch_read_input(const char *path, size_t *len);
 
 /* ---- options shared by every front-end ---------------------------------- */
 /* "note" | "warning" | "error". Returns -1 for anything else. */

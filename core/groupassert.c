@@ -62,7 +62,6 @@ int ch_asserts_names_type(const ch_asserts *a, const char *type_name)
 /* ---- columns: GCC's display column of the macro name in the real source -- */
 static void load_src(ch_asserts *a, const char *file)
 {
-	FILE *f;
 	size_t n = 0, i;
 	if (a->src_name && !strcmp(a->src_name, file))
 		return;
@@ -72,11 +71,7 @@ static void load_src(ch_asserts *a, const char *file)
 	a->src_lines = NULL;
 	a->src_nlines = 0;
 	a->src_name = file;
-	f = fopen(file, "rb");
-	if (!f)
-		return;
-	a->src = ch_read_stream(f, &n);
-	fclose(f);
+	a->src = ch_read_input(file, &n);   /* a regular file, never a device */
 	if (!a->src)
 		return;
 	a->src_lines = (size_t *)ch_xrealloc(NULL, (n + 2) * sizeof(size_t));

@@ -452,7 +452,7 @@ void findings_resolve_scopes(struct findings *fs)
 		if (!cur || strcmp(cur, f->abspath)) {
 			free(cur); free(text); scopes_free(&sc);
 			cur = xstrdup(f->abspath);
-			text = read_file(cur, NULL);
+			text = ch_read_input(cur, NULL);   /* a path a finding names */
 			if (text)
 				scan_scopes(text, &sc);
 		}

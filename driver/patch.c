@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "driver.h"
+#include "../core/cachehot-core.h"
 
 /* ---- bringing a diff to the form libgit2 reads -------------------------- */
 
@@ -554,7 +555,7 @@ void patch_filter(const struct patch *p, struct findings *fs)
 			if (!cur || strcmp(cur, f->abspath)) {
 				free(cur); free(text); scopes_free(&sc);
 				cur = xstrdup(f->abspath);
-				text = read_file(cur, NULL);
+				text = ch_read_input(cur, NULL);   /* a path a finding names */
 				if (text)
 					scan_scopes(text, &sc);
 			}

@@ -112,6 +112,14 @@ TMPDIR=$T/scratch CACHEHOT_SPARSE=$T/slow.sh "$CH" check $INC --engine=plugin,sp
 pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
 expect_eq interrupted-status-and-cleanup "143|" "$rc|$(ls -A "$T/scratch")"
 
+# check --log: findings naming a device or a FIFO are reported as they are;
+# the file is never read for its scopes (/dev/zero ran out of memory, a FIFO hung)
+mkfifo "$T/log.fifo"
+printf '/dev/zero:1:1: warning: x [cachehot-false-sharing]\n%s:1:1: warning: y [cachehot-false-sharing]\n' "$T/log.fifo" >"$T/dev.log"
+out=$( (ulimit -v 4000000; exec timeout 20 "$CH" check --log "$T/dev.log") 2>&1); rc=$?
+expect_eq log-names-device-or-fifo "1|/dev/zero:1:1: warning: x [cachehot-false-sharing] log.fifo:1:1: warning: y [cachehot-false-sharing]" \
+	"$rc|$(echo $out)"
+
 # ---- -o: report written whole, or not at all --------------------------------
 "$CH" check $INC --format=json -o "$T/out.json" hot.c; rc=$?
 expect_eq output-file "1|1" "$rc|$(jq '.findings | length' "$T/out.json")"

@@ -144,6 +144,17 @@ expect_eq kvocab/ga-no-groups "2|cachehot-layout: struct nc_dev has no cacheline
 printf '__cachehot_assert_group_size("struct ga_sock", "g", "1")\n' >"$T/bad.i"
 out=$("$LT" --group-asserts "$T/bad.i" "$T/ga.o" 2>&1); rc=$?
 expect_eq kvocab/ga-malformed "2|cachehot-layout: $T/bad.i:1: malformed __cachehot_assert_group_size() call: no expanded bound" "$rc|$out"
+# a line marker naming a device or a FIFO: the asserts are still judged (at
+# the marker's lines, column 1), the named file is never read (/dev/zero ran
+# out of memory and aborted, a FIFO hung)
+sed 's|^# \([0-9]*\) "[^"]*ga_asserts.c"|# \1 "/dev/zero"|' "$T/ga.i" >"$T/zero.i"
+out=$( (ulimit -v 4000000; exec timeout 20 "$LT" -q --group-asserts "$T/zero.i" "$T/ga.o") 2>&1); rc=$?
+expect_eq kvocab/ga-marker-dev-zero "1|7|/dev/zero:27:1: warning: CACHELINE_ASSERT_GROUP_MEMBER(struct ga_sock, ga_read_tx, moved) no longer holds" \
+	"$rc|$(grep -c '^/dev/zero:' <<<"$out")|$(grep -m1 '^/dev/zero:27:' <<<"$out" | sed "s/: 'moved' .*//")"
+mkfifo "$T/marker.fifo"
+sed "s|^# \\([0-9]*\\) \"[^\"]*ga_asserts.c\"|# \\1 \"$T/marker.fifo\"|" "$T/ga.i" >"$T/fifo.i"
+out=$(timeout 20 "$LT" -q --group-asserts "$T/fifo.i" "$T/ga.o" 2>&1); rc=$?
+expect_eq kvocab/ga-marker-fifo "1|7" "$rc|$(grep -c "^$T/marker.fifo:" <<<"$out")"
 # net_cachelines on a struct with groups: fast-path fields outside every group
 # of their path (drift), with the group to move them to
 "$LT" -q --net-cachelines $K/ga_sock.rst "$T/ga.o" | grep 'cachehot-net-cachelines' >"$T/gan.txt"
