@@ -899,6 +899,12 @@ struct ch_atomic {
 	int fd;
 	unsigned mode;           /* permissions of the new file (after umask) */
 };
+/* Standard output that could not be written whole (a full disk, /dev/full,
+ * a closed pipe) is an error, not exit 0 with a truncated file: registered
+ * once at the start of main(), an atexit() handler flushes and closes stdout
+ * and, on failure, prints "PROG: cannot write the output: REASON" and ends
+ * the process with exit status 2. */
+void ch_check_stdout_at_exit(const char *prog);
 int ch_atomic_open(struct ch_atomic *a, const char *target);
 int ch_atomic_commit(struct ch_atomic *a);
 void ch_atomic_abort(struct ch_atomic *a);

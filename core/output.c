@@ -202,3 +202,28 @@ void ch_atomic_cleanup(void)
 	if (t)
 		unlink(t);
 }
+
+static const char *stdout_prog = "cachehot";
+
+static void check_stdout(void)
+{
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+	int e = errno;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		fprintf(stderr, "%s: cannot write the output: %s\n", stdout_prog,
+			strerror(e ? e : EIO));
+		_exit(2);
+	}
+}
+
+void ch_check_stdout_at_exit(const char *prog)
+{
+	static int done;
+	stdout_prog = prog;
+	if (!done++)
+		atexit(check_stdout);
+}

@@ -62,6 +62,8 @@ static void keep_flags(char **argv, size_t argc, struct strv *out)
 		i = 2;
 	for (; i < argc; i++) {
 		const char *a = argv[i];
+		if (!strcmp(a, "-w"))   /* would hide every finding (ccdb_load says so) */
+			continue;
 		if (!strcmp(a, "-c") || !strcmp(a, "-MD") || !strcmp(a, "-MMD") ||
 		    !strcmp(a, "-MP") || !strcmp(a, "-M") || !strcmp(a, "-MM") ||
 		    !strncmp(a, "-Wp,-MD,", 8) || !strncmp(a, "-Wp,-MMD,", 9))
@@ -161,14 +163,42 @@ int ccdb_load(const char *path, const struct strv *only,
 					strv_push(&av, json_string_value(a));
 		} else {
 			wordexp_t we;
-			if (wordexp(cmd, &we, WRDE_NOCMD) != 0) {
-				fprintf(stderr, "cachehot: %s: entry %zu: cannot split command\n", path, i);
+			int werr = wordexp(cmd, &we, WRDE_NOCMD);
+			if (werr != 0) {
+				fprintf(stderr, "cachehot: %s: entry %zu (%s): cannot split command: %s\n",
+					path, i, file,
+					werr == WRDE_BADCHAR ? "an unquoted |, &, ;, <, >, (, ), {, } or newline" :
+					werr == WRDE_CMDSUB ? "command substitution ($(...) or `...`) is never run" :
+					werr == WRDE_SYNTAX ? "unbalanced quotes or parentheses" :
+					werr == WRDE_BADVAL ? "an undefined shell variable" :
+					"out of memory");
 				free(dir); free(full); free(abs);
 				goto out;
 			}
 			for (size_t k = 0; k < we.we_wordc; k++)
 				strv_push(&av, we.we_wordv[k]);
 			wordfree(&we);
+		}
+		/* a preprocessing step compiles nothing: say so, never judge it
+		 * silently as clean; -w would silence the engines: dropped */
+		{
+			int only_pp = 0, quiet = 0;
+			for (size_t k = 1; k < av.n; k++) {
+				only_pp |= !strcmp(av.v[k], "-E") || !strcmp(av.v[k], "-M") ||
+					   !strcmp(av.v[k], "-MM");
+				quiet |= !strcmp(av.v[k], "-w");
+			}
+			if (only_pp) {
+				fprintf(stderr, "cachehot: %s: entry %zu (%s): skipped: it only "
+					"preprocesses (-E/-M/-MM), there is no compile to check\n",
+					path, i, file);
+				strv_free(&av);
+				free(dir); free(full); free(abs);
+				continue;
+			}
+			if (quiet)
+				fprintf(stderr, "cachehot: %s: entry %zu (%s): -w dropped: it would "
+					"hide every cachehot finding\n", path, i, file);
 		}
 		keep_flags(av.v, av.n, &flags);
 		/* the unit runs in its directory, the source named absolutely

@@ -82,6 +82,9 @@ char *exe_dir(void);
  * stdin from /dev/null, stdout and stderr both captured into *out (heap,
  * NUL-terminated). Returns the exit status (0-255), 128+signal if killed,
  * or -1 if it could not be started (message printed). */
+/* From a signal handler (async-signal-safe): stop the engine run_capture()
+ * is running now, its process group with it, and reap it. */
+void run_stop_child(void);
 int run_capture(char *const argv[], const char *dir, char **out);
 
 /* ---- ccdb.c ---- */

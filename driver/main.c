@@ -450,9 +450,23 @@ static void remove_tmpdir(void)
 }
 
 /* Interrupted: clean up and leave with 128+signal, as a shell reports it. */
+/* -j workers running now (0 once reaped), for on_signal. */
+static pid_t *worker_pids;
+static size_t nworker_pids;
+
 static void on_signal(int sig)
 {
 	ch_atomic_cleanup();   /* a report or baseline being written */
+	run_stop_child();      /* this process's compile */
+	if (getpid() == main_pid) {   /* every worker, and its compile */
+		for (size_t i = 0; i < nworker_pids; i++)
+			if (worker_pids[i] > 0)
+				kill(worker_pids[i], SIGTERM);
+		for (size_t i = 0; i < nworker_pids; i++)
+			if (worker_pids[i] > 0)
+				while (waitpid(worker_pids[i], NULL, 0) < 0 && errno == EINTR)
+					;
+	}
 	remove_tmpdir();
 	if (opt.progress && getpid() == main_pid)
 		fputs("\r\033[K", stderr);
@@ -830,6 +844,14 @@ static void run_units_parallel(const struct engines_found *ef)
 	size_t next = 0, running = 0, finished = 0;
 	unsigned per_unit = jobs_total / (opt.nunits ? opt.nunits : 1);
 	pid_t *pids = xmalloc(opt.nunits * sizeof(*pids));
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	memset(pids, 0, opt.nunits * sizeof(*pids));
+	worker_pids = pids;
+	nworker_pids = opt.nunits;
 	fflush(stdout);
 	fflush(stderr);
 	while (finished < opt.nunits) {
@@ -840,12 +862,15 @@ static void run_units_parallel(const struct engines_found *ef)
 				fprintf(stderr, "\r\033[K[%zu/%zu] %s", next + 1, opt.nunits, u->src);
 				fflush(stderr);
 			}
+			sigprocmask(SIG_BLOCK, &block, &old);   /* pids[] complete first */
 			pid_t pid = fork();
 			if (pid < 0) {
 				fprintf(stderr, "cachehot: fork: %s\n", strerror(errno));
 				exit(EXIT_TROUBLE);
 			}
 			if (pid == 0) {
+				nworker_pids = 0;
+				sigprocmask(SIG_SETMASK, &old, NULL);
 				char *res = xasprintf("%s/r%zu", tmpdir, next);
 				opt.progress = 0;
 				all.n = 0;
@@ -856,6 +881,7 @@ static void run_units_parallel(const struct engines_found *ef)
 				_exit(opt.trouble ? 3 : 0);
 			}
 			pids[next++] = pid;
+			sigprocmask(SIG_SETMASK, &old, NULL);
 			running++;
 		}
 		int st;
@@ -867,6 +893,7 @@ static void run_units_parallel(const struct engines_found *ef)
 		for (size_t i = 0; i < next; i++) {
 			if (pids[i] != pid)
 				continue;
+			pids[i] = 0;   /* reaped: never signalled again */
 			running--;
 			finished++;
 			jobs_done += per_unit;
@@ -879,6 +906,8 @@ static void run_units_parallel(const struct engines_found *ef)
 			free(res);
 		}
 	}
+	nworker_pids = 0;
+	worker_pids = NULL;
 	free(pids);
 }
 
@@ -1323,6 +1352,7 @@ static int cmd_asserts(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	opt.exedir = exe_dir();
+	ch_check_stdout_at_exit("cachehot");
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_TROUBLE;

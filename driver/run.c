@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,22 @@
 #include "driver.h"
 
 extern char **environ;
+
+/* The engine running now (this process's one child compile), in a process
+ * group of its own: gcc's cc1, as1 go with it when it is stopped. */
+static volatile pid_t run_child;
+
+void run_stop_child(void)
+{
+	pid_t pid = run_child;
+	if (pid > 0) {
+		kill(-pid, SIGTERM);
+		kill(pid, SIGTERM);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		run_child = 0;
+	}
+}
 
 int run_capture(char *const argv[], const char *dir, char **out)
 {
@@ -44,7 +61,22 @@ int run_capture(char *const argv[], const char *dir, char **out)
 	posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
 	if (dir)
 		posix_spawn_file_actions_addchdir_np(&fa, dir);
-	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawnattr_t sa;
+	sigset_t block, old;
+	posix_spawnattr_init(&sa);
+	posix_spawnattr_setpgroup(&sa, 0);
+	posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
+	/* a signal between the spawn and run_child's store would leave it */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	err = posix_spawnp(&pid, argv[0], &fa, &sa, argv, environ);
+	if (!err)
+		run_child = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	posix_spawnattr_destroy(&sa);
 	posix_spawn_file_actions_destroy(&fa);
 	close(pfd[1]);
 	if (err) {
@@ -72,10 +104,12 @@ int run_capture(char *const argv[], const char *dir, char **out)
 	*out = buf;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
+			run_child = 0;
 			fprintf(stderr, "cachehot: waitpid: %s\n", strerror(errno));
 			return -1;
 		}
 	}
+	run_child = 0;
 	/* posix_spawnp reports a failed exec as exit status 127. */
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);

@@ -382,6 +382,7 @@ int main(int argc, char **argv)
 	gasserts = calloc(argc + 1, sizeof(char *));
 	if (!sides || !only || !netcl || !gasserts)
 		abort();
+	ch_check_stdout_at_exit("cachehot-layout");
 	while ((c = getopt_long(argc, argv, "qh", lopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_ANN: sides[nsides++] = optarg; break;

@@ -71,9 +71,19 @@ static const char *records_unit;
 static void write_records(void)
 {
 	if (ch_opts.findings && ch_records_write(ch_sparse_ctx, ch_opts.findings, records_unit)) {
-		fprintf(stderr, "cachehot-sparse: %s\n", ch_ctx_error(ch_sparse_ctx));
+		fprintf(stderr, "cachehot-sparse: error: %s\n", ch_ctx_error(ch_sparse_ctx));
 		_exit(2);
 	}
+}
+
+/* An output (the manifest) that could not be written: the files after it
+ * are still checked, and the run ends with exit status 2, not sparse's 0. */
+static int output_failed;
+
+static void exit_on_output_failure(void)
+{
+	if (output_failed)
+		_exit(2);
 }
 
 static void opt_die(const char *fmt, const char *a, const char *b)
@@ -269,8 +279,10 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 		nargv[n++] = argv[i];
 	}
 	nargv[n] = NULL;
-	if (ch_opts.manifest)
+	if (ch_opts.manifest) {
 		ch_manifest_use(ch_sparse_ctx, ch_opts.manifest);
+		atexit(exit_on_output_failure);
+	}
 	if (ch_opts.findings) {
 		ch_records_begin(ch_sparse_ctx, "sparse");
 		atexit(write_records);
@@ -452,8 +464,10 @@ struct symbol_list *__wrap_sparse(char *filename)
 			ch_sidecar_globals(ch_sparse_ctx, list_unmatched_var, NULL);
 	}
 	ch_attr_reset();
-	if (ch_opts.manifest && ch_manifest_write(ch_sparse_ctx, ch_opts.manifest))
-		fprintf(stderr, "cachehot-sparse: %s\n", ch_ctx_error(ch_sparse_ctx));
+	if (ch_opts.manifest && ch_manifest_write(ch_sparse_ctx, ch_opts.manifest)) {
+		fprintf(stderr, "cachehot-sparse: error: %s\n", ch_ctx_error(ch_sparse_ctx));
+		output_failed = 1;
+	}
 	records_unit = filename;
 	if (ch_opts.findings) {
 		struct stat st;

@@ -111,6 +111,22 @@ printf '#!/bin/sh\nsleep 3\n' >"$T/slow.sh"; chmod +x "$T/slow.sh"
 TMPDIR=$T/scratch CACHEHOT_SPARSE=$T/slow.sh "$CH" check $INC --engine=plugin,sparse hot.c >/dev/null 2>&1 &
 pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
 expect_eq interrupted-status-and-cleanup "143|" "$rc|$(ls -A "$T/scratch")"
+# -j 2, killed (SIGTERM, then SIGINT as from a terminal's kill -INT): the
+# workers and their engine processes stop with the driver, the scratch
+# directory goes (workers and their compiles kept running, leaving files)
+printf '#!/bin/sh\necho $$ >>"%s/engines"\nexec sleep 30\n' "$T" >"$T/slow2.sh"; chmod +x "$T/slow2.sh"
+for sig in TERM INT; do
+	: >"$T/engines"
+	TMPDIR=$T/scratch CACHEHOT_SPARSE=$T/slow2.sh "$CH" check $INC --engine=sparse -j 2 hot.c clean.c >/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 50); do [ "$(wc -l <"$T/engines")" -ge 2 ] && break; sleep 0.1; done
+	kill -$sig $pid; wait $pid; rc=$?
+	sleep 0.2
+	alive=0; for p in $(cat "$T/engines"); do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
+	expect_eq "interrupted-j2-stops-engines-$sig" "$((128 + $(kill -l $sig)))|2|0|" \
+		"$rc|$(wc -l <"$T/engines")|$alive|$(ls -A "$T/scratch")"
+	for p in $(cat "$T/engines"); do kill "$p" 2>/dev/null; done
+done
 
 # check --log: findings naming a device or a FIFO are reported as they are;
 # the file is never read for its scopes (/dev/zero ran out of memory, a FIFO hung)
@@ -344,6 +360,20 @@ ccdb_case ccdb-absolute-wrapper "$T/proj/abs.json"
 printf '[{"directory": "%s/gone", "file": "hot.c", "arguments": ["gcc", "-c", "hot.c"]}]\n' "$T" >"$T/gone.json"
 "$CH" check -p "$T/gone.json" >/dev/null 2>"$T/err"; rc=$?
 expect_eq ccdb-missing-directory "2|cachehot: cannot run gcc in $T/gone: No such file or directory" "$rc|$(head -1 "$T/err")"
+# -w would hide every finding: dropped, and said; a preprocessing-only entry
+# (-E) is skipped, and said (both gave 0 findings, exit 0, no message)
+cat >"$T/proj/wE.json" <<EOF
+[ { "directory": "$T/proj", "file": "src/hot.c", "arguments": ["gcc", "-w", "-I$TOP/include", "-c", "src/hot.c"] },
+  { "directory": "$T/proj", "file": "src/clean.c", "command": "gcc -E -I$TOP/include src/clean.c -o src/clean.i" } ]
+EOF
+out=$(cd "$T" && "$CH" check -p "$T/proj/wE.json" 2>&1); rc=$?
+expect_eq ccdb-w-dropped-E-skipped "1|cachehot: $T/proj/wE.json: entry 0 (src/hot.c): -w dropped: it would hide every cachehot finding
+cachehot: $T/proj/wE.json: entry 1 (src/clean.c): skipped: it only preprocesses (-E/-M/-MM), there is no compile to check
+$PROJ_LINE" "$rc|$out"
+# a command no shell could split: the entry and the reason
+printf '[{"directory": "%s/proj", "file": "src/hot.c", "command": "gcc -c \\"src/hot.c"}]\n' "$T" >"$T/unsplit.json"
+out=$("$CH" check -p "$T/unsplit.json" 2>&1 >/dev/null); rc=$?
+expect_eq ccdb-unsplittable-reason "2|cachehot: $T/unsplit.json: entry 0 (src/hot.c): cannot split command: unbalanced quotes or parentheses" "$rc|$out"
 # an object without annotations through the driver: nothing judged is said
 gcc -g -c -I"$TOP/include" "$FX/hot.c" -o "$T/attr.o"
 "$CH" check --engine=layout "$T/attr.o" >/dev/null 2>"$T/err"; rc=$?

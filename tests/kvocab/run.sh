@@ -128,6 +128,21 @@ expect_eq kvocab/ga-baseline-new-stale-assert "1|warning: CACHELINE_ASSERT_GROUP
 sed 1d "$T/ga.block" >"$T/ga.block.body"
 expect_file_eq kvocab/ga-block $K/ga_sock.asserts.expected "$T/ga.block.body"
 expect_eq kvocab/ga-block-status 0 "$rc"
+# output that cannot be written (a full disk: /dev/full) is an error, exit 2,
+# never exit 0 with a truncated file
+for a in "--show ga_sock" "--reorganize ga_sock" "--groups" "--groups --json" "--asserts ga_sock"; do
+	out=$("$LT" -q $a "$T/ga.o" 2>&1 >/dev/full); rc=$?
+	expect_eq "kvocab/full-disk-${a// /_}" "2|cachehot-layout: cannot write the output: No space left on device" "$rc|$out"
+done
+out=$("$CH" asserts ga_sock "$T/ga.o" 2>&1 >/dev/full); rc=$?
+expect_eq kvocab/full-disk-cachehot-asserts "2|cachehot-layout: cannot write the output: No space left on device" "$rc|$out"
+mkdir "$T/full"
+if mount -t tmpfs -o size=8k tmpfs "$T/full" 2>/dev/null; then
+	cat /dev/zero >"$T/full/fill" 2>/dev/null   # the file system is full
+	"$LT" -q --groups "$T/ga.o" >"$T/full/groups.txt" 2>"$T/full.err"; rc=$?
+	expect_eq kvocab/full-tmpfs-groups "2|cachehot-layout: cannot write the output: No space left on device" "$rc|$(cat "$T/full.err")"
+	umount "$T/full"
+fi
 paste_fn() {   # BLOCK OUT.c
 	{ sed -n '1,/^#define GA_READ_TX_MAX/p' $K/ga_asserts.c; echo 'void ga_struct_check(void)'; echo '{'
 	  cat "$1"; echo '}'; } >"$2"

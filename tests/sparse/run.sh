@@ -219,6 +219,19 @@ rm -f "$T/m.json"
 "$CK" -Wno-decl -fcachehot-manifest="$T/m.json" -Iinclude tests/fixtures/page_counter_v5_10.c >/dev/null 2>&1
 expect_eq sparse/manifest-fields "usage:0:8:hot min:8:8:read_mostly parent:40:8:read_mostly" \
 	"$(jq -r '.structs.page_counter.fields[] | select(.name=="usage" or .name=="min" or .name=="parent") | "\(.name):\(.offset):\(.size):\(.class)"' "$T/m.json" 2>&1 | tr '\n' ' ' | sed 's/ $//')"
+# a manifest that cannot be written (no such folder; a full file system when
+# a tmpfs can be mounted): "error:" and exit 2 (was the bare reason, exit 0)
+out=$("$CK" -Wno-decl -fcachehot-manifest="$T/no-such-dir/m.json" -Iinclude tests/fixtures/page_counter_v5_10.c 2>&1 >/dev/null | grep '^cachehot-sparse: error')
+rc=$("$CK" -Wno-decl -fcachehot-manifest="$T/no-such-dir/m.json" -Iinclude tests/fixtures/page_counter_v5_10.c >/dev/null 2>&1; echo $?)
+expect_eq sparse/manifest-unwritable "2|cachehot-sparse: error: $T/no-such-dir/m.json.lock: cannot lock manifest: No such file or directory" "$rc|$out"
+mkdir "$T/full"
+if mount -t tmpfs -o size=8k tmpfs "$T/full" 2>/dev/null; then
+	cat /dev/zero >"$T/full/fill" 2>/dev/null   # the file system is full
+	: >"$T/full/m.json.lock"
+	rc=$("$CK" -Wno-decl -fcachehot-manifest="$T/full/m.json" -Iinclude tests/fixtures/page_counter_v5_10.c 2>"$T/full.err" >/dev/null; echo $?)
+	expect_eq sparse/manifest-disk-full "2|1|" "$rc|$(grep -c "^cachehot-sparse: error: $T/full/m.json" "$T/full.err")|$(ls "$T/full" | grep -v '^fill$\|^m.json.lock$')"
+	umount "$T/full"
+fi
 # attribute per-thread marks in the manifest, named as the plugin names them
 # (cachehot-layout reads them: DWARF and BTF carry no attributes)
 rm -f "$T/pt.json"
