@@ -5,7 +5,7 @@
  * applied (without them every DW_FORM_strp name of a .o file reads as
  * offset 0): reloc.c applies those of the three debug sections read here;
  * objects it does not handle go through libdwfl, which relocates every
- * debug section (slower: issue 12).  See bloat.h and docs/bloat.rst.
+ * debug section (slower).  See bloat.h and docs/bloat.rst.
  */
 #define _GNU_SOURCE
 #include "bloat.h"

@@ -4,7 +4,7 @@
  *
  * Sizes come from the ELF symbol table (st_size, read with libelf), never
  * from compiler estimates: GCC's size estimate counts inline asm per line and
- * is off by 10x on kernel code (issue 3, FIELD-NOTES "GCC plugin").
+ * is off by 10x on kernel code.
  * Whether a function was declared inline comes from DWARF (libdw; the
  * relocations of .o files applied by reloc.c, or by libdwfl where reloc.c
  * does not apply), see bl_how below and docs/bloat.rst.
@@ -66,7 +66,7 @@ void bl_scan_set_source(struct bl_scan *s, int on);
  * carries (symbol up to the first '.') are read; the copies and the census
  * are the same, the inline names are those of the copies only.  For
  * callers that need no inline list (cachehot-bloat --census and the plain
- * list; issue 12: the census at nm -S speed). */
+ * list: the census at nm -S speed). */
 void bl_scan_set_all_names(struct bl_scan *s, int on);
 
 /* Add the copies and inline names of one relocatable or linked ELF object.

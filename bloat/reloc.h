@@ -5,7 +5,7 @@
  *
  * Why: libdw does not relocate; libdwfl does, but always every debug
  * section (.debug_loclists, .debug_rnglists, .debug_aranges, .debug_frame,
- * ...: 45% of the census's time on kernel objects, issue 12).  The census
+ * ...: 45% of the census's time on kernel objects).  The census
  * reads only DIE names and attributes (.debug_info, and
  * .debug_str_offsets for DW_FORM_strx) and the file table of the line
  * table (.debug_line, whose DWARF 5 file names are DW_FORM_line_strp

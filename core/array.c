@@ -7,7 +7,7 @@
  * multiple of the line size (or the array does not start on a line), a hot
  * field of element i and data of element i+1 land on one line and two
  * threads write it. Source: the per-thread statistics arrays of userspace
- * servers (issue 14) and the kernel's ____cacheline_aligned_in_smp per-CPU
+ * servers and the kernel's ____cacheline_aligned_in_smp per-CPU
  * structs (e.g. "struct rq" in kernel/sched/sched.h).
  *
  * The element positions repeat every L / gcd(E, L) elements, so at most that

@@ -174,7 +174,7 @@ int ch_check_array(struct ch_ctx *ctx, struct ch_type *et, uint64_t elem_size,
  * (the class attributes on a variable, sidecar "VARIABLE CLASS[:GROUP]")
  * that shares a cache line with other data. Placement is only known in the
  * binary: cachehot-layout reads it from the ELF symbol table (st_value,
- * st_size, the section's address and alignment). Source: issue 14 (a hot
+ * st_size, the section's address and alignment). Source: real userspace servers (a hot
  * global counter beside read-mostly configuration or a queue's indices);
  * the kernel's __cacheline_aligned_in_smp / __read_mostly placement
  * (include/linux/cache.h). */
@@ -568,7 +568,7 @@ int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group
 
 /* ---- the kernel's cacheline groups (core/groups.c) ------------------------
  * Since 6.8, include/linux/cache.h marks groups of fields with zero-size
- * members (FIELD-NOTES; 6.12 net_device, tcp_sock, sock, netns_ipv4,
+ * members (6.12 net_device, tcp_sock, sock, netns_ipv4,
  * page_pool):
  *   __cacheline_group_begin(G)          __u8 __cacheline_group_begin__G[0]
  *   __cacheline_group_end(G)            __u8 __cacheline_group_end__G[0]
@@ -739,7 +739,7 @@ struct ch_inline_finding {
 				    * use; the message says that instead */
 };
 /* The complete message, ending in "[cachehot-inline-addr]". Source: the
- * out-of-line copies of "mm: memcontrol: ..." numa_stat accessors (issue 3). */
+ * out-of-line copies of "mm: memcontrol: ..." numa_stat accessors. */
 const char *ch_inline_addr_message(ch_ctx *ctx, const struct ch_inline_finding *f);
 /* The same message once the object is built: the pointer to cachehot-bloat
  * replaced by the copy's size from the symbol table ("its out-of-line copy
@@ -866,7 +866,7 @@ unsigned ch_line_size_from_macros(ch_macro_lookup_fn lookup, void *arg);
  * zero): using the default, 64 bytes; ... [cachehot]". *note is NULL
  * otherwise; *macro (may be NULL) the macro's name, for the location.
  * Every front-end reads the line size through this one function so that
- * they agree on every body (issue 12). */
+ * they agree on every body. */
 unsigned ch_line_size_eval(ch_ctx *ctx, ch_macro_lookup_fn lookup, void *arg,
 			   const char **note, const char **macro);
 const char *ch_msg_line_size_fallback(ch_ctx *ctx, const char *macro, const char *why);
@@ -1109,7 +1109,7 @@ char *ch_manifest_text(ch_ctx *ctx);
 
 /* ---- access facts (plugin access mode) and inference (cachehot annotate) -- */
 /* Per struct field and per function: how the code touches the field.
- * Source of the model: issue 11 and docs/annotate.md. A "marked" access is
+ * Source of the model: docs/annotate.md. A "marked" access is
  * a volatile one (READ_ONCE/WRITE_ONCE); an RMW is an atomic
  * read-modify-write (a locking or exchanging inline asm on the field, an
  * __atomic_* or __sync_* builtin). A plain x++ is one load and one store. */

@@ -9,7 +9,7 @@
  *   #define L1_CACHE_BYTES (_AC(1,UL) << L1_CACHE_SHIFT)
  * This is not a C expression parser: anything else fails and the caller
  * falls back to the default line size with a note naming the macro.
- * Evaluation is total (issue 12): overflow, division by zero, shifts of 63
+ * Evaluation is total: overflow, division by zero, shifts of 63
  * or more or negative, nesting and size past fixed limits all fail cleanly
  * instead of trapping (LLONG_MIN / -1 raised SIGFPE in every engine).
  */

@@ -3,7 +3,7 @@
  * infer.c -- from merged access facts (core/access.c) to a sidecar
  * suggestion (docs/annotations.rst syntax), the rules of `cachehot annotate`.
  *
- * Rules (issue 11; thresholds in struct ch_infer_opts; docs/annotate.md is
+ * Rules (thresholds in struct ch_infer_opts; docs/annotate.md is
  * the reference, this list a summary):
  *  - A function is on a slow path when it lies in .init.text/.exit.text, is
  *    cold, or is static and every caller known in the build is on a slow

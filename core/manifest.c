@@ -223,7 +223,7 @@ void ch_manifest_per_thread(ch_ctx *ctx, const char *name)
  * any depth (C names those directly, as the sidecar does; the flattened
  * "fields" stop at the walk's nesting limit, and without these entries
  * cachehot-layout lost the classes of members nested deeper and judged
- * nothing, silently: issue 13). Depth bounded as the core's walks. */
+ * nothing, silently, before). Depth bounded as the core's walks. */
 typedef void (*annotation_fn)(const char *field, enum ch_class c, const char *group, void *arg);
 
 static void each_annotation(ch_ctx *ctx, const char *sname, const struct ch_type *t,

@@ -392,7 +392,7 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 		 * part of an entry: quoted, it would be invisible in the error.
 		 * Skipped at the start of every line, not only of the file:
 		 * sidecars joined with "cat a.ann b.ann" carry b's mark at the
-		 * start of its first line (issue 13). */
+		 * start of its first line. */
 		if (!strncmp(p, "\xef\xbb\xbf", 3))
 			p += 3;
 		nl = strchr(p, '\n');

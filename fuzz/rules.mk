@@ -1,4 +1,4 @@
-# fuzz/rules.mk -- libFuzzer harnesses (issue 12 item 3); never part of
+# fuzz/rules.mk -- libFuzzer harnesses; never part of
 # `make all` or `make check`. `make fuzz` builds them with clang-14
 # (-fsanitize=fuzzer,address,undefined) and runs each for FUZZ_SECONDS
 # (fuzz/run.sh); docs/reliability.md says what ran and what it found.

@@ -17,7 +17,7 @@
 # promoted by -Werror) and unmatched sidecar entries with unmatched=ignore.
 # CONFIG_WERROR (y in defconfig) is switched off in the sweep's OBJDIR: a
 # 6.1 sidecar on 6.12 names members 6.12 removed, the plugin says so as a
-# warning whatever severity is (issue 14 item 1), and with -Werror the
+# warning whatever severity is, and with -Werror the
 # first compile (asm-offsets.c) would stop the whole build. Instead the
 # report counts every cachehot diagnostic printed as a warning or error
 # under severity=note ("severity escapes": each would fail a -Werror build)

@@ -656,7 +656,7 @@ static void do_call(gcall *stmt, const char *fn)
 	tree decl = gimple_call_fndecl(stmt), lhs = gimple_call_lhs(stmt);
 	unsigned i;
 	if (gimple_call_internal_p(stmt))
-		decl = NULL_TREE;   /* no CALL_EXPR_FN (FIELD-NOTES) */
+		decl = NULL_TREE;   /* no CALL_EXPR_FN */
 	if (decl && fndecl_built_in_p(decl, BUILT_IN_NORMAL) && DECL_NAME(decl)) {
 		const char *b = IDENTIFIER_POINTER(DECL_NAME(decl));
 		if ((!strncmp(b, "__atomic_", 9) || !strncmp(b, "__sync_", 7)) &&

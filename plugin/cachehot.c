@@ -11,7 +11,7 @@
  * diagnostics at the member's location. The plugin holds no rule of its own.
  *
  * C-style code compiled with g++, in the manner of the kernel's
- * scripts/gcc-plugins/ (but without gcc-common.h: see FIELD-NOTES).
+ * scripts/gcc-plugins/ (but without gcc-common.h, whose '#define gimple gimple_ptr' mangles GCC headers included after it).
  */
 #include "gcc-plugin.h"
 #include "plugin-version.h"

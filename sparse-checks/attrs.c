@@ -446,7 +446,7 @@ static int count_args(const struct expression *e)
 }
 
 /* A class attribute on a struct rather than a member, an error in GCC and so
- * in the plugin, at the struct's tag (issue 13: sparse was silent):
+ * in the plugin, at the struct's tag (sparse was silent):
  *  - after the closing brace: ctx->ctype.base_type is the struct (parse.c,
  *    struct_union_enum_specifier(), as for randomize_layout);
  *  - between 'struct' and the tag: the attribute list is followed by the

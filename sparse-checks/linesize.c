@@ -7,7 +7,7 @@
  * has where its definition is complete, as the compiler expands the
  * macro there (____cacheline_aligned in that struct gets the same value).
  * A macro defined only after a struct, or redefined between two structs,
- * so gives each struct the value in force at it (issue 13: the plugin used
+ * so gives each struct the value in force at it (the plugin used
  * the first value found for the whole unit, this checker the last one).
  *
  * sparse preprocesses a whole file before it parses it: at parse time every

@@ -290,7 +290,7 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 	ch_sidecar_names_init();
 	/* _Bool as GCC stores it: one byte. With sparse's default of one bit
 	 * its lay-out put every '_Bool x : 1' bit-field in a byte of its own
-	 * (issue 13); sparse's own compiler (compile.c) sets the same. Read by
+	 *; sparse's own compiler (compile.c) sets the same. Read by
 	 * init_ctypes() inside sparse_initialize(). */
 	bits_in_bool = 8;
 	ch_enum_options(n, nargv);

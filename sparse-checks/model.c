@@ -4,7 +4,7 @@
  *
  * Sparse lays structs out itself (symbol.c, examine_struct_union_type):
  * member->offset is in bytes, member->bit_offset/bit_size in bits,
- * ctype.alignment in bytes. FIELD-NOTES: these equal gcc's offsets for
+ * ctype.alignment in bytes. measured: these equal gcc's offsets for
  * page_counter, mem_cgroup, zone, lruvec. Direct members only; a member that
  * is a struct/union (or array of them) points at that type's own ch_type
  * (built first, memoised in core under the sparse symbol as key).
@@ -201,7 +201,7 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 		m->bit_size = bits > 0 ? (unsigned)bits : 0;
 		/* the byte holding the first bit, as the plugin and the DWARF
 		 * reader give it (sparse keeps the storage unit's offset): the
-		 * fix planner lays members out by offset and size (issue 13:
+		 * fix planner lays members out by offset and size (a bug once:
 		 * 'long f : 39' at bit 8 was 6 bytes from offset 0 here, 5 from
 		 * offset 1 in the plugin, and the fixes differed) */
 		if (m->bit_size) {
@@ -234,7 +234,7 @@ static void fill_member(struct ch_member *m, struct symbol *mem, struct position
 		else if (t && t->type == SYM_ARRAY && !m->flexible) {
 			/* zero-size elements (GNU: a struct of only a [0] array):
 			 * the count is the declared one, as GCC's domain says
-			 * (issue 13: sparse said 0 elements, and the padding the
+			 * (sparse said 0 elements, and the padding the
 			 * plugin saw in each element was missed) */
 			struct symbol *a = t;
 			m->nelems = 1;
@@ -1092,7 +1092,7 @@ void ch_print_finding(const struct ch_finding *f, void *arg)
 	} else if (f->severity == CH_SEV_WARNING && strlen(f->message) < 400 && !has_error) {
 		/* sparse's own path, for -Wsparse-error; but not under its
 		 * warning limit (-fmax-warnings, 100 by default): cachehot's
-		 * findings are not sparse's warnings to cap (issue 13: with
+		 * findings are not sparse's warnings to cap (with
 		 * 5000 annotated fields, 98 of 4781 findings were printed) */
 		int saved = fmax_warnings;
 		fmax_warnings = 2;   /* > 1: no "too many warnings" in its place */

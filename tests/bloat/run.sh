@@ -230,12 +230,12 @@ fnsize() { echo $((16#$(nm -S "$1" | awk -v s="$2" '$4 == s {print $2}'))); }
 expect_eq patched-function-size "numa_stat_sum 102 -> 102" \
 	"numa_stat_sum $(fnsize "$T/obj/seed.o" numa_stat_sum) -> $(fnsize seed.o numa_stat_sum)"
 # symlinked folders (a loop, and a second name for one folder): every object
-# counted once, the loop not followed (issue 13: 41x through a loop)
+# counted once, the loop not followed (41x through a loop)
 mkdir -p "$T/sl/d" && cp "$T/obj/seed.o" "$T/sl/d/" && ln -s .. "$T/sl/d/loop" && ln -s d "$T/sl/d2"
 out=$(cd "$T" && timeout 20 "$BLOAT" sl | tail -1)
 expect_eq symlinked-folders-once "$(cd "$T" && "$BLOAT" sl/d | tail -1)" "$out"
 
-# an identical-code-folded copy whose subprogram has no low_pc (issue 15:
+# an identical-code-folded copy whose subprogram has no low_pc (a real case:
 # cpu_core_flags, 10 bytes in 6.1's kernel/sched/build_utility.o, missed);
 # its own folder: the census above counts the fixture objects
 mkdir -p "$T/icf"
@@ -248,7 +248,7 @@ expect_eq icf-sizes-nm "$(cd "$T/icf" && nm -S icf_table.o | while read -r a sz 
 		[ "$ty" = t ] && echo "$nm $((16#$sz))"; done | sort)" \
 	"$(cd "$T/icf" && "$BLOAT" --format=lines icf_table.o | awk -F'\t' '{ print $2, $4 }' | sort)"
 
-# the ways an object's DWARF is read (issue 12: .o files relocate only the
+# the ways an object's DWARF is read (.o files relocate only the
 # debug sections read, in place; linked files are read as they are; what
 # that code does not handle goes through libdwfl): same copies, same decl
 # files (DWARF 5 file names need .rela.debug_line), same sizes as nm -S

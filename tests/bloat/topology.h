@@ -1,5 +1,5 @@
 /* Reduced from the shape of 6.1's include/linux/sched/topology.h, as
- * kernel/sched/build_utility.o compiles it (issue 15): two static inline
+ * kernel/sched/build_utility.o compiles it: two static inline
  * flag functions with the same body, both stored in a table. GCC's
  * identical-code folding keeps one copy per symbol, but the DWARF of the
  * second (cpu_core_flags) is a bare subprogram: no low_pc, no ranges, no

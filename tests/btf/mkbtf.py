@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mkbtf.py CASE OUT -- write a crafted raw BTF file (issue 12 item 3).
+"""mkbtf.py CASE OUT -- write a crafted raw BTF file.
 
 Raw BTF: a 24-byte header, the type section, the string section
 (include/uapi/linux/btf.h). Cases are built here, never committed.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Crafted raw BTF (issue 12 item 3), generated here by mkbtf.py (nothing big
+# Crafted raw BTF, generated here by mkbtf.py (nothing big
 # is committed): cachehot-layout refuses malformed input with a clear error
 # and exit status 2 in every mode, never a signal inside libbpf or itself,
 # and --show output stays bounded.

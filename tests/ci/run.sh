@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/ci/run.sh -- cachehot in real builds and CI (issue 14 items 1 and 7):
+# tests/ci/run.sh -- cachehot in real builds and CI:
 # a -Wall -Werror -pedantic project keeps building with the plugin loaded
 # (werror=0) while its CI gate fails on the findings; stale sidecar entries
 # never break a -Werror build; the kernel-plugin conventions (disable, help,
@@ -84,13 +84,13 @@ expect_eq stale-entries-listed "1|side2.ann:2: warning: sidecar entry 't_typedef
 out=$("$CH" check side.c --annotations side2.ann); rc=$?
 expect_eq unmatched-partial-run-is-note "0|side2.ann:2: note: sidecar entry 't_typedef.x' ($T/side2.ann:2) matched no struct in this translation unit [cachehot]" "$rc|$out"
 
-# a sidecar saved with a UTF-8 byte order mark reads as without one (issue 13:
+# a sidecar saved with a UTF-8 byte order mark reads as without one (a bug once:
 # the invisible mark was quoted in "is not STRUCT.FIELD")
 printf '\xef\xbb\xbfs.a hot\ns.b read_mostly\n' >bom.ann
 out=$(gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=bom.ann -fdiagnostics-plain-output -c side.c -o /dev/null 2>&1); rc=$?
 expect_eq sidecar-bom "0|side.c:3:14: warning: read-mostly field 'b'" "$rc|$(echo "$out" | grep -o "^side.c:[0-9:]* warning: read-mostly field 'b'")"
 # ... also in the middle: "cat a.ann b.ann" of two such files puts b's mark
-# at the start of line 2 (issue 13: "ab.ann:2: '<BOM>s.b' is not
+# at the start of line 2 ("ab.ann:2: '<BOM>s.b' is not
 # STRUCT.FIELD" in every engine, core/sidecar.c being shared)
 printf '\xef\xbb\xbfs.a hot\n' >bom1.ann; printf '\xef\xbb\xbfs.b read_mostly\n\xef\xbb\xbf' >bom2.ann
 cat bom1.ann bom2.ann >bom12.ann

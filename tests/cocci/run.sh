@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/cocci/run.sh -- tests of cocci/unify_padding.cocci and
-# cocci/counter_batch.cocci (issue 4). Each rule and mode runs on a fixture
+# cocci/counter_batch.cocci. Each rule and mode runs on a fixture
 # and its output is compared byte for byte with an expected file:
 #   counter_batch/batch.c     positive shapes (rmqueue_bulk's CMA update,
 #                             keyed item, per-cpu event, iterator, user list)

@@ -165,7 +165,7 @@ static void missing_cb(const char *file, unsigned line, const char *entry, void 
 	snprintf(missing_lines + l, sizeof(missing_lines) - l, " %s@%u", entry, line);
 }
 
-/* The indices (issue 12): 100k entries over 1000 structs, a conflict
+/* The indices: 100k entries over 1000 structs, a conflict
  * 100k lines apart, a failed load undone, missing fields in file order. */
 /* [cachehot-global-sharing]: the sidecar's VARIABLE lines and the rule
  * (core/globals.c) on hand-made symbol tables. */

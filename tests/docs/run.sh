@@ -32,3 +32,8 @@ for t in $documented; do
 	grep -qx "$t" <<<"$all" || grep -qx "$t" <<<"$skip" || absent="$absent $t"
 done
 expect_eq docs/long-check-runs-every-documented-target "" "$absent"
+
+# code and docs name nothing outside the repository: no tracker issue
+# numbers, no planning notes
+refs=$(git -C "$TOP" grep -n -I -E '[Ii]ssues? #?[0-9]+|FIELD-NOTES|/work/shared' -- . ':!third_party' ':!tests/fuzz' ':!tests/docs/run.sh' 2>/dev/null | head -3)
+expect_eq docs/no-references-outside-the-repository "" "$refs"

@@ -98,7 +98,7 @@ if v=$(validate "$T/c.sarif"); then
 	expect_eq sarif-clean 0 "$(jq '.runs[0].results | length' "$T/c.sarif")"
 else fail sarif-clean "$v"; fi
 
-# every result has its own fingerprint, over the whole fixture set (issue 14 item 6)
+# every result has its own fingerprint, over the whole fixture set
 (cd "$TOP" && "$CH" check -I include -j 2 --format=sarif tests/fixtures/*.c 2>/dev/null) >"$T/all.sarif"
 out=$(jq -r '[.runs[0].results[].partialFingerprints["cachehotKey/v3"]] | "\(length > 50) \(length - (unique | length))"' "$T/all.sarif")
 expect_eq sarif-fingerprints-unique "true 0" "$out"
@@ -140,7 +140,7 @@ expect_eq log-names-device-or-fifo "1|/dev/zero:1:1: warning: x [cachehot-false-
 "$CH" check $INC --format=json -o "$T/out.json" hot.c; rc=$?
 expect_eq output-file "1|1" "$rc|$(jq '.findings | length' "$T/out.json")"
 # killed while writing (SIGXFSZ here, as SIGKILL would: not catchable by
-# the driver): no partial FILE.tmp.* left beside the target (issue 13)
+# the driver): no partial FILE.tmp.* left beside the target
 mkdir "$T/kill"
 for i in $(seq 1 3000); do echo "hot.c:$i:1: warning: finding $i of a report long enough to pass the file size limit [cachehot-false-sharing]"; done >"$T/kill/big.log"
 (cd "$T/kill" && ulimit -f 64 && exec "$CH" check --log big.log -o out.txt) 2>/dev/null; rc=$?
@@ -159,7 +159,7 @@ n=$("$CH" check $INC -o /dev/stdout hot.c | grep -c cachehot-false-sharing)
 expect_eq output-dev-stdout "1|char-or-link" "$n|$( [ -L /dev/stdout ] || [ -c /dev/stdout ] && echo char-or-link)"
 
 # ---- inline-addr: the use site, both names and the copies' sizes from the
-# object, equal to nm -S on the same compile (issue 3's seed shape)
+# object, equal to nm -S on the same compile (the seed shape)
 SEED=$TOP/tests/inline/seed.c
 out=$("$CH" check -O2 "$SEED"); rc=$?
 gcc -O2 -c "$SEED" -o "$T/seed.o"
@@ -312,7 +312,7 @@ EOF
 out=$("$CH" check -p "$T/proj/compile_commands.json"); rc=$?
 expect_eq ccdb-finding "1|proj/src/hot.c:7:23: warning: $MSG [cachehot-false-sharing]" "$rc|$out"
 expect_eq ccdb-no-side-files "" "$(ls "$T/proj/src" | grep -v '\.c$')"
-# every generator's shape (issue 14 item 2): the source passed once, flags kept
+# every generator's shape: the source passed once, flags kept
 PROJ_LINE="proj/src/hot.c:7:23: warning: $MSG [cachehot-false-sharing]"
 ccdb_case() {   # NAME DB [RUN-DIR]
 	out=$(cd "${3:-$T}" && "$CH" check -p "$2" 2>&1); rc=$?
@@ -356,7 +356,7 @@ cat >"$T/proj/abs.json" <<EOF
     "command": "ccache gcc -I $TOP/include -osrc/hot.o -c $T/proj/src/hot.c" } ]
 EOF
 ccdb_case ccdb-absolute-wrapper "$T/proj/abs.json"
-# a unit whose directory is gone: the directory is named, not "cannot run gcc" (issue 13)
+# a unit whose directory is gone: the directory is named, not "cannot run gcc"
 printf '[{"directory": "%s/gone", "file": "hot.c", "arguments": ["gcc", "-c", "hot.c"]}]\n' "$T" >"$T/gone.json"
 "$CH" check -p "$T/gone.json" >/dev/null 2>"$T/err"; rc=$?
 expect_eq ccdb-missing-directory "2|cachehot: cannot run gcc in $T/gone: No such file or directory" "$rc|$(head -1 "$T/err")"
@@ -437,7 +437,7 @@ expect_eq diff-header-change "hdr.h:12:23: warning: read-mostly field 'b'" "$out
 out=$("$CH" check $INC --diff HEAD 2>"$T/err"); rc=$?
 expect_eq diff-header-no-unit "2||cachehot: hdr.h: changed header not checked: no unit that includes it is named (name the units, or give -p compile_commands.json)" "$rc|$out|$(cat "$T/err")"
 git checkout -q hdr.h
-# diffs in every shape git and diff(1) write (issue 14 item 6): a finding in
+# diffs in every shape git and diff(1) write: a finding in
 # a subdirectory, reached through --no-prefix, diff.noprefix, CRLF, a quoted
 # path, a rename and a plain "diff -u"
 mkdir -p sub && cp mod.c "sub/my file.c" && git add sub && git commit -qm sub
@@ -493,7 +493,7 @@ expect_eq baseline-malformed "2|cachehot: $T/badbase:1: expected 'CHECK STRUCT F
 printf '# cachehot baseline v2\ncachehot-false-sharing old_stats limit hits 64\n' >"$T/badbase"
 "$CH" check $INC --baseline "$T/badbase" mod.c >/dev/null 2>"$T/err"; rc=$?
 expect_eq baseline-malformed-v2 "2|cachehot: $T/badbase:2: expected 'CHECK STRUCT FIELD OTHER LINES IDENT' (e.g. 'cachehot-false-sharing page_counter min usage 64 -')" "$rc|$(cat "$T/err")"
-# a new partner of a known field is a new finding (issue 14 item 6)
+# a new partner of a known field is a new finding
 printf '#include "cachehot.h"\nstruct old_stats {\n\tunsigned long hits __cacheline_hot;\n\tunsigned long extra __cacheline_hot_group(g2);\n\tunsigned long limit __cacheline_read_mostly;\n} __attribute__((aligned(64)));\nstruct old_stats a;\n' >partner.c
 "$CH" check $INC --baseline "$T/base" --format=json partner.c >"$T/p.json"; rc=$?
 out=$(jq -r '.findings[] | "\(.line):\(.field):\(.message | test("with hot field .group .g2.. .extra."))"' "$T/p.json" | tr '\n' ' ')
@@ -539,7 +539,7 @@ else
 fi
 
 # ---- make install / uninstall into a DESTDIR -----------------------------------------
-# (issue 14 item 7) the plugin where -fplugin=cachehot finds it, GCC's own
+# the plugin where -fplugin=cachehot finds it, GCC's own
 # plugin folder; a man page for every installed tool; uninstall removes all
 GPD=$(gcc -print-file-name=plugin)
 D=$(mktemp -d)

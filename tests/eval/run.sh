@@ -1,5 +1,5 @@
 #!/bin/bash
-# Crafted line-size macros (issue 12 item 1): every front-end reads
+# Crafted line-size macros: every front-end reads
 # SMP_CACHE_BYTES through the core's total evaluation. For each body that
 # cannot be evaluated, the plugin, the sparse checker and cachehot-layout
 # (macro table of the -g3 object) must finish without a signal or an ICE,

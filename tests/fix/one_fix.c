@@ -1,4 +1,4 @@
-/* One fix per struct (issue 14 item 4): three hot fields, two of one group
+/* One fix per struct: three hot fields, two of one group
  * with a read-mostly field between them, and two more read-mostly fields.
  * Pair by pair, the padding before 'flags' would split group 'io'. */
 #include "cachehot.h"

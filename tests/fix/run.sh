@@ -1,5 +1,5 @@
 #!/bin/bash
-# Fix suite (issue 14 items 3 and 4): the one fix per struct, applied.
+# Fix suite: the one fix per struct, applied.
 #  1. every fixture whose findings carry a struct fix (tests/fixtures/*.c and
 #     tests/fix/*.c, userspace and kernel vocabulary; breaks, split
 #     declarations and moves) is compiled with the plugin and

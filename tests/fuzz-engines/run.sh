@@ -4,7 +4,7 @@
 #     turned into its sidecar form (the attributes blanked out, column for
 #     column; the entries taken from the plugin's manifest of the attribute
 #     form): the plugin, the sparse checker and cachehot-layout must print
-#     exactly the fixture's expect: block again (issue 15: a sidecar-only bug
+#     exactly the fixture's expect: block again (a sidecar-only bug
 #     passed every attribute fixture);
 #  2. a short differential run: tests/fuzz-engines/fuzz.sh on FUZZ_N
 #     generated structs (default 300, seeds from 1; `make fuzz-engines` runs

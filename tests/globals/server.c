@@ -1,5 +1,5 @@
 /* A worker-pool server's globals, reduced from the shape of userspace
- * daemons (issue 14): a request counter every worker bumps, sitting beside
+ * daemons: a request counter every worker bumps, sitting beside
  * configuration the workers only read and the indices of a work queue.
  * With -DFIXED it carries the fix cachehot suggests (tests/globals/run.sh). */
 #include "cachehot.h"

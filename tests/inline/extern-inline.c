@@ -1,7 +1,7 @@
 /* A non-static inline definition in a .c file next to its export, as 6.12
  * block/blk-core.c blk_op_str(): the kernel's "inline" is gnu_inline, so
  * the definition has external linkage and is emitted whatever takes its
- * address. The note names that cause, not the export table (issue 15). */
+ * address. The note names that cause, not the export table. */
 #define inline inline __attribute__((__gnu_inline__))
 struct ksym { unsigned long addr; const char *name; };
 const char *op_str(int op);

@@ -1,7 +1,7 @@
 /* The address is taken inside a header inline function (not walked, for
  * speed) inlined here: the call graph's reference from this function still
  * reports it, at the call in this file (6.12 net/core/xdp.o,
- * btf_id_cmp_func: found by sparse, missed by the plugin; issue 15). */
+ * btf_id_cmp_func: found by sparse, missed by the plugin). */
 #include "cmp-hdr.h"
 int ids[8];
 int is_metadata_kfunc(int id)

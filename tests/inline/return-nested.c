@@ -1,7 +1,7 @@
 /* A static helper returns one of three inline functions through a nested
  * ?:, and is itself inlined into its only caller: the references to the
  * three are then the caller's, and all three copies are still emitted
- * (issue 15: such helpers were not reported while their copies existed). */
+ * (such helpers were not reported while their copies existed). */
 typedef int (*op_t)(int);
 static inline int op_add(int x) { return x + 11; }
 static inline int op_sub(int x) { return x - 13; }

@@ -162,13 +162,13 @@ else
 fi
 
 # ---- 3. binary vs manifest; randstruct; bad input ----------------------------
-# attribute-annotated object without manifest or sidecar: said, not silent (issue 14 item 6)
+# attribute-annotated object without manifest or sidecar: said, not silent
 $CC -Iinclude $DBG -c tests/fixtures/page_counter_v5_10.c -o "$T/attr.o"
 out=$("$LT" -q "$T/attr.o" 2>&1); rc=$?
 expect_eq layout/nothing-judged-warns "0|cachehot-layout: warning: no annotated struct judged: DWARF and BTF do not carry cachehot's attributes; give the plugin's manifest (--manifest FILE, from -fplugin-arg-cachehot-manifest=FILE) or a sidecar (--annotations FILE)" "$rc|$out"
 # two units with their own "struct foo", a third with a file-scope and a
 # function-scope one: every layout kept, each binary matched to the record of
-# its defining location, never "binary differs" (issue 13)
+# its defining location, never "binary differs"
 mkdir -p "$T/two"
 printf '#include "cachehot.h"\nstruct foo { long a __cacheline_hot; long b __cacheline_read_mostly; } x;\n' >"$T/two/u1.c"
 printf '#include "cachehot.h"\n\nstruct foo { long a __cacheline_hot; char pad[64]; long b __cacheline_read_mostly; } y;\n' >"$T/two/u2.c"
@@ -393,7 +393,7 @@ else
 	fail layout/diff-patch "tests/layout/move-read-mostly.patch does not apply"
 fi
 
-# ---- 7. DWARF flavours (issue 13): every version and packaging GCC writes is
+# ---- 7. DWARF flavours: every version and packaging GCC writes is
 # read as the default -g is, or refused with a clear error and exit 2, never
 # "0 structs" and exit 0
 D=$T/dw; mkdir -p "$D"; cp tests/fixtures/page_counter_v5_10.c "$D/pc.c"
@@ -437,7 +437,7 @@ expect_eq layout/dwarf-deep-nesting "rc=1 $(grep -c "deep.c:" "$D/deep-p.txt") 0
 # anonymous structs nested 17 and 40 deep, annotated by attribute: the
 # plugin's manifest names the annotated members at any depth (its flattened
 # fields stop at the walk's 16 levels), so cachehot-layout gives the plugin's
-# walk-limit note too (issue 13: "0 annotated judged", silent)
+# walk-limit note too ("0 annotated judged", silent)
 for depth in 17 40; do
 	{ echo '#include "cachehot.h"'; echo 'struct deep {'
 	  for i in $(seq 1 $depth); do echo 'struct {'; done
@@ -460,7 +460,7 @@ g++ -fplugin="$PLUGIN" -fplugin-arg-cachehot-manifest="$D/vb.json" -Iinclude -g 
 expect_eq layout/cxx-bases "rc=1 $(grep -o 'vb.cc:.*' "$D/vb-p.txt" | sort | tr '\n' '|') " \
 	"rc=$rc $(grep -o 'vb.cc:.*' "$D/vb-l.txt" | sort | tr '\n' '|') $(grep -c 'not in the binary\|randstruct' "$D/vb-l.txt" | sed 's/^0$//')"
 # the fix says alignas() in C++ (DW_AT_language of the unit), as the plugin
-# (issue 13: cachehot-layout said _Alignas(); the plugin's findings above are
+# (cachehot-layout said _Alignas(); the plugin's findings above are
 # compared as they are now)
 out=$("$LT" -q --manifest "$D/vb.json" "$D/vb.o" 2>&1 | grep -o "vb.cc:4:56: .*")
 expect_eq layout/cxx-alignas "vb.cc:4:56: warning: read-mostly field 'e' (offset 24, size 8) shares cache line 0 (64-byte lines) of 'struct D' with hot field 'd' (offset 16, size 8); declare 'e' alignas(64) [cachehot-false-sharing]" "$out"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Determinism and output safety (issue 12 item 5).
+# Determinism and output safety.
 #  1. the same input gives byte-identical reports (gcc, json, sarif) run
 #     after run and at -j1 / -j2, and byte-identical plugin manifests
 #     whatever order (or concurrency) the units are compiled in;

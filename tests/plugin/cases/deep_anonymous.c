@@ -1,5 +1,5 @@
 /* 40 levels of anonymous structs: beyond the relevance walk (32) and the
- * core walk (16): the walk-limit note, never silence (issue 13). */
+ * core walk (16): the walk-limit note, never silence. */
 #include "cachehot.h"
 struct deep {
 	struct {
