@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/build/run.sh -- the build contract (docs/plugin.rst, "Builds, caches
+# tests/buildcontract/run.sh -- the build contract (docs/plugin.rst, "Builds, caches
 # and compile farms"): the sidecar in the dependency output, "#pragma
 # cachehot" in an -include header, the unit's records in its object (and
 # the links that drop them), the access directory mode's names, annotate
