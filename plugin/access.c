@@ -127,11 +127,11 @@ static uint64_t byte_pos(tree field)
 
 #define MAX_CHAIN 32
 
-/* The object an SSA pointer points to when it was made by &X (through
- * copies and casts), else NULL. */
-static tree pointee(tree ptr, int depth)
+/* The object an SSA pointer points to when it was made by &X (through at
+ * most 8 copies and casts), else NULL (cachehot-plugin.h; record.c too). */
+tree cachehot_pointee(tree ptr)
 {
-	while (ptr && depth++ < 8) {
+	for (int depth = 0; ptr && depth < 8; depth++) {
 		gimple *def;
 		if (TREE_CODE(ptr) == ADDR_EXPR)
 			return TREE_OPERAND(ptr, 0);
@@ -164,7 +164,7 @@ static int chain(tree ref, tree *out)
 			   TREE_CODE(t) == IMAGPART_EXPR || TREE_CODE(t) == VIEW_CONVERT_EXPR) {
 			t = TREE_OPERAND(t, 0);
 		} else if (TREE_CODE(t) == MEM_REF && integer_zerop(TREE_OPERAND(t, 1)) && hops++ < 8) {
-			t = pointee(TREE_OPERAND(t, 0), 0);
+			t = cachehot_pointee(TREE_OPERAND(t, 0));
 		} else {
 			break;
 		}
@@ -577,7 +577,7 @@ static void passed_args(gcall *stmt, tree decl, const char *fn, bool builtin)
 		to.callee = callee;
 		to.arg = i;
 		to.is_const = arg_is_const(fntype, i, a);
-		obj = pointee(a, 0);
+		obj = cachehot_pointee(a);
 		p = param_index(a, 0);
 		if (builtin) {
 			enum ch_access_kind k = to.is_const ? CH_ACC_LOAD : CH_ACC_STORE;
@@ -662,7 +662,7 @@ static void do_call(gcall *stmt, const char *fn)
 		if ((!strncmp(b, "__atomic_", 9) || !strncmp(b, "__sync_", 7)) &&
 		    gimple_call_num_args(stmt) > 0 && !strstr(b, "fence") &&
 		    !strstr(b, "synchronize") && !strstr(b, "lock_free")) {
-			tree obj = pointee(gimple_call_arg(stmt, 0), 0);
+			tree obj = cachehot_pointee(gimple_call_arg(stmt, 0));
 			enum ch_access_kind k = !strncmp(b, "__atomic_load", 13) ? CH_ACC_MLOAD
 						: !strncmp(b, "__atomic_store", 14) ? CH_ACC_MSTORE
 						: CH_ACC_RMW;
@@ -727,7 +727,7 @@ static tree resolved(tree ref)
 	int hops = 0;
 	while (ref && TREE_CODE(ref) == MEM_REF && integer_zerop(TREE_OPERAND(ref, 1)) &&
 	       hops++ < 8) {
-		tree obj = pointee(TREE_OPERAND(ref, 0), 0);
+		tree obj = cachehot_pointee(TREE_OPERAND(ref, 0));
 		if (!obj)
 			break;
 		ref = obj;

@@ -107,6 +107,11 @@ const char *cachehot_unit_flags(void);
 /* once=DIR: true when this finding (at loc, about a file other than the
  * main source) was already printed by a unit of this build. */
 bool cachehot_once_printed(unsigned loc, const char *msg);
+#ifdef GCC_TREE_H   /* units that include GCC's tree.h first */
+/* The object an SSA pointer points to when it was made by &X (through at
+ * most 8 copies and casts), else NULL_TREE (plugin/access.c). */
+tree cachehot_pointee(tree ptr);
+#endif
 /* mkdir -p; 0 when dir is a directory afterwards. */
 int cachehot_mkdir_p(const char *dir);
 

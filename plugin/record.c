@@ -114,27 +114,6 @@ static uint64_t bits_of(tree t)
 	return t && TREE_CODE(t) == INTEGER_CST && tree_fits_uhwi_p(t) ? tree_to_uhwi(t) : 0;
 }
 
-/* The object an SSA pointer points to when it was made by &X (through
- * copies and casts), else NULL. */
-static tree pointee(tree ptr)
-{
-	for (int depth = 0; ptr && depth < 8; depth++) {
-		gimple *def;
-		if (TREE_CODE(ptr) == ADDR_EXPR)
-			return TREE_OPERAND(ptr, 0);
-		if (TREE_CODE(ptr) != SSA_NAME || SSA_NAME_IS_DEFAULT_DEF(ptr))
-			return NULL_TREE;
-		def = SSA_NAME_DEF_STMT(ptr);
-		if (!def || !is_gimple_assign(def))
-			return NULL_TREE;
-		if (gimple_assign_single_p(def) || gimple_assign_cast_p(def))
-			ptr = gimple_assign_rhs1(def);
-		else
-			return NULL_TREE;
-	}
-	return NULL_TREE;
-}
-
 struct ident {
 	const char *tag;
 	std::string path;
@@ -205,7 +184,7 @@ static bool identify(tree ref, struct ident *id)
 			   TREE_CODE(t) == IMAGPART_EXPR || TREE_CODE(t) == VIEW_CONVERT_EXPR) {
 			t = TREE_OPERAND(t, 0);
 		} else if (TREE_CODE(t) == MEM_REF && hops++ < 8) {
-			tree p = integer_zerop(TREE_OPERAND(t, 1)) ? pointee(TREE_OPERAND(t, 0)) : NULL_TREE;
+			tree p = integer_zerop(TREE_OPERAND(t, 1)) ? cachehot_pointee(TREE_OPERAND(t, 0)) : NULL_TREE;
 			if (p) {
 				t = p;
 				continue;
@@ -371,7 +350,7 @@ static void record_atomic(gimple_stmt_iterator *gsi, gcall *stmt)
 	if ((strncmp(b, "__atomic_", 9) && strncmp(b, "__sync_", 7)) || strstr(b, "fence") ||
 	    strstr(b, "synchronize") || strstr(b, "lock_free"))
 		return;
-	tree ptr = gimple_call_arg(stmt, 0), obj = pointee(ptr);
+	tree ptr = gimple_call_arg(stmt, 0), obj = cachehot_pointee(ptr);
 	struct ident id;
 	if (!obj || !is_mem(obj) || !identify(obj, &id))
 		return;
