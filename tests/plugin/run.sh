@@ -186,6 +186,60 @@ out=$($CC -fplugin="$PLUGIN" -Iinclude -c "$t/exp.c" -o /dev/null 2>&1 | grep -c
 expect_eq plugin/limits-note "5" "$out"
 rm -rf "$t"
 
+# a big sidecar (16 KiB or more) through its index (core/sidecar-index.c),
+# as the sparse checker reads it: the first unit parses it whole and writes
+# the index, later units parse only the lines of the structs they have
+# ('other' here, far down the file); the diagnostics are byte for byte a
+# whole parse's, also when the sidecar was edited after the index was
+# written, when units run at once, and when the index is damaged
+t=$(mktemp -d)
+big=$t/big.ann
+{ cat tests/sparse/side1.ann; echo "nosuch.x hot"
+  for i in $(seq 1 1500); do echo "bench_s$i.f$((i % 3)) hot"; done
+  echo "other.a exclusive"; echo "other.b read_mostly"; echo "other.zz hot"; } >"$big"
+sleep 2   # no index for a file changed in the last 2 seconds
+run_big() { # CACHE_DIR [UNMATCHED] -> diagnostics
+	CACHEHOT_CACHE_DIR=$1 HOME=/nonexistent XDG_CACHE_HOME= $CC -fplugin="$PLUGIN" \
+		-fplugin-arg-cachehot-annotations="$big" -fplugin-arg-cachehot-unmatched=${2:-note} \
+		-fdiagnostics-plain-output -c tests/sparse/side.c -o /dev/null 2>&1; }
+whole=$(run_big "")
+first=$(run_big "$t/cache")
+expect_eq plugin/sidecar-index-written 1 "$(ls "$t"/cache/sidecar-*.idx 2>/dev/null | wc -l)"
+expect_eq plugin/sidecar-index-whole "2 false-sharing, 1501 unmatched, other.zz: 1" \
+	"$(echo "$whole" | grep -c 'warning: .*cachehot-false-sharing') false-sharing, $(echo "$whole" | grep -c 'matched no struct') unmatched, other.zz: $(echo "$whole" | grep -c "'other.zz'")"
+expect_eq plugin/sidecar-index-first-same "$whole" "$first"
+expect_eq plugin/sidecar-index-lazy-same "$whole" "$(run_big "$t/cache")"
+expect_eq plugin/sidecar-index-lazy-ignore-same "$(run_big "" ignore)" "$(run_big "$t/cache" ignore)"
+# edited after the index was written (same size: 'other.a' commented out):
+# the index is ignored and rewritten
+sed -i 's/^other\.a exclusive$/#ther.a exclusive/' "$big"
+sleep 2
+edited=$(run_big "")
+expect_eq plugin/sidecar-index-edit-changes "1 false-sharing" \
+	"$(echo "$edited" | grep -c 'warning: .*cachehot-false-sharing') false-sharing"
+expect_eq plugin/sidecar-index-stale-same "$edited" "$(run_big "$t/cache")"
+expect_eq plugin/sidecar-index-stale-lazy-same "$edited" "$(run_big "$t/cache")"
+# four units at once on an empty cache: one index, no temporary left
+rm -rf "$t/cache"
+for i in 1 2 3 4; do run_big "$t/cache" >"$t/par$i" & done; wait
+same=0; for i in 1 2 3 4; do [ "$(cat "$t/par$i")" = "$edited" ] && same=$((same + 1)); done
+expect_eq plugin/sidecar-index-concurrent "4 same, 1 index" \
+	"$same same, $(ls "$t/cache" | wc -l) index"
+# damaged: garbage, cut in half, another file's index: ignored, rewritten
+idx=$(ls "$t"/cache/sidecar-*.idx)
+cp "$idx" "$t/good.idx"
+head -c 100 "$PLUGIN" >"$idx"
+expect_eq plugin/sidecar-index-garbage "$edited" "$(run_big "$t/cache")"
+expect_eq plugin/sidecar-index-garbage-rewritten 1 "$(cmp -s "$idx" "$t/good.idx" && echo 1)"
+head -c $(( $(stat -c %s "$idx") / 2 )) "$t/good.idx" >"$idx"
+expect_eq plugin/sidecar-index-truncated "$edited" "$(run_big "$t/cache")"
+cp "$big" "$t/big-copy.ann"; sleep 2
+CACHEHOT_CACHE_DIR=$t/cache2 $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations="$t/big-copy.ann" \
+	-c tests/sparse/side.c -o /dev/null 2>/dev/null
+cp "$t"/cache2/sidecar-*.idx "$idx"
+expect_eq plugin/sidecar-index-foreign "$edited" "$(run_big "$t/cache")"
+rm -rf "$t"
+
 # -flto: the plugin on the link line reaches lto1, which must load it and stay
 # quiet (it once failed: "undefined symbol: parse_in"); the compile-time
 # finding is printed exactly once; C++ the same through cc1plus.
