@@ -505,6 +505,12 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 				 void (*fn)(const char *file, unsigned line,
 					    const char *entry, void *arg),
 				 void *arg);
+/* A sidecar line "STRUCT owned" says every object of struct STRUCT is used
+ * by one thread or CPU at a time (cachehot annotate writes it from ownership
+ * evidence: thread-local, per-CPU, stack objects, docs/annotate.md): a pair
+ * of fields inside one such object is no false sharing (core/rules.c).
+ * 1 if type_name is so marked (marks the entry matched). */
+int ch_sidecar_owned(ch_ctx *ctx, const char *type_name);
 /* Sidecar lines of the form "FUNCTION() addressable" mark an inline function
  * whose address is meant to be taken (ops tables, callbacks): the
  * inline-addr check stays silent for it. 1 if func is so marked. */

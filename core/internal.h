@@ -21,6 +21,8 @@ struct ch_sidecar_entry {
 	const char *pt_struct;  /* "STRUCT." of "STRUCT.FIELD[] per_thread", else NULL */
 	int inferred;           /* written by cachehot annotate (after a line
 				 * "# cachehot annotate: ..." in its file) */
+	int owned;              /* "STRUCT owned": field is "" (no member has
+				 * that name), in STRUCT's chain */
 	size_t seq;             /* load order: files in order, lines within one */
 };
 

@@ -780,8 +780,15 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 	size_t np, k;
 	struct follows fw = { NULL, 0 };
 	char *array_done = (char *)calloc(f->ninsts ? f->ninsts : 1, 1);
-	if (!array_done)
+	/* per instance: an object of a struct the sidecar marks owned ("STRUCT
+	 * owned"): used by one thread or CPU at a time, so two of its fields
+	 * never falsely share; two owned objects side by side still can */
+	char *owned = (char *)calloc(f->ninsts ? f->ninsts : 1, 1);
+	if (!array_done || !owned)
 		abort();
+	for (k = 0; k < f->ninsts; k++)
+		owned[k] = f->insts[k].type && (k ? f->insts[k].type->name : t->name) &&
+			   ch_sidecar_owned(ctx, k ? f->insts[k].type->name : t->name);
 	np = conflict_pairs(f, L, &pv);
 	if (predicted)
 		follows_build(&fw, f, base_L);
@@ -813,6 +820,13 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 					     * this array's one finding is out already */
 			if (f->insts[c].type && repeats_array_pattern(f, c))
 				continue;   /* inside a later element: same as element 0 */
+			{
+				int x = c;
+				while (x > 0 && !owned[x])
+					x = f->insts[x].parent;
+				if (owned[x])
+					continue;   /* both inside one owned object */
+			}
 			{
 				/* inside a named struct embedded here (or an element of
 				 * an array of them): the pair belongs to that struct's
@@ -877,6 +891,7 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 	free(pv);
 	free(fw.off);
 	free(array_done);
+	free(owned);
 }
 
 /* Neighbouring data leaves in offset order, found by binary search: the
@@ -1251,7 +1266,7 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	 * separators isolate wherever it starts, or every hot field lies in an
 	 * embedded struct (whose definition carries the note) */
 	if (t->align < L && t->size > 0 && has_class(&f, 1) && !placement_free &&
-	    (has_own_hot(&f) || has_warning(&fl)))
+	    (has_own_hot(&f) || has_warning(&fl)) && !ch_sidecar_owned(ctx, t->name))
 		add_note(ctx, &fl, t, L,
 			 ch_printf(ctx, "%s is aligned to %u bytes, less than the %u-byte cache line: "
 				   "line indexes assume it starts on a line boundary, so isolation "

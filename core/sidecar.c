@@ -7,6 +7,9 @@
  *                                    container only (a member path)
  *     VARIABLE CLASS[:GROUP]         a global variable ([cachehot-global-sharing])
  *     FUNCTION() addressable         inline function meant to be addressable
+ *     STRUCT owned                   every object of STRUCT is used by one
+ *                                    thread or CPU at a time: no false
+ *                                    sharing inside it (core/rules.c)
  *     # comment
  *
  * e.g. "page_counter.usage exclusive", "page_counter.failcnt hot:charge".
@@ -303,6 +306,23 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		}
 		return 0;
 	}
+	/* STRUCT owned: every object of the struct belongs to one thread or
+	 * CPU (cachehot annotate's ownership evidence, or the user's word).
+	 * Kept in STRUCT's chain under the member key "" (no member has that
+	 * name), so that engines judge STRUCT and report a stale entry. */
+	if (!strcmp(tok[1], "owned")) {
+		if (!ch_is_ident(tok[0], strlen(tok[0]))) {
+			ch_set_error(ctx, "%s:%u: '%s owned' needs a struct tag (STRUCT owned)",
+				     file, lineno, tok[0]);
+			return -1;
+		}
+		e.type = ch_strdup(ctx, tok[0]);
+		e.field = ch_strdup(ctx, "");
+		e.owned = 1;
+		if (!find_entry(ctx, e.type, e.field))
+			add_entry(ctx, &e);
+		return 0;
+	}
 	/* FUNCTION() addressable */
 	{
 		size_t l = strlen(tok[0]);
@@ -584,6 +604,16 @@ int ch_sidecar_per_thread_members(const ch_ctx *ctx, const char *type_name)
 	return find_type(ctx, key) != NULL;
 }
 
+int ch_sidecar_owned(ch_ctx *ctx, const char *type_name)
+{
+	struct ch_sidecar_entry *e = type_name && ch_sidecar_count(ctx)
+				     ? find_entry(ctx, type_name, "") : NULL;
+	if (!e)
+		return 0;
+	e->matched = 1;
+	return 1;
+}
+
 int ch_sidecar_addressable(ch_ctx *ctx, const char *func)
 {
 	struct ch_sidecar_entry *e = func ? find_entry(ctx, func, NULL) : NULL;
@@ -626,7 +656,8 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 			continue;
 		n++;
 		if (fn)
-			fn(e->file, e->line, e->field ? ch_printf(ctx, "%s.%s", e->type, e->field)
+			fn(e->file, e->line, e->owned ? ch_printf(ctx, "%s owned", e->type)
+					     : e->field ? ch_printf(ctx, "%s.%s", e->type, e->field)
 					     : strchr(e->type, '[') ? e->type
 					     : ch_printf(ctx, "%s()", e->type), arg);
 	}
@@ -643,6 +674,8 @@ size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
 	size_t i, n = 0;
 	for (i = t ? t->first : 0; i; i = ctx->side[i - 1].next_of_type) {
 		struct ch_sidecar_entry *e = &ctx->side[i - 1];
+		if (e->owned)
+			e->matched = 1;   /* names the struct, not a member */
 		if (e->matched)
 			continue;
 		e->matched = 2;   /* reported here, not again at the end */
@@ -689,6 +722,7 @@ void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t)
 	if (!t || !t->name || !ch_sidecar_count(ctx))
 		return;
 	mark_members(ctx, t->name, t, 0);
+	ch_sidecar_owned(ctx, t->name);   /* "STRUCT owned": the struct exists */
 	/* member paths ("global.out_rate.curr") that lead to a member */
 	st = find_type(ctx, t->name);
 	for (i = st ? st->first : 0; i; i = ctx->side[i - 1].next_of_type) {

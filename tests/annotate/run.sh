@@ -181,6 +181,15 @@ OWN="--hot-write-fns=2 --hot-rmw-fns=1 --rm-read-fns=1"
 $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/owned.json" -O2 -c "$HERE/owned.c" -o /dev/null
 "$CH" annotate $OWN "$T/owned.json" | grep -v '^# cachehot annotate' >"$T/owned.sidecar"
 expect_file_eq annotate/owned-and-slow "$HERE/expected/owned.sidecar" "$T/owned.sidecar"
+# the "thread_ctx owned" line is a sidecar line check honours: hand classes
+# that put hot 'runs' beside read-mostly 'idle' on line 0 of the owned
+# struct are no false sharing with it, and three findings without it
+printf 'thread_ctx.runs hot\nthread_ctx.wakeups hot:wake\nthread_ctx.idle read_mostly\n' >"$T/hand.ann"
+cat "$T/hand.ann" "$T/owned.sidecar" >"$T/hand-owned.ann"
+out=$(cd "$HERE" && "$CH" check --annotations="$T/hand-owned.ann" owned.c | grep -c "of 'struct thread_ctx'")
+expect_eq annotate/owned-line-no-false-sharing "0" "$out"
+out=$(cd "$HERE" && "$CH" check --annotations="$T/hand.ann" owned.c | grep -c "warning: .* of 'struct thread_ctx'")
+expect_eq annotate/owned-line-without-it "3" "$out"
 "$CH" annotate $OWN --explain=server.maxconn "$T/owned.json" >"$T/explain"; rc=$?
 expect_eq annotate/explain "0|server.maxconn (offset 8): read_mostly, confidence high
   counted: rmw 0 fn, writes 0 fn, reads 1 fn; not counted: slow-path or initializer writes 2 fn, 0 accesses through owned objects
