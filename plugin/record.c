@@ -59,15 +59,25 @@
 #include "fold-const.h"
 #include "ggc.h"
 #include "langhooks.h"
+#include "tree-cfg.h"
+#include "cfghooks.h"
+#include "cfgloop.h"
+#include "dominance.h"
+#include "ssa.h"
+#include "tree-into-ssa.h"
 #include "cachehot-plugin.h"
 
 #include <string>
+#include <vector>
 
 enum rec_kind { REC_LOAD, REC_STORE, REC_RMW };
 
 static int select_all = 1, select_annotated;
 static std::string select_names;   /* ",a,b," */
 static tree fn_decl[3];
+/* libcachehot-rt's per-thread countdown to the next sample (an exported
+ * initial-exec TLS int, runtime/cachehot-rt.h): decremented inline */
+static tree countdown_decl;
 
 static const char *tag_of(tree type)
 {
@@ -395,6 +405,125 @@ static tree make_fn(const char *name)
 	return decl;
 }
 
+
+static bool is_rt_call(gimple *s)
+{
+	tree d = is_gimple_call(s) ? gimple_call_fndecl(s) : NULL_TREE;
+	return d && (d == fn_decl[0] || d == fn_decl[1] || d == fn_decl[2]);
+}
+
+static tree make_countdown(void)
+{
+	tree d = build_decl(BUILTINS_LOCATION, VAR_DECL, get_identifier("__cachehot_rt_countdown"),
+			    integer_type_node);
+	TREE_PUBLIC(d) = 1;
+	DECL_EXTERNAL(d) = 1;
+	DECL_ARTIFICIAL(d) = 1;
+	TREE_USED(d) = 1;
+	set_decl_tls_model(d, TLS_MODEL_INITIAL_EXEC);
+	return d;
+}
+
+/* The fast path of one batch: the k runtime calls calls[] (one basic block,
+ * no other call between them) become
+ *	c0 = __cachehot_rt_countdown; c1 = c0 - k; __cachehot_rt_countdown = c1;
+ *	if (__builtin_expect(c1 <= 0, 0)) {      (a block of its own)
+ *		__cachehot_rt_countdown = c0;    the calls count down one by one,
+ *		calls[0]; ... calls[k-1];        exactly as without the batch
+ *	}
+ * placed before anchor (before = true) or after it. Returns the block after. */
+static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool before)
+{
+	gimple_stmt_iterator gsi = gsi_for_stmt(anchor);
+	basic_block bb = gsi_bb(gsi), cold;
+	location_t loc = gimple_location(calls[0]);
+	tree c0 = make_ssa_name(integer_type_node), c1 = make_ssa_name(integer_type_node);
+	gimple *ld = gimple_build_assign(c0, countdown_decl);
+	gimple *sub = gimple_build_assign(c1, PLUS_EXPR, c0,
+					  build_int_cst(integer_type_node, -(HOST_WIDE_INT)calls.size()));
+	gimple *st = gimple_build_assign(unshare_expr(countdown_decl), c1);
+	gcond *cond = gimple_build_cond(LE_EXPR, c1, integer_zero_node, NULL_TREE, NULL_TREE);
+	gimple_seq seq = NULL;
+	for (gimple *g : { ld, sub, st, (gimple *)cond }) {
+		gimple_set_location(g, loc);
+		gimple_seq_add_stmt(&seq, g);
+	}
+	if (before)
+		gsi_insert_seq_before(&gsi, seq, GSI_SAME_STMT);
+	else
+		gsi_insert_seq_after(&gsi, seq, GSI_SAME_STMT);
+	edge fall = split_block(bb, cond);
+	basic_block rest = fall->dest;
+	cold = create_empty_bb(bb);
+	if (current_loops)
+		add_bb_to_loop(cold, bb->loop_father);
+	edge hot = fall;
+	hot->flags &= ~EDGE_FALLTHRU;
+	hot->flags |= EDGE_FALSE_VALUE;
+	hot->probability = profile_probability::very_likely();
+	edge e = make_edge(bb, cold, EDGE_TRUE_VALUE);
+	e->probability = profile_probability::very_unlikely();
+	cold->count = e->count();
+	make_single_succ_edge(cold, rest, EDGE_FALLTHRU);
+	gimple_stmt_iterator c = gsi_start_bb(cold);
+	gimple *reset = gimple_build_assign(unshare_expr(countdown_decl), c0);
+	gimple_set_location(reset, loc);
+	gsi_insert_after(&c, reset, GSI_NEW_STMT);
+	for (gimple *call : calls) {
+		gimple_stmt_iterator from = gsi_for_stmt(call);
+		gsi_remove(&from, false);
+		gsi_insert_after(&c, call, GSI_NEW_STMT);
+	}
+}
+
+/* Every runtime call inserted by execute() goes behind the inline countdown:
+ * the calls of one basic block up to the next other call or asm (which may
+ * run instrumented code, or synchronize) form one batch, decremented
+ * at once. Returns whether anything changed. */
+static bool lower_calls(function *fun)
+{
+	auto_vec<basic_block> bbs;
+	basic_block bb;
+	bool changed = false;
+	FOR_EACH_BB_FN(bb, fun)
+		bbs.safe_push(bb);
+	for (basic_block b : bbs) {
+		struct batch { std::vector<gimple *> calls; gimple *anchor; bool before; };
+		std::vector<batch> todo;
+		std::vector<gimple *> cur;
+		gimple *last = NULL;
+		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
+			gimple *s = gsi_stmt(gsi);
+			if (is_gimple_debug(s))
+				continue;
+			last = s;
+			if (is_rt_call(s)) {
+				cur.push_back(s);
+				continue;
+			}
+			if (!cur.empty() && (is_gimple_call(s) || gimple_code(s) == GIMPLE_ASM ||
+					     stmt_ends_bb_p(s))) {
+				todo.push_back({ cur, s, true });
+				cur.clear();
+			}
+		}
+		if (!cur.empty())   /* last is a plain statement that does not end the block */
+			todo.push_back({ cur, last, false });
+		for (batch &t : todo) {
+			lower_batch(t.calls, t.anchor, t.before);
+			changed = true;
+		}
+	}
+	if (changed) {
+		free_dominance_info(CDI_DOMINATORS);
+		free_dominance_info(CDI_POST_DOMINATORS);
+		if (current_loops)
+			loops_state_set(LOOPS_NEED_FIXUP);
+		mark_virtual_operands_for_renaming(fun);
+	}
+	return changed;
+}
+
 static const pass_data record_pass_data = {
 	GIMPLE_PASS, "cachehot_record", OPTGROUP_NONE, TV_NONE,
 	PROP_cfg, 0, 0, 0, 0
@@ -413,6 +542,7 @@ unsigned int record_pass::execute(function *fun)
 		fn_decl[REC_LOAD] = make_fn("__cachehot_rt_load");
 		fn_decl[REC_STORE] = make_fn("__cachehot_rt_store");
 		fn_decl[REC_RMW] = make_fn("__cachehot_rt_rmw");
+		countdown_decl = make_countdown();
 	}
 	FOR_EACH_BB_FN(bb, fun) {
 		gimple_stmt_iterator gsi;
@@ -423,9 +553,7 @@ unsigned int record_pass::execute(function *fun)
 			if (gasm *as = dyn_cast<gasm *>(s)) {
 				record_asm(&gsi, as);
 			} else if (gcall *c = dyn_cast<gcall *>(s)) {
-				if (gimple_call_fndecl(c) && (gimple_call_fndecl(c) == fn_decl[0] ||
-							      gimple_call_fndecl(c) == fn_decl[1] ||
-							      gimple_call_fndecl(c) == fn_decl[2]))
+				if (is_rt_call(c))
 					continue;
 				record_atomic(&gsi, c);
 				for (unsigned i = 0; i < gimple_call_num_args(c); i++)
@@ -441,7 +569,7 @@ unsigned int record_pass::execute(function *fun)
 			}
 		}
 	}
-	return 0;
+	return lower_calls(fun) ? TODO_update_ssa : 0;
 }
 
 /* "ivopts" turns the ARRAY_REFs of loops into TARGET_MEM_REFs that name
@@ -480,6 +608,7 @@ const char *cachehot_record_init(const char *plugin_name, const char *spec)
 	}
 	static const struct ggc_root_tab roots[] = {
 		{ &fn_decl[0], 3, sizeof(fn_decl[0]), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
+		{ &countdown_decl, 1, sizeof(countdown_decl), &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
 		LAST_GGC_ROOT_TAB
 	};
 	info.pass = new record_pass(g);

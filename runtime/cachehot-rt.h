@@ -32,7 +32,20 @@
 extern "C" {
 #endif
 
-/* The instrumentation ABI (called by code the plugin generates).
+/* The instrumentation ABI (used by code the plugin generates).
+ *
+ * The fast path: accesses to the next sample, per thread (initial-exec TLS,
+ * starts at 0). The recording build decrements it inline by the number of
+ * accesses of a batch (the recorded accesses of one basic block up to the
+ * next call) and calls the entry points below only when it reaches 0 or
+ * less: then it puts back the value it read and calls them once per access
+ * of the batch, in order; each decrements it by one and samples when it
+ * reaches 0 (it resets it: 1 with CACHEHOT_RT_SAMPLE=1, which records every
+ * access). */
+extern __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-exec")));
+
+/* The entry points (called by the fast path's cold branch; a build of the
+ * plugin before the fast path calls them on every access).
  * addr: first byte accessed. site: a static string made by the plugin,
  * "1\tSTRUCT\tPATH\tMEMBER_OFFSET\tMEMBER_SIZE\tSTRUCT_SIZE\tACCESS_SIZE[\tt]":
  * the outermost named struct or union of the reference, the member path

@@ -104,12 +104,16 @@ struct table {
 	uint64_t dropped;
 };
 
+/* Accesses to the next sample, per thread (cachehot-rt.h): the recording
+ * build decrements it inline and calls in only when it reaches 0 or less;
+ * starts at 0, so that a thread's first access comes in. Signed: a signal
+ * handler's access that lands between a decrement to 0 and slow()
+ * resetting it takes it below 0 and so comes in too (unsigned, it wrapped
+ * and that access was neither recorded nor counted dropped). */
+EXPORT __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-exec")));
+
 struct thr {
-	/* accesses to the next sample; signed: a signal handler's access that
-	 * lands between the fast path's decrement to 0 and slow() resetting it
-	 * takes it below 0 and so goes to slow() too (unsigned, it wrapped and
-	 * that access was neither recorded nor counted dropped) */
-	int32_t countdown;
+	uint64_t calls;             /* calls into the entry points */
 	uint32_t tid;
 	uint64_t rng;               /* xorshift state: the gap to the next sample */
 	int in_rt;
@@ -491,6 +495,7 @@ static void slow(const void *addr, const char *key, int kind)
 		if (!t)
 			return;
 		self = t;
+		t->calls++;
 	}
 	/* the next sample after 1..2N-1 accesses (mean N): a fixed gap would
 	 * see only the loads of a loop that loads and stores in turn */
@@ -498,9 +503,9 @@ static void slow(const void *addr, const char *key, int kind)
 		t->rng ^= t->rng << 13;
 		t->rng ^= t->rng >> 7;
 		t->rng ^= t->rng << 17;
-		t->countdown = 1 + (int32_t)(t->rng % (2 * sample_n - 1));
+		__cachehot_rt_countdown = 1 + (int)(t->rng % (2 * sample_n - 1));
 	} else {
-		t->countdown = 1;
+		__cachehot_rt_countdown = 1;
 	}
 	if (t->in_rt) {
 		__atomic_fetch_add(&dropped_signal, 1, __ATOMIC_RELAXED);
@@ -527,11 +532,16 @@ static void slow(const void *addr, const char *key, int kind)
 	t->in_rt = 0;
 }
 
+/* A recording build calls these when its inline countdown reaches 0 (one
+ * call per access of the batch that reached it, in order); a build of an
+ * older plugin calls them on every access. */
 #define ENTRY(name, kind)                                        \
 	EXPORT void name(const void *addr, const char *site)     \
 	{                                                        \
 		struct thr *t = self;                            \
-		if (LIKELY(t && --t->countdown > 0))             \
+		if (t)                                           \
+			t->calls++;                              \
+		if (LIKELY(t && --__cachehot_rt_countdown > 0))  \
 			return;                                  \
 		slow(addr, site, kind);                          \
 	}
@@ -726,6 +736,7 @@ static int write_profile(const char *path)
 	FILE *f;
 	int i, fd, first = 1, err;
 	struct thr *t;
+	uint64_t calls = 0;
 	ssize_t r;
 	double secs;
 
@@ -746,9 +757,11 @@ static int write_profile(const char *path)
 	exe[r > 0 ? r : 0] = 0;
 	fputs("{\"cachehot_profile\":1,\"program\":", f);
 	json_str(f, exe);
+	for (t = threads; t; t = t->next)
+		calls += t->calls;
 	fprintf(f, ",\"pid\":%d,\"seconds\":%.6f,\"sample\":%u,\"threads\":%u,\"dropped_in_signal\":%llu,"
-		"\n\"members\":[", (int)getpid(), secs, sample_n, next_tid,
-		(unsigned long long)dropped_signal);
+		"\"runtime_calls\":%llu,\n\"members\":[", (int)getpid(), secs, sample_n, next_tid,
+		(unsigned long long)dropped_signal, (unsigned long long)calls);
 	for (i = 0; i < nmembers; i++) {
 		uint64_t c[NKIND] = { 0, 0, 0 };
 		int k;
@@ -865,6 +878,7 @@ static void fork_child(void)
 			munmap(t->cnt, sizeof(*t->cnt) * MAX_MEMBERS);
 		t->cnt = map(sizeof(*t->cnt) * MAX_MEMBERS);
 		t->tid = next_tid++;
+		t->calls = 0;
 		t->next = NULL;
 		threads = t;
 	}

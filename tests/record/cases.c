@@ -67,6 +67,10 @@ int main(int argc, char **argv)
 	} else if (!strcmp(m, "loop")) {
 		for (int i = 0; i < 1000000; i++)
 			write_a(&P);
+	} else if (!strcmp(m, "storeloop")) {
+		/* one recorded access per call: one access per batch */
+		for (int i = 0; i < 1000000; i++)
+			store_a(&P);
 	} else if (!strcmp(m, "false")) {
 		/* T1 writes a (3x), then T2 writes b (2x): one false-sharing transfer */
 		run(t_store_a3);

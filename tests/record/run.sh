@@ -144,6 +144,47 @@ import json,sys
 d=json.load(open(sys.argv[1])); m=d["members"][0]
 near=lambda n: "ok" if abs(n-62500) < 62500*0.03 else "off: %d" % n
 print(d["sample"], near(m["reads"]), near(m["writes"]))' "$T"/loop.*.json)"
+# the fast path: the countdown is decremented inline, once per batch (the
+# recorded accesses of one basic block), and the runtime is called only when
+# it reaches 0; then once per access of the batch, in order
+$CC -O2 $REC -fdump-tree-optimized="$T/cases.opt" -c "$HERE/cases.c" -o /dev/null
+expect_eq record/fast-path-inline "$(printf '%s|' \
+	'<bb 2> [local count: 1073741824]:' '_ = &p_(D)->a;' '_ = p_(D)->a;' '_ = _ + 1;' '_ = &p_(D)->a;' \
+	'p_(D)->a = _;' '_ = __cachehot_rt_countdown;' '_ = _ + -2;' '__cachehot_rt_countdown = _;' \
+	'if (_ <= 0)' 'goto <bb 3>; [0.05%]' 'else' 'goto <bb 4>; [99.95%]' \
+	'<bb 3> [local count: 536864]:' '__cachehot_rt_countdown = _;' \
+	'__cachehot_rt_load (_, &"1\tpair\ta\t0\t8\t16\t8"[0]);' \
+	'__cachehot_rt_store (_, &"1\tpair\ta\t0\t8\t16\t8"[0]);' \
+	'<bb 4> [local count: 1073741824]:' 'return;' | sed 's/|$//')" \
+	"$(sed -n '/^;; Function write_a /,/^}/p' "$T/cases.opt" | sed -n '/<bb 2>/,/return;/p' |
+		sed -E 's/^ +//; s/_[0-9]+/_/g; /^$/d' | tr '\n' '|' | sed 's/|$//')"
+# no call into the runtime outside a block entered when the countdown ran out
+expect_eq record/fast-path-no-unconditional-call "0" "$(awk '
+	/^  <bb [0-9]+>/ { first = 1; cold = 0; next } /^$/ { next }
+	first { first = 0; cold = /^  __cachehot_rt_countdown = _[0-9]+;$/ }
+	/__cachehot_rt_(load|store|rmw) \(/ && !cold { n++ } END { print n + 0 }' "$T/cases.opt")"
+# runtime calls at 1 in 16: one access per batch, so one call per sample
+# (main's plugin called in on every access: 1000000)
+rm -f "$T"/sl.*.json "$T"/lp.*.json
+(cd "$T" && CACHEHOT_RT_SAMPLE=16 CACHEHOT_RT_OUT="$T/sl.%p.json" ./cases storeloop &&
+	CACHEHOT_RT_SAMPLE=16 CACHEHOT_RT_OUT="$T/lp.%p.json" ./cases loop)
+expect_eq record/fast-path-calls-per-sample "ok" "$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); w=d["members"][0]["writes"]
+print("ok" if d["runtime_calls"] == w and abs(w-62500) < 62500*0.03 else "calls %d samples %d" % (d["runtime_calls"], w))' "$T"/sl.*.json)"
+# two accesses per batch (a load and a store): two calls per batch that
+# reached 0, which holds one sample or two
+expect_eq record/fast-path-calls-per-batch "ok" "$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); m=d["members"][0]; s=m["reads"]+m["writes"]; c=d["runtime_calls"]
+print("ok" if c % 2 == 0 and s <= c <= 2*s and abs(s-125000) < 125000*0.03 else "calls %d samples %d" % (c, s))' "$T"/lp.*.json)"
+# every access: one call per access, every access counted
+rm -f "$T"/lp.*.json
+(cd "$T" && CACHEHOT_RT_OUT="$T/lp.%p.json" ./cases loop)
+expect_eq record/fast-path-every-access "2000000 1000000 1000000" "$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); m=d["members"][0]
+print(d["runtime_calls"], m["reads"], m["writes"])' "$T"/lp.*.json)"
 
 # ---- the profile drives annotate and check ------------------------------------------
 $CC -O2 $REC "$HERE/sharing.c" -o "$T/sharing" $LINK 2>"$T/err" || fail record/sharing-build "$(head -3 "$T/err")"
