@@ -1244,6 +1244,8 @@ char *ch_access_text(ch_access_facts *a);
 /* Thresholds of the inference, counted in distinct functions outside slow
  * paths (init/exit sections, cold, or only called from those). Defaults:
  * ch_infer_defaults(); meaning in docs/annotate.md. */
+struct ch_profile;
+struct ch_profile_opts;
 struct ch_infer_opts {
 	unsigned hot_rmw_fns;      /* hot: atomic RMWs in at least this many functions (2) */
 	unsigned hot_write_fns;    /* ... or writes of any kind in this many (4) */
@@ -1264,6 +1266,13 @@ struct ch_infer_opts {
 	const char *only;          /* only this struct, or NULL */
 	const char *slow;          /* POSIX extended regex: matching functions are
 				    * slow paths (--slow), or NULL */
+	struct ch_profile *profile; /* a recorded run (cachehot-profile.h; not
+				    * owned), or NULL: with it, the run's counts
+				    * class each field of a struct its threads
+				    * share, and a struct the run did not touch or
+				    * did not share gets its lines commented out
+				    * (docs/annotate.md, "With a recorded run") */
+	const struct ch_profile_opts *profile_opts; /* its thresholds (not owned) */
 };
 void ch_infer_defaults(struct ch_infer_opts *o);
 /* Write the sidecar suggestion for merged facts to out, sorted by struct

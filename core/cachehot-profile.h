@@ -50,6 +50,30 @@ struct ch_profile_field {
 int ch_profile_field(const ch_profile *p, const char *s, const char *field,
 		     struct ch_profile_field *out);
 
+/* What the run saw of struct s as a whole, estimated, at 64-byte lines:
+ * accesses (reads + writes + RMWs of its members), transfers between two
+ * threads inside one object (false and true sharing) and false sharing
+ * between two of its objects. 0 and *out filled when the profile has an
+ * access to s, else -1 (not exercised, or not instrumented). The table is
+ * built once per profile (linear in its fields and pairs). */
+struct ch_profile_struct {
+	uint64_t accesses, false_sharing, true_sharing, objects;
+};
+int ch_profile_struct(ch_profile *p, const char *s, struct ch_profile_struct *out);
+
+/* 1 when the run's transfers inside one object of s (false and true
+ * sharing) are at least min_transfers and at least share_permille per
+ * mille of its accesses: threads really share its objects; 0 when they do
+ * not (every object handled by one thread at a time), -1 when the profile
+ * has no access to s. */
+int ch_profile_shared(ch_profile *p, const char *s, uint64_t min_transfers, unsigned share_permille);
+
+/* The counts of a member path of s ("be_counters.cum_conn": that field
+ * and every field under it), as ch_profile_field(); -1 when the run
+ * recorded no access under it. */
+int ch_profile_path(const ch_profile *p, const char *s, const char *path,
+		    struct ch_profile_field *out);
+
 /* The verdict a false-sharing finding between s.a and s.b carries (when
  * the profile has no access to struct s at all: "not recorded in this run:
  * no access to 'struct s'"):
@@ -72,6 +96,9 @@ struct ch_profile_opts {
 				  * transfers were seen in it (100) */
 	unsigned fs_ratio;       /* ... and at least fs_ratio x its true-sharing
 				  * transfers (4) */
+	unsigned min_share;      /* ... and at least min_share per mille of the
+				  * struct's accesses (10: 1 %; a transfer costs about
+				  * a hundred accesses, so fewer is noise) */
 	int all_structs;         /* annotate every struct with counts */
 	const char *only;        /* one struct, or NULL */
 };

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "access-internal.h"
+#include "infer-internal.h"
 
 void ch_infer_defaults(struct ch_infer_opts *o)
 {
@@ -262,11 +263,6 @@ static json_t *attribution(json_t *fns, const char *key, int depth)
 
 /* ---- one member ------------------------------------------------------------- */
 
-struct fnset {
-	const char **v;   /* function keys, sorted */
-	size_t n, cap;
-};
-
 static void fnset_add(struct fnset *s, const char *k)
 {
 	if (s->n == s->cap) {
@@ -310,30 +306,6 @@ static int fnset_equal(const struct fnset *a, const struct fnset *b)
 {
 	return a->n == b->n && fnset_common(a, b) == a->n;
 }
-
-struct member {
-	const char *name;          /* direct member (owned by the JSON) */
-	uint64_t offset;
-	const char *composite;     /* the member's struct tag, or NULL */
-	int deferred;              /* composite, its fields touched apart */
-	json_t *subs;              /* distinct nested first fields */
-	json_t *fns;               /* function key -> summed counts[CH_ACC__COUNT] */
-	struct fnset rmw, wr, rd, slow_wr, upd;
-	struct fnset all_wr;       /* writers off slow paths, rare writes included */
-	unsigned long long nrmw, nwr, nrd;   /* access counts off slow paths */
-	const char *prefix;        /* "member." of a per-member-path line, or NULL */
-	json_t *holder;            /* keeps name alive for a per-member-path line */
-	int expanded;              /* judged by its fields' paths: no line itself */
-	unsigned long long nowned; /* accesses through an owned object (not evidence) */
-	unsigned long long nlocked; /* its address handed to a lock function, off slow paths */
-	json_t *owned_via;         /* why owned -> count */
-	enum ch_class cls;
-	int group;                 /* union-find parent, then root index */
-	int grouped;               /* hot and in a group of two or more */
-	int conf_high;
-	int together;              /* hot because a hot field has its writers */
-	size_t with;               /* ... that field's index */
-};
 
 static int cmp_member(const void *a, const void *b)
 {
@@ -598,7 +570,28 @@ static void print_line(FILE *out, const char *st, const struct member *m, const 
 		fputs(": ", out);
 		print_fns(out, &m->slow_wr);
 	}
+	if (m->has_run)
+		fprintf(out, "; run: reads %llu by %u threads, writes %llu by %u, rmws %llu by %u",
+			(unsigned long long)m->run.reads, m->run.reader_threads,
+			(unsigned long long)m->run.writes, m->run.writer_threads,
+			(unsigned long long)m->run.rmws, m->run.rmw_threads);
 	fprintf(out, "; confidence %s\n", low ? "low" : m->conf_high ? "high" : "medium");
+}
+
+/* A member the run took its read-mostly class from (read_with): why, as a
+ * comment line. */
+static void print_run_note(FILE *out, const char *st, const struct member *m, size_t i)
+{
+	const struct member *h = &m[m[i].beside];
+	if (m[i].read_with == 1)
+		fprintf(out, "# %s.%s%.*s read_mostly by its counts, but no hot field to be kept from: no "
+			"line\n", st, m[i].prefix ? m[i].prefix : "", (int)name_len(&m[i]), m[i].name);
+	else if (m[i].read_with)
+		fprintf(out, "# %s.%s%.*s read_mostly by its counts, but its reads were not disturbed in "
+			"the run (at most %llu false-sharing transfers, with hot '%s%.*s', in %llu reads): "
+			"no line\n", st, m[i].prefix ? m[i].prefix : "", (int)name_len(&m[i]), m[i].name,
+			(unsigned long long)m[i].beside_fs, h->prefix ? h->prefix : "", (int)name_len(h),
+			h->name, (unsigned long long)m[i].run.reads);
 }
 
 /* A struct whose fields are touched only through objects one thread or CPU
@@ -796,6 +789,14 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		a->nunits == 1 ? "" : "s", o->hot_rmw_fns, o->hot_write_fns, o->hot_update_fns,
 		o->rm_read_fns, o->rm_max_write_fns, o->rm_ratio, o->min_fields, o->group_overlap,
 		o->init_fields, a->nskipped ? "; units of other programs left out" : "");
+	if (o->profile && o->profile_opts)
+		fprintf(out, "# with a recorded run: %u profile%s, %.2f s; a struct is shared when transfers "
+			"between threads inside its objects are >= %llu and >= %u per mille of its accesses; "
+			"then hot-writes=%llu rm-reads=%llu rm-ratio=%u (counts)\n", ch_profile_count(o->profile),
+			ch_profile_count(o->profile) == 1 ? "" : "s", ch_profile_seconds(o->profile),
+			(unsigned long long)o->profile_opts->min_transfers, o->profile_opts->min_share,
+			(unsigned long long)o->profile_opts->hot_writes,
+			(unsigned long long)o->profile_opts->rm_reads, o->profile_opts->rm_ratio);
 	/* every struct first: a composite member waits for its own struct */
 	for (s = 0; s < ns; s++) {
 		struct judged *j = &js[s];
@@ -860,6 +861,8 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		struct member *m = js[s].m;
 		size_t n = js[s].n, i, j, lines = 0, hot = 0;
 		int sync;
+		enum ch_run run;
+		char runwhy[512];
 		if (o->only && strcmp(o->only, names[s]))
 			continue;
 		if (strchr(names[s], '@')) {
@@ -877,19 +880,33 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 				(long long)json_integer_value(json_object_get(pm, names[s])));
 			continue;
 		}
+		/* a recorded run: its counts class the fields of a struct its
+		 * threads share (core/infer-profile.c) */
+		run = ch_infer_profile_apply(o, names[s], m, n, runwhy, sizeof(runwhy));
 		for (i = 0; i < n; i++) {
 			lines += m[i].cls != CH_CLASS_NONE;
 			hot += m[i].cls == CH_CLASS_HOT;
 		}
 		if (lines < o->min_fields || !hot) {
-			print_owned(out, names[s], m, n, o);
+			if (run == CH_RUN_SHARED) {
+				if (!o->only || !strcmp(o->only, names[s]))
+					fprintf(out, "\n# struct %s: %s; the run leaves %zu line%s, %zu hot (a "
+						"struct needs %u, one hot): no line\n", names[s], runwhy, lines,
+						lines == 1 ? "" : "s", hot, o->min_fields);
+				for (i = 0; i < n && (!o->only || !strcmp(o->only, names[s])); i++)
+					print_run_note(out, names[s], m, i);
+			} else {
+				print_owned(out, names[s], m, n, o);
+			}
 			continue;
 		}
 		/* fields written by exactly the functions that write a hot field
 		 * (off slow paths, writes on unlikely paths included: the same
 		 * code dirties both) are written together with it: hot, in its
-		 * group (a suggestion never splits fields always written together) */
-		for (i = 0; i < n; i++) {
+		 * group (a suggestion never splits fields always written together);
+		 * with a recorded run the counts say what is written, not the
+		 * writer sets */
+		for (i = 0; i < n && run != CH_RUN_SHARED; i++) {
 			if (m[i].cls == CH_CLASS_HOT || m[i].deferred || !m[i].wr.n)
 				continue;
 			for (j = 0; j < n; j++)
@@ -933,13 +950,21 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		 * writes are low-confidence evidence: lines written commented out */
 		for (i = 0, sync = 0; i < n; i++)
 			sync |= m[i].rmw.n > 0 || m[i].nlocked > 0;
-		fprintf(out, "\n# struct %s%s\n", names[s], sync ? "" :
-			": low confidence, no field is written atomically or under a lock off slow "
-			"paths (no sign that threads share it): lines commented out");
+		if (run != CH_RUN_NONE) {
+			/* the run, not the code's locks, says whether threads share it */
+			sync = run == CH_RUN_SHARED;
+			fprintf(out, "\n# struct %s: %s\n", names[s], runwhy);
+		} else {
+			fprintf(out, "\n# struct %s%s\n", names[s], sync ? "" :
+				": low confidence, no field is written atomically or under a lock off slow "
+				"paths (no sign that threads share it): lines commented out");
+		}
 		for (i = 0; i < n; i++)
 			if (m[i].cls != CH_CLASS_NONE) {
 				print_line(out, names[s], &m[i], m, !sync);
 				total += sync;
+			} else {
+				print_run_note(out, names[s], m, i);
 			}
 	}
 	for (s = 0; s < ns; s++)
@@ -992,6 +1017,25 @@ int ch_infer_explain(ch_access_facts *a, const struct ch_infer_opts *o, const ch
 	fprintf(out, "  rules: hot needs rmw >= %u fn or writes >= %u fn; read_mostly needs reads >= %u fn, "
 		"writes <= %u fn, reads >= %u x writes\n", o->hot_rmw_fns, o->hot_write_fns,
 		o->rm_read_fns, o->rm_max_write_fns, o->rm_ratio);
+	if (o->profile) {   /* the recorded run's judgement of the struct and the member */
+		char why[512];
+		enum ch_run run;
+		for (i = 0; i < n; i++)
+			if (&m[i] != x)
+				classify(&m[i], fns, inits, o);
+		run = ch_infer_profile_apply(o, sname, m, n, why, sizeof(why));
+		fprintf(out, "  run: struct %s %s\n", sname, why);
+		if (run == CH_RUN_SHARED && x->has_run)
+			fprintf(out, "  run: reads %llu by %u threads, writes %llu by %u, rmws %llu by %u: %s\n",
+				(unsigned long long)x->run.reads, x->run.reader_threads,
+				(unsigned long long)x->run.writes, x->run.writer_threads,
+				(unsigned long long)x->run.rmws, x->run.rmw_threads,
+				x->read_with ? "read_mostly by its counts, but its reads not disturbed by a hot "
+					       "field: no suggestion" :
+				x->cls == CH_CLASS_NONE ? "no suggestion" : ch_class_name(x->cls));
+		else if (run == CH_RUN_SHARED)
+			fputs("  run: no access to it in the run: no suggestion\n", out);
+	}
 	keys = sorted_keys(x->owned_via, &nk);
 	for (q = 0; q < nk; q++)
 		fprintf(out, "  owned object: %s, %lld accesses\n", keys[q],

@@ -20,7 +20,11 @@
 
 struct ch_profile {
 	json_t *fields, *pairs, *structs;   /* structs: "STRUCT" -> size */
+	json_t *paths;                      /* "STRUCT.a.b" -> counts as fields: every
+					     * prefix of every recorded member path */
 	json_t *typedefs;                   /* "STRUCT" -> true: a typedef's name, no tag */
+	json_t *summary;                    /* "STRUCT" -> [accesses, fs, ts, objects] at 64
+					     * bytes, built on demand (NULL: stale) */
 	double seconds;
 	unsigned files;
 	char err[512];
@@ -34,6 +38,7 @@ ch_profile *ch_profile_new(void)
 		return NULL;
 	p->fields = json_object();
 	p->pairs = json_object();
+	p->paths = json_object();
 	p->structs = json_object();
 	p->typedefs = json_object();
 	return p;
@@ -45,8 +50,10 @@ void ch_profile_free(ch_profile *p)
 		return;
 	json_decref(p->fields);
 	json_decref(p->pairs);
+	json_decref(p->paths);
 	json_decref(p->structs);
 	json_decref(p->typedefs);
+	json_decref(p->summary);
 	free(p->text);
 	free(p);
 }
@@ -176,6 +183,24 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 		if (!key)
 			continue;
 		sprintf(key, "%s.%s", s, mem);
+		{	/* every prefix of the path: "S.a", "S.a.b", ... */
+			char *dot = strchr(key, '.');
+			while (dot) {
+				char *next = strchr(dot + 1, '.');
+				if (next)
+					*next = 0;
+				a = slot(p->paths, key, 6);
+				add_at(a, 0, geti(m, "reads") * sample, 0);
+				add_at(a, 1, geti(m, "writes") * sample, 0);
+				add_at(a, 2, geti(m, "rmws") * sample, 0);
+				add_at(a, 3, geti(m, "reader_threads"), 1);
+				add_at(a, 4, geti(m, "writer_threads"), 1);
+				add_at(a, 5, geti(m, "rmw_threads"), 1);
+				if (next)
+					*next = '.';
+				dot = next;
+			}
+		}
 		if (split_member(key, &ss, &f) == 0) {
 			sprintf(key, "%s.%s", ss, f);
 			a = slot(p->fields, key, 6);
@@ -191,6 +216,8 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 		}
 		free(key); free(ss); free(f);
 	}
+	json_decref(p->summary);
+	p->summary = NULL;
 	merge_sharing(p, json_object_get(root, "line64"), sample);
 	merge_sharing(p, json_object_get(root, "line128"), sample);
 	{
@@ -251,6 +278,29 @@ int ch_profile_field(const ch_profile *p, const char *s, const char *field,
 	return 0;
 }
 
+int ch_profile_path(const ch_profile *p, const char *s, const char *path,
+		    struct ch_profile_field *out)
+{
+	char *k = (char *)malloc(strlen(s) + strlen(path) + 2);
+	json_t *v;
+	if (!k)
+		return -1;
+	sprintf(k, "%s.%s", s, path);
+	v = json_object_get(p->paths, k);
+	free(k);
+	if (!v)
+		return -1;
+#define AT(i) json_integer_value(json_array_get(v, i))
+	out->reads = (uint64_t)AT(0);
+	out->writes = (uint64_t)AT(1);
+	out->rmws = (uint64_t)AT(2);
+	out->reader_threads = (unsigned)AT(3);
+	out->writer_threads = (unsigned)AT(4);
+	out->rmw_threads = (unsigned)AT(5);
+#undef AT
+	return 0;
+}
+
 const char *ch_profile_verdict(ch_profile *p, const char *s, const char *a, const char *b,
 			       unsigned line_size, uint64_t *cost)
 {
@@ -288,6 +338,77 @@ const char *ch_profile_verdict(ch_profile *p, const char *s, const char *a, cons
 	return p->text ? p->text : "confirmed";
 }
 
+/* The per-struct table of ch_profile_struct(): one pass over fields and
+ * pairs. Keys: "STRUCT.FIELD" and "64 STRUCT A B" / "64x STRUCT A B". */
+static void build_summary(ch_profile *p)
+{
+	const char *k;
+	json_t *v;
+	p->summary = json_object();
+	json_object_foreach(p->fields, k, v) {
+		const char *dot = strchr(k, '.');
+		char *s;
+		if (!dot || !(s = strndup(k, (size_t)(dot - k))))
+			continue;
+		add_at(slot(p->summary, s, 4), 0, json_integer_value(json_array_get(v, 0)) +
+		       json_integer_value(json_array_get(v, 1)) + json_integer_value(json_array_get(v, 2)), 0);
+		free(s);
+	}
+	json_object_foreach(p->pairs, k, v) {
+		const char *s0, *e;
+		int objects;
+		char *s;
+		if (strncmp(k, "64 ", 3) && strncmp(k, "64x ", 4))
+			continue;
+		objects = k[2] == 'x';
+		s0 = k + (objects ? 4 : 3);
+		if (!(e = strchr(s0, ' ')) || !(s = strndup(s0, (size_t)(e - s0))))
+			continue;
+		if (objects) {
+			add_at(slot(p->summary, s, 4), 3, json_integer_value(json_array_get(v, 0)), 0);
+		} else {
+			add_at(slot(p->summary, s, 4), 1, json_integer_value(json_array_get(v, 0)), 0);
+			add_at(slot(p->summary, s, 4), 2, json_integer_value(json_array_get(v, 1)), 0);
+		}
+		free(s);
+	}
+}
+
+int ch_profile_struct(ch_profile *p, const char *s, struct ch_profile_struct *out)
+{
+	json_t *v;
+	memset(out, 0, sizeof(*out));
+	if (!s || !json_object_get(p->structs, s))
+		return -1;
+	if (!p->summary)
+		build_summary(p);
+	v = json_object_get(p->summary, s);
+	if (!v)
+		return 0;
+	out->accesses = (uint64_t)json_integer_value(json_array_get(v, 0));
+	out->false_sharing = (uint64_t)json_integer_value(json_array_get(v, 1));
+	out->true_sharing = (uint64_t)json_integer_value(json_array_get(v, 2));
+	out->objects = (uint64_t)json_integer_value(json_array_get(v, 3));
+	return 0;
+}
+
+int ch_profile_shared(ch_profile *p, const char *s, uint64_t min_transfers, unsigned share_permille)
+{
+	struct ch_profile_struct st;
+	uint64_t t;
+	if (ch_profile_struct(p, s, &st))
+		return -1;
+	t = st.false_sharing + st.true_sharing;
+	return t >= min_transfers && t * 1000 >= (uint64_t)share_permille * st.accesses;
+}
+
+/* n transfers are worth a layout change: at least min_transfers and
+ * min_share per mille of the struct's accesses */
+static int worth(const struct ch_profile_struct *st, uint64_t n, const struct ch_profile_opts *o)
+{
+	return n >= o->min_transfers && n * 1000 >= (uint64_t)o->min_share * st->accesses;
+}
+
 void ch_profile_defaults(struct ch_profile_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -296,6 +417,7 @@ void ch_profile_defaults(struct ch_profile_opts *o)
 	o->rm_ratio = 10;
 	o->min_transfers = 100;
 	o->fs_ratio = 4;
+	o->min_share = 10;
 }
 
 /* ---- the sidecar ------------------------------------------------------------- */
@@ -324,8 +446,9 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	const char *key;
 	json_t *v;
 	uint64_t fs_total = 0, ts_total = 0, self_total = 0, nfa, nta;
-	int shared_data;
+	int shared_data, fs_worth, self_worth;
 	int ncolors = 0;
+	struct ch_profile_struct st;
 	json_object_foreach(p->fields, key, v) {
 		if (strncmp(key, s, plen) || key[plen] != '.')
 			continue;
@@ -352,16 +475,26 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	 * apart would not move the transfers away */
 	shared_data = fs_total < (uint64_t)o->fs_ratio * ts_total;
 	self_total = ch_profile_objects(p, s, 64);
-	if (!o->all_structs && shared_data && fs_total >= o->min_transfers &&
-	    self_total < o->min_transfers) {
+	ch_profile_struct(p, s, &st);
+	fs_worth = worth(&st, fs_total, o);
+	self_worth = worth(&st, self_total, o);
+	if (!o->all_structs && !fs_worth && !self_worth &&
+	    (fs_total >= o->min_transfers || self_total >= o->min_transfers)) {
+		fprintf(out, "\n# struct %s: %llu false-sharing transfers between its fields, %llu between "
+			"objects of it, in %llu accesses: fewer than %u per mille, too few to pay for a "
+			"layout change (min-share)\n", s, (unsigned long long)fs_total,
+			(unsigned long long)self_total, (unsigned long long)st.accesses, o->min_share);
+		free(fs);
+		return 0;
+	}
+	if (!o->all_structs && shared_data && fs_worth && !self_worth) {
 		fprintf(out, "\n# struct %s: %llu false-sharing transfers between its fields, %llu true "
 			"sharing: data the threads share, not a layout to change (fs-ratio)\n", s,
 			(unsigned long long)fs_total, (unsigned long long)ts_total);
 		free(fs);
 		return 0;
 	}
-	if (!o->all_structs && (fs_total < o->min_transfers || shared_data) &&
-	    self_total < o->min_transfers) {
+	if (!o->all_structs && (!fs_worth || shared_data) && !self_worth) {
 		free(fs);
 		return 0;
 	}
@@ -422,7 +555,7 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 		}
 		/* no false sharing inside an object: its layout is not the
 		 * problem (the array of it is: per_thread below) */
-		if ((fs_total < o->min_transfers || shared_data) && !o->all_structs &&
+		if ((!fs_worth || shared_data) && !o->all_structs &&
 		    (fs[i].cls == 1 || fs[i].cls == 2))
 			why = fs[i].cls == 1 ? "hot, but in no false sharing inside one object"
 					     : "read_mostly, but in no false sharing inside one object";
@@ -439,7 +572,7 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 			c->writer_threads, (unsigned long long)c->rmws, c->rmw_threads);
 		/* false sharing inside the field: elements of a member array */
 		ch_profile_pair(p, s, fs[i].name, fs[i].name, 64, &nfa, &nta);
-		if (nfa >= o->min_transfers) {
+		if (worth(&st, nfa, o)) {
 			fprintf(out, "%s.%s[] per_thread\t# %llu false-sharing transfers between its "
 				"elements\n", s, fs[i].name, (unsigned long long)nfa);
 			lines++;
@@ -447,14 +580,13 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	}
 	{
 		json_int_t size = json_integer_value(json_object_get(p->structs, s));
-		if (self_total >= o->min_transfers && size > 0 && size < 64 &&
-		    json_object_get(p->typedefs, s))
+		if (self_worth && size > 0 && size < 64 && json_object_get(p->typedefs, s))
 			/* the sidecar names arrays of a struct by its tag only */
 			fprintf(out, "# %s[] per_thread: %llu false-sharing transfers between objects of "
 				"%s (%lld bytes each); %s is the typedef of a struct without a tag: name "
 				"the array (ARRAY[] per_thread)\n", s, (unsigned long long)self_total, s,
 				(long long)size, s);
-		else if (self_total >= o->min_transfers && size > 0 && size < 64) {
+		else if (self_worth && size > 0 && size < 64) {
 			fprintf(out, "%s[] per_thread\t# %llu false-sharing transfers between objects of "
 				"%s (%lld bytes each) in one array\n", s, (unsigned long long)self_total, s,
 				(long long)size);
@@ -475,10 +607,11 @@ size_t ch_profile_sidecar(ch_profile *p, const struct ch_profile_opts *o, FILE *
 		names[n++] = key;
 	qsort(names, n, sizeof(*names), cmp_str);
 	fprintf(out, "# cachehot annotate --profile: %u profile%s, %.2f s recorded; thresholds: "
-		"hot-writes=%llu rm-reads=%llu rm-ratio=%u min-transfers=%llu fs-ratio=%u (docs/record.md)\n",
+		"hot-writes=%llu rm-reads=%llu rm-ratio=%u min-transfers=%llu min-share=%u fs-ratio=%u "
+		"(docs/record.md)\n",
 		p->files, p->files == 1 ? "" : "s", p->seconds, (unsigned long long)o->hot_writes,
 		(unsigned long long)o->rm_reads, o->rm_ratio, (unsigned long long)o->min_transfers,
-		o->fs_ratio);
+		o->min_share, o->fs_ratio);
 	for (i = 0; i < n; i++)
 		if (!o->only || !strcmp(o->only, names[i]))
 			lines += one_struct(p, names[i], o, out);

@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "driver.h"
+#include "../core/cachehot-profile.h"
 #include "../core/cachehot-core.h"
 
 static void usage_annotate(FILE *f)
@@ -65,6 +66,12 @@ static void usage_annotate(FILE *f)
 	      "  --units=REGEX           merge only units whose source path matches (one program)\n"
 	      "  --exclude-units=REGEX   leave out units whose source path matches\n"
 	      "  --no-progress           no progress line even on a terminal\n"
+	      "  --profile=FILE          a recorded run (libcachehot-rt profile; repeatable): its\n"
+	      "                          counts class the fields of structs its threads share;\n"
+	      "                          structs it did not touch or share: lines commented out\n"
+	      "  --min-share=N           --profile: a struct is shared when transfers between\n"
+	      "                          threads inside its objects are >= N per mille of its\n"
+	      "                          accesses (default 10)\n"
 	      "Functions are counted off slow paths (__init, __exit, __cold and what only\n"
 	      "they call; in userspace also exit and signal handlers and what main() calls\n"
 	      "before its first thread); accesses through objects one thread or CPU owns\n"
@@ -356,10 +363,14 @@ int cmd_annotate(int argc, char **argv)
 		{ "units", required_argument, 0, 'U' },
 		{ "exclude-units", required_argument, 0, 'X' },
 		{ "explain", required_argument, 0, 'E' },
+		{ "profile", required_argument, 0, 'P' },
+		{ "min-share", required_argument, 0, 10 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	struct ch_infer_opts o;
+	struct ch_profile_opts po;
+	struct strv profiles = {0};
 	const char *build = NULL, *keep = NULL, *output = NULL, *jobs = NULL, *objlist = NULL;
 	const char *explain = NULL, *units = NULL, *xunits = NULL;
 	char *tmpdir = NULL;
@@ -367,6 +378,7 @@ int cmd_annotate(int argc, char **argv)
 	ch_access_facts *facts = NULL;
 
 	ch_infer_defaults(&o);
+	ch_profile_defaults(&po);
 	while ((c = getopt_long(argc, argv, "o:j:h", lo, NULL)) != -1) {
 		unsigned *slot = NULL, max = 1000000;
 		switch (c) {
@@ -418,6 +430,8 @@ int cmd_annotate(int argc, char **argv)
 			if (!strchr(optarg, '.') || optarg[0] == '.' || !strchr(optarg, '.')[1])
 				return die("--explain takes STRUCT.FIELD, not '%s'", optarg);
 			break;
+		case 'P': strv_push(&profiles, optarg); break;
+		case 10: slot = &po.min_share; max = 1000; break;
 		case 'h': usage_annotate(stdout); return 0;
 		default: usage_annotate(stderr); return EXIT_TROUBLE;
 		}
@@ -546,6 +560,15 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (progress)
 		fputs("\r\033[K", stderr);
+	if (profiles.n) {
+		o.profile = ch_profile_new();
+		o.profile_opts = &po;
+		for (size_t i = 0; i < profiles.n; i++)
+			if (ch_profile_merge_file(o.profile, profiles.v[i])) {
+				fprintf(stderr, "cachehot: annotate: %s\n", ch_profile_error(o.profile));
+				goto out;
+			}
+	}
 	if (explain) {
 		rc = ch_infer_explain(facts, &o, explain, stdout) == 0 ? 0 : 1;
 		goto out;
@@ -567,6 +590,8 @@ out:
 		nftw(tmpdir, rm_tree_cb, 16, FTW_DEPTH | FTW_PHYS);
 	free(tmpdir);
 	ch_access_free(facts);
+	ch_profile_free(o.profile);
+	strv_free(&profiles);
 	strv_free(&found);
 	strv_free(&named_files);
 	return rc;

@@ -1368,8 +1368,14 @@ int main(int argc, char **argv)
 		return cmd_asserts(argc - 1, argv + 1);
 	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--net-cachelines", 16))
 		return cmd_annotate_net_cachelines(argc - 1, argv + 1);   /* driver/netcl.c */
-	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--profile", 9))
-		return cmd_annotate_profile(argc - 1, argv + 1);   /* driver/profile.c */
+	if (!strcmp(cmd, "annotate") && argc > 2 && !strncmp(argv[2], "--profile", 9)) {
+		/* the run alone; with the code's facts (--build) both together */
+		int facts = 0;
+		for (int i = 2; i < argc; i++)
+			facts |= !strncmp(argv[i], "--build", 7);
+		if (!facts)
+			return cmd_annotate_profile(argc - 1, argv + 1);   /* driver/profile.c */
+	}
 	if (!strcmp(cmd, "annotate"))
 		return cmd_annotate(argc - 1, argv + 1);   /* driver/annotate.c */
 	if (!strcmp(cmd, "report")) {   /* report --html: check --format=html */

@@ -1,0 +1,97 @@
+#!/bin/bash
+# tests/evidence/run.sh -- one evidence model: `cachehot annotate` with the
+# code's access facts and a recorded run together (--profile,
+# core/infer-profile.c; docs/annotate.md "With a recorded run"), and the
+# min-share rule of `annotate --profile` (core/profile.c). server.c is a
+# miniature server whose threads take turns, so its run is the same on any
+# machine: a struct whose limits' line is lost to every count (srv), a
+# counter read with its period tick as one unit (rate), requests each
+# handled by one thread (req), and an admin path the run never takes (admin).
+. "$(dirname "$0")/../lib.sh"
+set -u
+export LC_ALL=C CI=true
+PLUGIN=$TOP/plugin/cachehot.so
+RT=$TOP/runtime
+CH=$TOP/bin/cachehot
+HERE=$TOP/tests/evidence
+[ -f "$PLUGIN" ] && [ -f "$RT/libcachehot-rt.so" ] && [ -x "$CH" ] || { fail evidence-build "plugin, runtime or bin/cachehot missing"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+CC=${CC:-gcc}
+lines() { grep -v '^#' "$1" | grep . | sed 's/\t.*//'; }        # the sidecar's lines, classes only
+header() { grep "^# struct $2: " "$1" | sed "s/^# struct $2: //; s/:.*//"; }
+
+# the code's facts and a recorded run of the same program
+$CC -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/facts.json" -c "$HERE/server.c" -o "$T/server.o" ||
+	{ fail evidence/facts "access mode failed"; exit 0; }
+$CC -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-record "$HERE/server.c" -o "$T/server" \
+	-L"$RT" -lcachehot-rt -Wl,-rpath,"$RT" -lpthread || { fail evidence/record-build "recording build failed"; exit 0; }
+CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_QUIET=1 CACHEHOT_RT_OUT="$T/run.json" "$T/server" 20000
+expect_eq evidence/run "0 1" "$? $(ls "$T"/run.json | wc -l)"
+
+# ---- the code alone: what static inference says (the admin path counts) ---------
+"$CH" annotate "$T/facts.json" -o "$T/static.sidecar"
+expect_eq evidence/static-lines "admin.level read_mostly|admin.changes hot:changes|admin.mode hot:changes|srv.maxconn read_mostly|srv.timeout read_mostly|srv.served hot" \
+	"$(lines "$T/static.sidecar" | tr '\n' '|' | sed 's/|$//')"
+
+# ---- code and run together ---------------------------------------------------------
+"$CH" annotate "$T/facts.json" --profile="$T/run.json" -o "$T/both.sidecar"; rc=$?
+expect_eq evidence/both-exit 0 "$rc"
+expect_eq evidence/both-lines "srv.maxconn read_mostly|srv.timeout read_mostly|srv.served hot|srv.bytes hot" \
+	"$(lines "$T/both.sidecar" | tr '\n' '|' | sed 's/|$//')"
+# admin: the run never touched it; req: no object moved between threads
+expect_eq evidence/not-exercised "not exercised by the recorded run (no access to it in" "$(header "$T/both.sidecar" admin | sed 's/ [0-9.]* s)$//')"
+expect_eq evidence/owned-at-run-time "owned at run time" "$(header "$T/both.sidecar" req)"
+expect_eq evidence/owned-zero-transfers 1 "$(grep -c '^# struct req: owned at run time: 0 transfers between threads inside its objects in 563120 accesses (fewer than 10 per mille)' "$T/both.sidecar")"
+expect_eq evidence/commented-out "3 3" "$(grep -c '^#admin\.' "$T/both.sidecar") $(grep -c '^#req\.' "$T/both.sidecar")"
+# srv: the acceptor's reads of the limits are lost to every count
+expect_eq evidence/srv-shared 1 "$(grep -c '^# struct srv: shared at run time: 79999 transfers between threads inside its objects (40000 false sharing) in 281561 accesses' "$T/both.sidecar")"
+expect_eq evidence/run-counts 1 "$(grep -c '^srv.maxconn read_mostly.*; run: reads 60000 by 1 threads, writes 0 by 0, rmws 0 by 0; confidence high$' "$T/both.sidecar")"
+# rate: the tick is read with the counter as one unit, no false sharing to remove
+expect_eq evidence/read-as-one-unit "# rate.tick read_mostly by its counts, but its reads were not disturbed in the run (at most 1 false-sharing transfers, with hot 'ctr', in 120780 reads): no line" \
+	"$(grep '^# rate.tick ' "$T/both.sidecar")"
+expect_eq evidence/one-line-left 1 "$(grep -c "^# struct rate: shared at run time: .*; the run leaves 1 line, 1 hot (a struct needs 2, one hot): no line$" "$T/both.sidecar")"
+# the option order does not matter (--profile first goes to the same place with --build);
+# the sidecar is the same run after run
+"$CH" annotate --profile="$T/run.json" "$T/facts.json" >"$T/again.sidecar" 2>&1
+expect_eq evidence/profile-first-is-profile-only 2 "$?"
+"$CH" annotate "$T/facts.json" --profile="$T/run.json" >"$T/again.sidecar"
+expect_eq evidence/deterministic "" "$(diff "$T/both.sidecar" "$T/again.sidecar")"
+# --explain says what the run saw
+"$CH" annotate "$T/facts.json" --profile="$T/run.json" --explain=rate.tick >"$T/explain"
+expect_eq evidence/explain "  run: reads 120780 by 2 threads, writes 1 by 1, rmws 0 by 0: read_mostly by its counts, but its reads not disturbed by a hot field: no suggestion" \
+	"$(grep '^  run: reads' "$T/explain")"
+
+# ---- check with what was inferred: one warning, srv, the one the run measured -------
+"$CH" check --annotations="$T/static.sidecar" "$HERE/server.c" >"$T/static.out" 2>&1
+"$CH" check --annotations="$T/both.sidecar" "$HERE/server.c" >"$T/both.out" 2>&1
+expect_eq evidence/check-static-warnings "tests/evidence/server.c:20:14: warning: hot field 'served' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct srv' with read-mostly field 'maxconn' (offset 0, size 4)|tests/evidence/server.c:40:14: warning: hot field (group 'changes') 'changes' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct admin' with read-mostly field 'level' (offset 0, size 4)" \
+	"$(grep ': warning: ' "$T/static.out" | sed "s|$TOP/||; s/;.*//" | tr '\n' '|' | sed 's/|$//')"
+expect_eq evidence/check-both-warnings "tests/evidence/server.c:20:14: warning: hot field 'served' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct srv' with read-mostly field 'maxconn' (offset 0, size 4)" \
+	"$(grep ': warning: ' "$T/both.out" | sed "s|$TOP/||; s/;.*//" | tr '\n' '|' | sed 's/|$//')"
+
+# ---- bad input: a clear error -----------------------------------------------------------
+echo '{"x":1}' >"$T/bad.json"
+out=$("$CH" annotate "$T/facts.json" --profile="$T/bad.json" 2>&1 >/dev/null; echo "rc=$?")
+expect_eq evidence/bad-profile "cachehot: annotate: $T/bad.json: not a cachehot profile (no \"cachehot_profile\": 1, \"members\", \"line64\", \"line128\"; written by libcachehot-rt)|rc=2" \
+	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
+out=$("$CH" annotate "$T/facts.json" --profile="$T/run.json" --min-share=1001 2>&1 >/dev/null; echo "rc=$?")
+expect_eq evidence/bad-min-share "rc=2" "$(echo "$out" | tail -1)"
+
+# ---- annotate --profile alone: false sharing too rare to pay is no line (min-share) ------
+python3 - "$T/rare.json" <<'PY'
+import json, sys
+line = lambda ls, fs: {"line_size": ls, "lines_dropped": 0, "lines": [],
+                   "sharing": [{"a": "hub.hits", "b": "hub.limit", "objects": "one", "false_sharing": fs, "true_sharing": 0}]}
+m = lambda f, off, r, w, rm: {"struct": "hub", "member": f, "offset": off, "size": 8, "struct_size": 16,
+                              "reads": r, "writes": w, "rmws": rm, "reader_threads": 2, "writer_threads": 2 if w else 0, "rmw_threads": 2 if rm else 0}
+json.dump({"cachehot_profile": 1, "program": "hub", "pid": 1, "seconds": 1.0, "sample": 1, "threads": 2,
+           "dropped_in_signal": 0, "members": [m("limit", 0, 990000, 0, 0), m("hits", 8, 0, 0, 10000)],
+           "line64": line(64, 500), "line128": line(128, 500)}, open(sys.argv[1], "w"))
+PY
+"$CH" annotate --profile "$T/rare.json" >"$T/rare.sidecar"
+expect_eq evidence/min-share-too-rare "# struct hub: 500 false-sharing transfers between its fields, 0 between objects of it, in 1000000 accesses: fewer than 10 per mille, too few to pay for a layout change (min-share)" \
+	"$(grep '^# struct hub' "$T/rare.sidecar")"
+expect_eq evidence/min-share-no-line "" "$(lines "$T/rare.sidecar")"
+"$CH" annotate --profile "$T/rare.json" --min-share=0 >"$T/rare0.sidecar"
+expect_eq evidence/min-share-0 "hub.hits hot|hub.limit read_mostly" "$(lines "$T/rare0.sidecar" | tr '\n' '|' | sed 's/|$//')"
