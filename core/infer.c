@@ -954,6 +954,8 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 			/* the run, not the code's locks, says whether threads share it */
 			sync = run == CH_RUN_SHARED;
 			fprintf(out, "\n# struct %s: %s\n", names[s], runwhy);
+			if (run == CH_RUN_OWNED)   /* check reports no false sharing inside it */
+				fprintf(out, "%s owned\t# owned at run time (the recorded run)\n", names[s]);
 		} else {
 			fprintf(out, "\n# struct %s%s\n", names[s], sync ? "" :
 				": low confidence, no field is written atomically or under a lock off slow "

@@ -37,7 +37,7 @@ expect_eq evidence/static-lines "admin.level read_mostly|admin.changes hot:chang
 # ---- code and run together ---------------------------------------------------------
 "$CH" annotate "$T/facts.json" --profile="$T/run.json" -o "$T/both.sidecar"; rc=$?
 expect_eq evidence/both-exit 0 "$rc"
-expect_eq evidence/both-lines "srv.maxconn read_mostly|srv.timeout read_mostly|srv.served hot|srv.bytes hot" \
+expect_eq evidence/both-lines "req owned|srv.maxconn read_mostly|srv.timeout read_mostly|srv.served hot|srv.bytes hot" \
 	"$(lines "$T/both.sidecar" | tr '\n' '|' | sed 's/|$//')"
 # admin: the run never touched it; req: no object moved between threads
 expect_eq evidence/not-exercised "not exercised by the recorded run (no access to it in" "$(header "$T/both.sidecar" admin | sed 's/ [0-9.]* s)$//')"
