@@ -27,6 +27,12 @@
  * marked unlikely). TARGET is "CALLEE/ARG"
  * (ARG 0-based), "CALLEE/ARG/const" when the parameter points to const,
  * CALLEE "*" for an indirect call.
+ * Accesses through an object one thread or CPU owns are "owned": n (and
+ * the field's "owned_via": { REASON: n }); of them, writes through an
+ * object other threads or CPUs can also reach (per-CPU data, an element
+ * indexed by the thread's id, a thread-context pointer: not a thread-local
+ * variable or the stack) are also "owned_write": n, and updates from the
+ * field's own value "owned_update": n (docs/annotate.md, "Ownership").
  * A path names the direct member first (anonymous members skipped, as C
  * names them), then nested members; "offset" is the direct member's byte
  * offset; "composite" is the tag of the direct member's struct/union type
@@ -281,8 +287,23 @@ void ch_access_field_owned(ch_access_facts *a, const char *struct_name, const ch
 								  : json_false());
 		json_object_set_new(child(json_object_get(a->root, "structs"), struct_name), path, field);
 	}
+	if (kind == CH_ACC_UPDATE) {
+		/* marks a store already counted: only said apart below */
+		if (ch_access_owner_shared(owner))
+			add_count(fn_counts(field, function), "owned_update", 1);
+		return;
+	}
 	add_count(fn_counts(field, function), "owned", 1);
 	add_count(child(field, "owned_via"), owner, 1);
+	if (ch_access_owner_shared(owner) &&
+	    (kind == CH_ACC_STORE || kind == CH_ACC_MSTORE || kind == CH_ACC_RMW))
+		add_count(fn_counts(field, function), "owned_write", 1);
+}
+
+int ch_access_owner_shared(const char *owner)
+{
+	return owner && (!strcmp(owner, "per-CPU") || !strcmp(owner, "indexed by the thread's id") ||
+			 !strcmp(owner, "thread-context pointer"));
 }
 
 void ch_access_struct_def(ch_access_facts *a, const char *struct_name, const char *file,
@@ -817,8 +838,12 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 								  merged_target(fns, tk, unit, cb, sizeof(cb)),
 								  json_integer_value(pc));
 				}
-				if (json_is_integer(json_object_get(cnt, "owned")))
-					add_count(mc, "owned", json_integer_value(json_object_get(cnt, "owned")));
+				static const char *const owned_keys[] = { "owned", "owned_write",
+									  "owned_update" };
+				for (kk = 0; kk < 3; kk++)
+					if (json_is_integer(json_object_get(cnt, owned_keys[kk])))
+						add_count(mc, owned_keys[kk],
+							  json_integer_value(json_object_get(cnt, owned_keys[kk])));
 				if (json_is_integer(json_object_get(cnt, "locked")))
 					add_count(mc, "locked", json_integer_value(json_object_get(cnt, "locked")));
 			}

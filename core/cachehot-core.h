@@ -1180,6 +1180,12 @@ void ch_access_param_passed(ch_access_facts *a, const char *function, unsigned p
 void ch_access_field_owned(ch_access_facts *a, const char *struct_name, const char *path,
 			   uint64_t offset, const char *composite, const char *function,
 			   enum ch_access_kind kind, const char *owner);
+/* 1 if an object owned for this reason can also be reached by other threads
+ * or CPUs (per-CPU data through per_cpu_ptr(p, cpu), another thread's
+ * element of an array indexed by thread id): its owner's writes are then
+ * recorded apart too ("owned_write", "owned_update"), and count when
+ * other functions reach the same field (core/infer.c). */
+int ch_access_owner_shared(const char *owner);
 /* struct_name is defined in this unit with its first member at file:line,
  * size bytes, layout a hash of its members' names and bit positions:
  * merged facts keep different layouts of one tag apart ("TAG@FILE:LINE"),

@@ -29,6 +29,8 @@ struct member {
 	unsigned long long nowned; /* accesses through an owned object (not evidence) */
 	unsigned long long nlocked; /* its address handed to a lock function, off slow paths */
 	json_t *owned_via;         /* why owned -> count */
+	json_t *owned_wr;          /* function -> [owned_write, owned_update] counts */
+	struct fnset own_wr;       /* of wr: the owner's writes, counted (classify) */
 	enum ch_class cls;
 	int group;                 /* union-find parent, then root index */
 	int grouped;               /* hot and in a group of two or more */

@@ -341,6 +341,7 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 			x->subs = json_object();
 			x->fns = json_object();
 			x->owned_via = json_object();
+			x->owned_wr = json_object();
 		}
 		{
 			json_t *ov = json_object_get(f, "owned_via"), *oc, *prev;
@@ -382,6 +383,19 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 			json_array_foreach(targets, ti, t) {
 				const char *tk = json_string_value(t);
 				json_t *sum = json_object_get(x->fns, tk);
+				json_int_t ow = json_integer_value(json_object_get(c, "owned_write")),
+					   ou = json_integer_value(json_object_get(c, "owned_update"));
+				if (ow || ou) {
+					json_t *o2 = json_object_get(x->owned_wr, tk);
+					if (!o2) {
+						o2 = json_pack("[I,I]", (json_int_t)0, (json_int_t)0);
+						json_object_set_new(x->owned_wr, tk, o2);
+					}
+					json_array_set_new(o2, 0, json_integer(
+						json_integer_value(json_array_get(o2, 0)) + ow));
+					json_array_set_new(o2, 1, json_integer(
+						json_integer_value(json_array_get(o2, 1)) + ou));
+				}
 				if (!sum) {
 					sum = json_array();
 					for (k = 0; k < CH_ACC__COUNT; k++)
@@ -439,6 +453,29 @@ static void classify(struct member *m, json_t *fns, json_t *inits, const struct 
 			m->nrd += (unsigned long long)(c[CH_ACC_LOAD] + c[CH_ACC_MLOAD]);
 		}
 	}
+	/* per-CPU or per-thread data that other functions also reach (a
+	 * remote CPU reading cpu_rq(cpu)->nr_pinned, another thread reading
+	 * ctx[i].flags): its owner's writes dirty a line the others read, so
+	 * they count as writes (and updates) like any other */
+	if (m->rd.n + m->wr.n + m->rmw.n) {
+		json_t *ov;
+		json_object_foreach(m->owned_wr, fk, ov) {
+			json_t *f = json_object_get(fns, fk);
+			json_int_t w = json_integer_value(json_array_get(ov, 0));
+			if (json_is_true(json_object_get(f, "slow")) || json_object_get(inits, fk) ||
+			    json_is_true(json_object_get(f, "inlined_away")))
+				continue;
+			if (w) {
+				fnset_add(&m->wr, fk);
+				fnset_add(&m->all_wr, fk);
+				fnset_add(&m->own_wr, fk);
+				m->nwr += (unsigned long long)w;
+			}
+			if (json_integer_value(json_array_get(ov, 1)))
+				fnset_add(&m->upd, fk);
+		}
+	}
+	fnset_sort_unique(&m->own_wr);
 	fnset_sort_unique(&m->rmw);
 	fnset_sort_unique(&m->wr);
 	fnset_sort_unique(&m->rd);
@@ -556,6 +593,10 @@ static void print_line(FILE *out, const char *st, const struct member *m, const 
 			fputs("; ", out);
 			print_set(out, "updates from own value", &m->upd, 0);
 		}
+		if (m->own_wr.n) {
+			fputs("; ", out);
+			print_set(out, "of them by the owning CPU or thread of data others read", &m->own_wr, 0);
+		}
 		if (m->together)
 			fprintf(out, "; written with %s%.*s", all[m->with].prefix ? all[m->with].prefix : "",
 				(int)name_len(&all[m->with]), all[m->with].name);
@@ -643,6 +684,8 @@ static void free_members(struct member *m, size_t n)
 		json_decref(m[i].subs);
 		json_decref(m[i].fns);
 		json_decref(m[i].owned_via);
+		json_decref(m[i].owned_wr);
+		free(m[i].own_wr.v);
 		json_decref(m[i].holder);
 		free((char *)m[i].prefix);
 		free(m[i].rmw.v);
@@ -998,6 +1041,7 @@ int ch_infer_explain(ch_access_facts *a, const struct ch_infer_opts *o, const ch
 		return 1;
 	}
 	mark_slow(a, fns, o);
+	ch_summary_resolve(fns);   /* passed addresses count as in the sidecar */
 	collect_members(st, fns, &m, &n);
 	for (i = 0; i < n && !x; i++)
 		if (name_len(&m[i]) == strlen(dot + 1) && !strncmp(m[i].name, dot + 1, name_len(&m[i])))

@@ -65,6 +65,8 @@
 
 static ch_access_facts *facts_;
 static const char *access_path;
+/* The block of the statement being read (guarded_by_own_value()). */
+static basic_block cur_bb;
 /* The statement being read lies on a path the code marks unlikely: its
  * writes are recorded as rare (CH_ACC_RARE_WRITE, "passed_unlikely"). */
 static bool in_unlikely;
@@ -372,11 +374,13 @@ static void record_ref_to(tree ref, const char *fn, enum ch_access_kind kind,
 		}
 		if (first >= 0 && locked)
 			ch_access_field_locked(facts, st, path, off, composite, fn);
-		if (first >= 0 && owner && kind == CH_ACC_UPDATE && !to)
-			;   /* the store it marks is counted once, as owned */
-		else if (first >= 0 && owner)   /* an owned object: no evidence, whatever it is */
+		if (first >= 0 && owner && kind == CH_ACC_UPDATE && (to || in_unlikely))
+			;   /* its store is counted, as owned (and rare) */
+		else if (first >= 0 && owner)   /* an owned object: no evidence, whatever it is
+						 * (an update only marks its store: core/access.c) */
 			ch_access_field_owned(facts, st, path, off, composite, fn,
-					      to ? (to->is_const ? CH_ACC_LOAD : CH_ACC_STORE) : kind, owner);
+					      to ? (to->is_const ? CH_ACC_LOAD : CH_ACC_STORE)
+						 : kind == CH_ACC_UPDATE ? kind : as_rare(kind), owner);
 		else if (first >= 0 && to)
 			ch_access_field_passed(facts, st, path, off, composite, fn, to->callee,
 					       to->arg, to->is_const, in_unlikely);
@@ -557,6 +561,104 @@ static int arg_is_const(tree fntype, unsigned i, tree arg)
 	return pt && POINTER_TYPE_P(pt) && TYPE_READONLY(TREE_TYPE(pt));
 }
 
+static tree resolved(tree ref);
+
+/* Loads (resolved references) that the value v is computed from, through
+ * copies, arithmetic, casts, PHIs and call arguments: an inlined
+ * waitqueue_active(&q) is a load of q.head.next. */
+static void cond_loads(tree v, std::vector<tree> &out, int depth, int &budget)
+{
+	gimple *def;
+	unsigned i;
+	if (!v || TREE_CODE(v) != SSA_NAME || depth > 6 || out.size() > 16 || --budget < 0)
+		return;
+	def = SSA_NAME_DEF_STMT(v);
+	if (gphi *phi = dyn_cast<gphi *>(def)) {
+		for (i = 0; i < gimple_phi_num_args(phi); i++)
+			cond_loads(gimple_phi_arg_def(phi, i), out, depth + 1, budget);
+		return;
+	}
+	if (gcall *c = dyn_cast<gcall *>(def)) {
+		for (i = 0; i < gimple_call_num_args(c); i++)
+			cond_loads(gimple_call_arg(c, i), out, depth + 1, budget);
+		return;
+	}
+	if (!def || !is_gimple_assign(def))
+		return;
+	if (gimple_assign_single_p(def) && is_mem(gimple_assign_rhs1(def))) {
+		out.push_back(resolved(gimple_assign_rhs1(def)));
+		return;
+	}
+	for (i = 1; i < gimple_num_ops(def); i++)
+		cond_loads(gimple_op(def, i), out, depth + 1, budget);
+}
+
+/* Is the loaded reference part of obj (obj itself, or a member or element
+ * of it, through &X pointers)? */
+static bool load_within(tree load, tree obj)
+{
+	int d = 0;
+	obj = resolved(obj);
+	while (load && d++ < 24) {
+		if (operand_equal_p(load, obj, OEP_MATCH_SIDE_EFFECTS))
+			return true;
+		switch (TREE_CODE(load)) {
+		case COMPONENT_REF: case ARRAY_REF: case ARRAY_RANGE_REF: case BIT_FIELD_REF:
+		case REALPART_EXPR: case IMAGPART_EXPR: case VIEW_CONVERT_EXPR:
+			load = TREE_OPERAND(load, 0);
+			break;
+		case MEM_REF: {
+			/* *(&X + off): a part of X when off lies inside it
+			 * (the kernel's list_empty(&q->head) reads
+			 * MEM[(struct list_head *)&q + 8B].next) */
+			tree p = cachehot_pointee(TREE_OPERAND(load, 0)), sz;
+			if (!p)
+				return false;
+			sz = TYPE_SIZE_UNIT(TREE_TYPE(p));
+			if (!integer_zerop(TREE_OPERAND(load, 1)) &&
+			    (!sz || !tree_fits_uhwi_p(sz) || !tree_fits_uhwi_p(TREE_OPERAND(load, 1)) ||
+			     tree_to_uhwi(TREE_OPERAND(load, 1)) >= tree_to_uhwi(sz)))
+				return false;
+			load = p;
+			break;
+		}
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/* Is the current block reached only through a branch whose condition reads
+ * obj itself (if (waitqueue_active(&q)) wake_up(&q); if (!wq_has_sleeper(&q))
+ * return; ... wake_up(&q))? A block is reached only through edge C -> D
+ * when D dominates it and C is D's only predecessor: the dominators of the
+ * block are walked up, each with a single predecessor ending in a
+ * condition is tested. Needs dominance information. */
+static bool guarded_by_own_value(tree obj)
+{
+	basic_block d = cur_bb;
+	int steps = 0;
+	if (!d || !cfun || !dom_info_available_p(cfun, CDI_DOMINATORS))
+		return false;
+	while (d && d != ENTRY_BLOCK_PTR_FOR_FN(cfun) && steps++ < 64) {
+		if (single_pred_p(d)) {
+			gcond *c = safe_dyn_cast<gcond *>(last_stmt(single_pred(d)));
+			if (c) {
+				std::vector<tree> loads;
+				int budget = 64;
+				cond_loads(gimple_cond_lhs(c), loads, 0, budget);
+				cond_loads(gimple_cond_rhs(c), loads, 0, budget);
+				for (size_t i = 0; i < loads.size(); i++)
+					if (load_within(loads[i], obj))
+						return true;
+			}
+		}
+		d = get_immediate_dominator(CDI_DOMINATORS, d);
+	}
+	return false;
+}
+
 /* Addresses handed to a call: a field's (&ctx->runq) as "passed", a
  * pointer parameter's (or one derived from it) as the function's "passes".
  * A builtin's (memset, memcpy, ...) effect is known: a store through a
@@ -587,8 +689,16 @@ static void passed_args(gcall *stmt, tree decl, const char *fn, bool builtin)
 				ch_access_param(facts, fn, (unsigned)p, as_rare(k));
 			continue;
 		}
-		if (obj && is_mem(obj))
+		if (obj && is_mem(obj)) {
+			/* handed over only when a test of its own value allowed
+			 * it (a wake-up when the queue has waiters): as rare as
+			 * a call under unlikely() */
+			bool was = in_unlikely;
+			if (!in_unlikely && guarded_by_own_value(obj))
+				in_unlikely = true;
 			record_ref_to(obj, fn, CH_ACC_LOAD, &to, callee && strstr(callee, "lock"));
+			in_unlikely = was;
+		}
 		if (p >= 0)
 			ch_access_param_passed(facts, fn, (unsigned)p, callee, i, to.is_const,
 					       in_unlikely);
@@ -880,8 +990,12 @@ unsigned int access_pass::execute(function *fun)
 	}
 	std::vector<char> cold;
 	unlikely_blocks(fun, cold);
+	bool had_dom = dom_info_available_p(fun, CDI_DOMINATORS);
+	if (!had_dom)
+		calculate_dominance_info(CDI_DOMINATORS);
 	FOR_EACH_BB_FN(bb, fun) {
 		gimple_stmt_iterator gsi;
+		cur_bb = bb;
 		in_unlikely = bb->index < (int)cold.size() && cold[bb->index];
 		for (gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gimple *s = gsi_stmt(gsi);
@@ -906,6 +1020,9 @@ unsigned int access_pass::execute(function *fun)
 		}
 	}
 	in_unlikely = false;
+	cur_bb = NULL;
+	if (!had_dom)
+		free_dominance_info(fun, CDI_DOMINATORS);
 	return 0;
 }
 

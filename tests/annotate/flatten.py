@@ -12,8 +12,9 @@ out = []
 for st, fields in d["structs"].items():
     for path, f in fields.items():
         for fn, c in f["functions"].items():
-            ks = [("%s=%d" % (k, c[k])) for k in KINDS + ("owned",) if c.get(k, 0)]
+            ks = [("%s=%d" % (k, c[k])) for k in KINDS + ("owned", "owned_write", "owned_update") if c.get(k, 0)]
             ks += ["passed:%s=%d" % (t, n) for t, n in sorted(c.get("passed", {}).items())]
+            ks += ["passed_unlikely:%s=%d" % (t, n) for t, n in sorted(c.get("passed_unlikely", {}).items())]
             out.append("%s %s %s %s" % (st, path, fn, ",".join(ks)))
         if f.get("owned_via"):
             out.append("%s %s owned-via %s" % (st, path, ",".join("%s=%d" % kv for kv in sorted(f["owned_via"].items()))))

@@ -115,13 +115,13 @@ int main(void)
  * server pidfile parse_config load=2,store=1,update=1
  * server served poll_once rmw=1
  * thread_ctx idle owned-via thread-context pointer=1,thread-local=1
- * thread_ctx idle poll_once owned=2
+ * thread_ctx idle poll_once owned=2,owned_write=1
  * thread_ctx polled owned-via on the thread's stack=2,thread-local=2
  * thread_ctx polled poll_once owned=4
- * thread_ctx runs close_one owned=2
+ * thread_ctx runs close_one owned=2,owned_write=1,owned_update=1
  * thread_ctx runs owned-via indexed by the thread's id=2,thread-context pointer=2,thread-local=2
- * thread_ctx runs poll_once owned=4
- * thread_ctx wakeups close_one owned=1
+ * thread_ctx runs poll_once owned=4,owned_write=1
+ * thread_ctx wakeups close_one owned=1,owned_write=1
  * thread_ctx wakeups owned-via indexed by the thread's id=2,thread-context pointer=1
- * thread_ctx wakeups poll_once owned=2
+ * thread_ctx wakeups poll_once owned=2,owned_write=1,owned_update=1
  */

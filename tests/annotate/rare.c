@@ -106,7 +106,7 @@ READER(zone_show)
  * zone nr_reserved_highatomic zone_low load=1
  * zone nr_reserved_highatomic zone_show load=1
  * zone parent zone_protect load=1
- * zone refs zone_get rmw=1
+ * zone refs zone_get rmw=1,passed_unlikely:refcount_warn_saturate/0=1
  * zone watermark alloc_pages unlikely_read=1
  * zone watermark alloc_slowpath store=1
  * zone watermark zone_age load=1

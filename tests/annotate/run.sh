@@ -173,6 +173,20 @@ expect_eq annotate/no-input "2|cachehot: annotate: nothing to merge: name ACCESS
 "$CH" annotate --group-overlap=150 "$T/a.json" >/dev/null 2>"$T/err"; rc=$?
 expect_eq annotate/bad-threshold "2|cachehot: annotate: --group-overlap takes a percentage from 0 to 100, not '150'" "$rc|$(head -1 "$T/err")"
 
+# per-thread data others read (percpu.c): the owner's updates through its
+# own element count once other functions read the field (hot, not
+# read_mostly); a wait queue woken only when a test of its own value found a
+# waiter (guarded.c) is written rarely, not hot. Facts at -O2 (the test is
+# inlined by einline there)
+for f in percpu guarded; do
+	$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/$f.json" -O2 -c "$HERE/$f.c" -o /dev/null
+	facts_expect "$HERE/$f.c" >"$T/exp"
+	python3 "$HERE/flatten.py" "$T/$f.json" >"$T/act"
+	expect_file_eq "annotate/facts-$f" "$T/exp" "$T/act"
+	"$CH" annotate "$T/$f.json" | grep -v '^# cachehot annotate' >"$T/$f.sidecar"
+	expect_file_eq "annotate/$f" "$HERE/expected/$f.sidecar" "$T/$f.sidecar"
+done
+
 # ---- userspace: ownership, slow paths, noise control (owned.c) ---------------
 # thresholds for one small unit; main's tools suggested thread_ctx.runs/wakeups
 # hot (per-thread objects) and server.maxconn/pidfile/mode hot (startup, exit
