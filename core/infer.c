@@ -26,6 +26,11 @@
  *    the lowest offset.
  *  - A struct is printed only with >= min_fields lines, one of them hot:
  *    anything less gives the checks nothing to judge.
+ *  - Initializers (slow for the struct): >= init_fields fields stored, no
+ *    RMW, nothing loaded that is stored; or >= 4 * init_fields stored, no
+ *    RMW or update, at most half of them loaded (a constructor testing
+ *    what it allocated).
+ *  - A hot line on thin evidence (thin_hot()) is written commented out.
  */
 #include <regex.h>
 #include <stdlib.h>
@@ -520,20 +525,30 @@ static json_t *initializers(struct member *m, size_t n, const struct ch_infer_op
 			json_int_t rmw = json_integer_value(json_array_get(sum, CH_ACC_RMW));
 			json_t *p = json_object_get(per, fk);
 			if (!p) {
-				p = json_pack("{s:i, s:b}", "stored", 0, "bad", 0);
+				p = json_pack("{s:i, s:b, s:i, s:b}", "stored", 0, "bad", 0, "mixed", 0,
+					      "hard", 0);
 				json_object_set_new(per, fk, p);
 			}
 			if (rmw || (st && ld))
 				json_object_set_new(p, "bad", json_true());
+			if (rmw || json_integer_value(json_array_get(sum, CH_ACC_UPDATE)))
+				json_object_set_new(p, "hard", json_true());
+			if (st && ld)
+				json_integer_set(json_object_get(p, "mixed"),
+						 json_integer_value(json_object_get(p, "mixed")) + 1);
 			if (st)
 				json_integer_set(json_object_get(p, "stored"),
 						 json_integer_value(json_object_get(p, "stored")) + 1);
 		}
 	}
-	json_object_foreach(per, fk, v)
-		if (!json_is_true(json_object_get(v, "bad")) &&
-		    json_integer_value(json_object_get(v, "stored")) >= (json_int_t)o->init_fields)
+	json_object_foreach(per, fk, v) {
+		json_int_t stored = json_integer_value(json_object_get(v, "stored"));
+		json_int_t mixed = json_integer_value(json_object_get(v, "mixed"));
+		if ((!json_is_true(json_object_get(v, "bad")) && stored >= (json_int_t)o->init_fields) ||
+		    (!json_is_true(json_object_get(v, "hard")) && stored >= 4 * (json_int_t)o->init_fields &&
+		     2 * mixed <= stored))
 			json_object_set_new(inits, fk, json_true());
+	}
 	json_decref(per);
 	return inits;
 }
@@ -568,6 +583,20 @@ static void print_set(FILE *out, const char *what, const struct fnset *s, unsign
 	}
 }
 
+/* Thin evidence for hot: only the update rule holds (no RMW or write
+ * count reaches its threshold), from one function, the field is read in
+ * fewer functions than a read-mostly line needs, and no other field is
+ * written with it (no group): nothing says the one writer runs often or
+ * that other code reads the line. (6.1: pglist_data.totalreserve_pages,
+ * recomputed by calculate_totalreserve_pages() on watermark changes.) */
+static int thin_hot(const struct member *m, const struct ch_infer_opts *o)
+{
+	return m->cls == CH_CLASS_HOT && !m->has_run && !m->grouped && !m->together &&
+	       m->upd.n == 1 && m->rmw.n < o->hot_rmw_fns && m->wr.n < o->hot_write_fns &&
+	       m->rd.n < o->rm_read_fns;
+}
+
+/* low: 0, 1 (the struct shows no sign of sharing) or 2 (thin_hot) */
 static void print_line(FILE *out, const char *st, const struct member *m, const struct member *all,
 		       int low)
 {
@@ -616,7 +645,9 @@ static void print_line(FILE *out, const char *st, const struct member *m, const 
 			(unsigned long long)m->run.reads, m->run.reader_threads,
 			(unsigned long long)m->run.writes, m->run.writer_threads,
 			(unsigned long long)m->run.rmws, m->run.rmw_threads);
-	fprintf(out, "; confidence %s\n", low ? "low" : m->conf_high ? "high" : "medium");
+	fprintf(out, "; confidence %s\n", low == 2 ? "low (thin evidence: one function updates it, "
+		"fewer readers than a read-mostly field needs, no field written with it)"
+		: low ? "low" : m->conf_high ? "high" : "medium");
 }
 
 /* A member the run took its read-mostly class from (read_with): why, as a
@@ -1006,8 +1037,9 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		}
 		for (i = 0; i < n; i++)
 			if (m[i].cls != CH_CLASS_NONE) {
-				print_line(out, names[s], &m[i], m, !sync);
-				total += sync;
+				int thin = sync && thin_hot(&m[i], o);
+				print_line(out, names[s], &m[i], m, thin ? 2 : !sync);
+				total += sync && !thin;
 			} else {
 				print_run_note(out, names[s], m, i);
 			}

@@ -187,6 +187,13 @@ for f in percpu guarded; do
 	expect_file_eq "annotate/$f" "$HERE/expected/$f.sidecar" "$T/$f.sidecar"
 done
 
+# thin evidence (ctor.c): a constructor that tests what it just allocated is
+# still an initializer (the lock it sets up is not hot on 3 lockers); a
+# field one function updates and two read is written commented out
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/ctor.json" -O2 -c "$HERE/ctor.c" -o /dev/null
+"$CH" annotate "$T/ctor.json" | grep -v '^# cachehot annotate' >"$T/ctor.sidecar"
+expect_file_eq annotate/thin-evidence-and-constructor "$HERE/expected/ctor.sidecar" "$T/ctor.sidecar"
+
 # ---- userspace: ownership, slow paths, noise control (owned.c) ---------------
 # thresholds for one small unit; main's tools suggested thread_ctx.runs/wakeups
 # hot (per-thread objects) and server.maxconn/pidfile/mode hot (startup, exit
