@@ -19,8 +19,9 @@
  * marked; an asm whose template locks or exchanges (lock, xchg, cmpxchg,
  * xadd; arm64 ldxr/stxr/ldadd/cas/swp families) is an atomic RMW on each
  * memory operand, once per asm; other asm memory operands are stores
- * (outputs) or loads (inputs); __atomic_* and __sync_* builtins are RMWs
- * on their first argument (__atomic_load* a marked load, __atomic_store* a
+ * (outputs) or loads (inputs); __atomic_* and __sync_* builtins (and
+ * the internal functions GCC folds some of them into) are RMWs on their
+ * first argument (__atomic_load* a marked load, __atomic_store* a
  * marked store).
  *
  * Addresses passed to calls: the address of a field given to a function
@@ -39,6 +40,7 @@
  * object (plugin/build.c), unless object-records=0.
  */
 #include "gcc-plugin.h"
+#include "bversion.h"   /* BUILDING_GCC_MAJOR */
 #include "tree.h"
 #include "tree-pass.h"
 #include "context.h"
@@ -761,10 +763,42 @@ static void signal_handler_store(tree lhs, tree rhs)
 		slow_root(f, "signal");
 }
 
+tree cachehot_internal_atomic_ptr(const gcall *stmt)
+{
+	if (!gimple_call_internal_p(stmt))
+		return NULL_TREE;
+	switch (gimple_call_internal_fn(stmt)) {
+	case IFN_ATOMIC_COMPARE_EXCHANGE:
+	case IFN_ATOMIC_BIT_TEST_AND_SET:
+	case IFN_ATOMIC_BIT_TEST_AND_COMPLEMENT:
+	case IFN_ATOMIC_BIT_TEST_AND_RESET:
+		return gimple_call_num_args(stmt) > 0 ? gimple_call_arg(stmt, 0) : NULL_TREE;
+#if BUILDING_GCC_MAJOR >= 12
+	case IFN_ATOMIC_ADD_FETCH_CMP_0:   /* (comparison, pointer, value, ...) */
+	case IFN_ATOMIC_SUB_FETCH_CMP_0:
+	case IFN_ATOMIC_AND_FETCH_CMP_0:
+	case IFN_ATOMIC_OR_FETCH_CMP_0:
+	case IFN_ATOMIC_XOR_FETCH_CMP_0:
+		return gimple_call_num_args(stmt) > 1 ? gimple_call_arg(stmt, 1) : NULL_TREE;
+#endif
+	default:
+		return NULL_TREE;
+	}
+}
+
 static void do_call(gcall *stmt, const char *fn)
 {
 	tree decl = gimple_call_fndecl(stmt), lhs = gimple_call_lhs(stmt);
 	unsigned i;
+	if (tree ptr = cachehot_internal_atomic_ptr(stmt)) {   /* a folded __atomic_* */
+		tree obj = cachehot_pointee(ptr);
+		int p;
+		if (obj)
+			record_ref(obj, fn, CH_ACC_RMW);
+		else if ((p = param_index(ptr, 0)) >= 0)
+			ch_access_param(facts, fn, (unsigned)p, as_rare(CH_ACC_RMW));
+		return;
+	}
 	if (gimple_call_internal_p(stmt))
 		decl = NULL_TREE;   /* no CALL_EXPR_FN */
 	if (decl && fndecl_built_in_p(decl, BUILT_IN_NORMAL) && DECL_NAME(decl)) {

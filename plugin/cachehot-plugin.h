@@ -88,6 +88,13 @@ bool cachehot_per_thread_any(union tree_node *type, const char *sname);
 void cachehot_access_init(const char *plugin_name, const char *path);
 /* plugin/access.c: does an asm template lock or exchange (an atomic RMW)? */
 bool cachehot_asm_is_atomic(const char *asm_template);
+/* plugin/access.c: GCC's internal forms of the __atomic_* builtins (a
+ * compare-exchange whose expected value lives in a register, as
+ * `while (!__atomic_compare_exchange_n(&r->tail, &pos, next, ...))` becomes
+ * .ATOMIC_COMPARE_EXCHANGE once pos is an SSA name; bit test-and-set/
+ * complement/reset; op-fetch compared with 0): the pointer to the object
+ * they read-modify-write, else NULL. */
+union tree_node *cachehot_internal_atomic_ptr(const struct gcall *stmt);
 /* plugin/record.c: the recording mode (record[=SPEC]); returns an error
  * text for a bad SPEC, else NULL. Runs in cc1 and in lto1. */
 const char *cachehot_record_init(const char *plugin_name, const char *spec);

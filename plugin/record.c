@@ -353,6 +353,17 @@ static void record_atomic(gimple_stmt_iterator *gsi, gcall *stmt)
 {
 	tree decl = gimple_call_fndecl(stmt);
 	const char *b;
+	if (tree ptr = cachehot_internal_atomic_ptr(stmt)) {   /* a folded __atomic_* */
+		tree obj = cachehot_pointee(ptr);
+		struct ident id;
+		uint64_t size;
+		if (!obj || !is_mem(obj) || !identify(obj, &id))
+			return;
+		size = TYPE_SIZE_UNIT(TREE_TYPE(obj)) ? bits_of(TYPE_SIZE_UNIT(TREE_TYPE(obj))) : 0;
+		if (size)
+			emit(gsi, ptr, &id, size, REC_RMW);
+		return;
+	}
 	if (gimple_call_internal_p(stmt) || !decl || !fndecl_built_in_p(decl, BUILT_IN_NORMAL) ||
 	    !DECL_NAME(decl) || gimple_call_num_args(stmt) == 0)
 		return;

@@ -16,7 +16,7 @@ LOG=$BUILD/long-check
 # target the README documents is listed.
 ALL="kernel-check sparse-kernel layout-kernel bloat-kernel cocci-kernel counter-kernel
 annotate-kernel ccache-kernel kernel-groups kernel-integration userspace-check userspace-haproxy deb-check
-record-demo record-memcached"
+record-demo record-memcached record-haproxy"
 NOT_LONG_CHECK="check fuzz kernel-sweep deb long-check record-bench"
 targets=${*:-$ALL}
 mkdir -p "$LOG" || exit 2

@@ -15,3 +15,13 @@ userspace-check: deps $(PLUGIN_SO) bin/cachehot bin/cachehot-layout
 # userspace/haproxy.expected (docs/userspace.md). About 10 min at -j2.
 userspace-haproxy: deps $(PLUGIN_SO) bin/cachehot
 	userspace/haproxy-check.sh
+
+.PHONY: record-haproxy
+# HAProxy judged by its code and its own runs together: a recording build,
+# three wrk workloads, cachehot annotate --profile with the access facts of
+# make userspace-haproxy (run first when missing), cachehot check with each
+# sidecar; warnings against userspace/haproxy-record.expected
+# (docs/userspace.md). About 6 min at -j2 after userspace-haproxy.
+record-haproxy: deps
+	@$(MAKE) --no-print-directory all
+	@userspace/haproxy-record.sh

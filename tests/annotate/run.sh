@@ -19,7 +19,7 @@ facts_expect() {
 }
 
 # ---- access mode: exact facts, at -O2 and -O0 -------------------------------
-for f in access charge passed rare owned; do
+for f in access charge passed rare owned cas; do
 	for o in -O2 -O0; do
 		rm -f "$T/$f.json"
 		out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/$f.json" $o -c "$HERE/$f.c" -o /dev/null 2>&1)

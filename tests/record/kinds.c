@@ -11,6 +11,10 @@
  * holder.u.f 0 1 0
  * holder.u.i 1 0 0
  * num.i 1 0 0
+ * ring.bits 0 0 1
+ * ring.head 1 0 0
+ * ring.refs 0 0 1
+ * ring.tail 1 0 1
  * stats.c11 0 0 1
  * stats.counter 1 1 3
  * stats.flag 1 1 0
@@ -32,6 +36,10 @@ struct stats {
 };
 
 typedef struct { long v; long w; } anon_t;   /* named by its typedef */
+/* atomics GCC folds into internal functions at -O1 and above: a
+ * compare-exchange whose expected value is a register, a bit test-and-set,
+ * an op-fetch compared with 0 (.ATOMIC_COMPARE_EXCHANGE, ...) */
+struct ring { unsigned head; unsigned tail; unsigned long bits; long refs; };
 
 struct bits B;
 anon_t AN;
@@ -39,6 +47,7 @@ struct acc A[4];
 union num N;
 struct holder H;
 struct stats S;
+struct ring R;
 
 noipa void bf_store(struct bits *p, unsigned v) { p->hi = v; }   /* one store of byte 0 */
 noipa unsigned bf_load(struct bits *p) { return p->lo; }
@@ -56,6 +65,18 @@ noipa void atom(struct stats *s)
 	s->c11++;
 	__asm__ __volatile__("lock; incq %0" : "+m"(s->counter));
 }
+noipa int push(struct ring *r)
+{
+	unsigned pos = r->tail, next;
+	do {
+		next = pos + 1;
+		if (next == r->head)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&r->tail, &pos, next, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return 1;
+}
+noipa int bit(struct ring *r) { return (__atomic_fetch_or(&r->bits, 4, __ATOMIC_RELAXED) & 4) != 0; }
+noipa int put(struct ring *r) { return __atomic_sub_fetch(&r->refs, 1, __ATOMIC_RELAXED) == 0; }
 noipa void anon(anon_t *p) { p->v++; }
 noipa long anon_once(anon_t *p) { return READ_ONCE(p->w); }
 noipa long once(struct stats *s)
@@ -74,6 +95,9 @@ int main(void)
 	un_store(&H, 1.0f);
 	un_load2(&H);
 	atom(&S);
+	push(&R);
+	bit(&R);
+	put(&R);
 	anon(&AN);
 	anon_once(&AN);
 	return (int)once(&S) - 1;
