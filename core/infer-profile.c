@@ -17,7 +17,8 @@
  *    hot_writes writes and RMWs by >= 2 threads (fewer than rm_ratio reads
  *    per write), read_mostly with >= rm_reads reads and rm_ratio times its
  *    writes, and only when the run saw its reads
- *    disturbed by a hot field's writes (below); a field the run did not
+ *    disturbed by a hot field's writes: false sharing between the two of
+ *    at least min_share per mille of the struct's accesses (below); a field the run did not
  *    touch gets no line.
  *    Groups still come from the static writer sets (core/infer.c).
  */
@@ -85,7 +86,8 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 	}
 	/* a read-mostly field keeps its class only when the run saw its
 	 * reads disturbed: false-sharing transfers with a hot field of at
-	 * least min_transfers and min_share per mille of its reads. Without
+	 * least min_transfers and min_share per mille of the struct's
+	 * accesses (the measure of annotate --profile alone). Without
 	 * that, the two are on different lines, or the code reads it with the
 	 * hot field as one unit (a counter and its period tick, a queue's
 	 * fields under its lock): moving them apart would not pay. Two fields
@@ -110,7 +112,7 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 			/* under one top-level member the run's pairs are that
 			 * member's as a whole: no evidence for these two */
 			worth = strcmp(a, b) && nf >= po->min_transfers &&
-				nf * 1000 >= (uint64_t)po->min_share * m[i].run.reads;
+				nf * 1000 >= (uint64_t)po->min_share * run.accesses;
 			if (!found || nf > best_fs) {
 				found = 1;
 				best = j;

@@ -660,8 +660,8 @@ static void print_run_note(FILE *out, const char *st, const struct member *m, si
 			"line\n", st, m[i].prefix ? m[i].prefix : "", (int)name_len(&m[i]), m[i].name);
 	else if (m[i].read_with)
 		fprintf(out, "# %s.%s%.*s read_mostly by its counts, but its reads were not disturbed in "
-			"the run (at most %llu false-sharing transfers, with hot '%s%.*s', in %llu reads): "
-			"no line\n", st, m[i].prefix ? m[i].prefix : "", (int)name_len(&m[i]), m[i].name,
+			"the run (at most %llu false-sharing transfers, with hot '%s%.*s'; it was read %llu "
+			"times): no line\n", st, m[i].prefix ? m[i].prefix : "", (int)name_len(&m[i]), m[i].name,
 			(unsigned long long)m[i].beside_fs, h->prefix ? h->prefix : "", (int)name_len(h),
 			h->name, (unsigned long long)m[i].run.reads);
 }

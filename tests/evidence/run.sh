@@ -48,7 +48,7 @@ expect_eq evidence/commented-out "3 3" "$(grep -c '^#admin\.' "$T/both.sidecar")
 expect_eq evidence/srv-shared 1 "$(grep -c '^# struct srv: shared at run time: 79999 transfers between threads inside its objects (40000 false sharing) in 281561 accesses' "$T/both.sidecar")"
 expect_eq evidence/run-counts 1 "$(grep -c '^srv.maxconn read_mostly.*; run: reads 60000 by 1 threads, writes 0 by 0, rmws 0 by 0; confidence high$' "$T/both.sidecar")"
 # rate: the tick is read with the counter as one unit, no false sharing to remove
-expect_eq evidence/read-as-one-unit "# rate.tick read_mostly by its counts, but its reads were not disturbed in the run (at most 1 false-sharing transfers, with hot 'ctr', in 120780 reads): no line" \
+expect_eq evidence/read-as-one-unit "# rate.tick read_mostly by its counts, but its reads were not disturbed in the run (at most 1 false-sharing transfers, with hot 'ctr'; it was read 120780 times): no line" \
 	"$(grep '^# rate.tick ' "$T/both.sidecar")"
 expect_eq evidence/one-line-left 1 "$(grep -c "^# struct rate: shared at run time: .*; the run leaves 1 line, 1 hot (a struct needs 2, one hot): no line$" "$T/both.sidecar")"
 # the option order does not matter (--profile first goes to the same place with --build);
@@ -59,7 +59,7 @@ expect_eq evidence/profile-first-is-profile-only 2 "$?"
 expect_eq evidence/deterministic "" "$(diff "$T/both.sidecar" "$T/again.sidecar")"
 # --explain says what the run saw
 "$CH" annotate "$T/facts.json" --profile="$T/run.json" --explain=rate.tick >"$T/explain"
-expect_eq evidence/explain "  run: reads 120780 by 2 threads, writes 1 by 1, rmws 0 by 0: read_mostly by its counts, but its reads not disturbed by a hot field: no suggestion" \
+expect_eq evidence/explain "  run: reads 120780 by 2 threads, writes 1 by 1, rmws 39 by 1: read_mostly by its counts, but its reads not disturbed by a hot field: no suggestion" \
 	"$(grep '^  run: reads' "$T/explain")"
 
 # ---- check with what was inferred: one warning, srv, the one the run measured -------
