@@ -8,7 +8,8 @@
 #    of every unit ($BUILD/userspace-haproxy/facts).
 # 2. A recording build of the same source (-fplugin-arg-cachehot-record,
 #    linked with libcachehot-rt) by HAProxy's own Makefile.
-# 3. Three workloads, each a run of the recording build with 4 threads on
+# 3. Three workloads, each a run of the recording build (sampling 1 in
+#    SAMPLE, default 16) with 4 threads on
 #    127.0.0.1 driven by wrk (Debian's wrk) for SECONDS (default 15), stopped
 #    by SIGUSR1 (soft stop: the profile is written at exit):
 #    keepalive   round robin over two servers, keep-alive (userspace/haproxy-keepalive.cfg)
@@ -67,7 +68,7 @@ run() {
 	fe=$(port); be=$(port)
 	sed "s/@FE@/$fe/g; s/@BE@/$be/g" "$TOP/userspace/$cfg" >"$R/$name.cfg"
 	rm -f "$R/$name".*.json
-	CACHEHOT_RT_QUIET=1 CACHEHOT_RT_OUT="$R/$name.%p.json" "$W/rec/haproxy" -f "$R/$name.cfg" -db \
+	CACHEHOT_RT_QUIET=1 CACHEHOT_RT_SAMPLE=${SAMPLE:-16} CACHEHOT_RT_OUT="$R/$name.%p.json" "$W/rec/haproxy" -f "$R/$name.cfg" -db \
 		>"$R/$name.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$fe/" && break; sleep 0.2; done
