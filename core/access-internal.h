@@ -16,6 +16,7 @@ struct ch_access_facts {
 	size_t nskipped;    /* files left out by the unit filters */
 	regex_t only_units, exclude_units;
 	int have_only, have_exclude;
+	json_t *program_units;     /* --program: unit path -> true, or NULL */
 };
 
 void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)

@@ -151,6 +151,7 @@ void ch_access_free(ch_access_facts *a)
 		regfree(&a->exclude_units);
 	json_decref(a->root);
 	json_decref(a->seen);
+	json_decref(a->program_units);
 	free(a);
 }
 
@@ -343,6 +344,15 @@ int ch_access_set_units(ch_access_facts *a, const char *only, const char *exclud
 		a->have_exclude = 1;
 	}
 	return 0;
+}
+
+void ch_access_set_program_units(ch_access_facts *a, const char *const *units, size_t n)
+{
+	size_t i;
+	if (!a->program_units)
+		a->program_units = json_object();
+	for (i = 0; i < n; i++)
+		json_object_set_new(a->program_units, units[i], json_true());
 }
 
 void ch_access_field_locked(ch_access_facts *a, const char *struct_name, const char *path,
@@ -709,8 +719,9 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 		goto out;
 	}
 	if ((a->have_only && regexec(&a->only_units, unit, 0, NULL, 0)) ||
-	    (a->have_exclude && !regexec(&a->exclude_units, unit, 0, NULL, 0))) {
-		a->nskipped++;   /* another program: --units / --exclude-units */
+	    (a->have_exclude && !regexec(&a->exclude_units, unit, 0, NULL, 0)) ||
+	    (a->program_units && !json_object_get(a->program_units, unit))) {
+		a->nskipped++;   /* another program: --units / --exclude-units / --program */
 		rc = 0;
 		goto out;
 	}

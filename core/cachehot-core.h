@@ -1197,6 +1197,10 @@ int ch_access_has_struct_def(ch_access_facts *a, const char *struct_name);
  * and none that match exclude (either may be NULL): one program of a tree
  * at a time. 0, or -1 for a bad expression. */
 int ch_access_set_units(ch_access_facts *a, const char *only, const char *exclude);
+/* Merge only the units named in units (n real source paths: the units of
+ * one linked program, cachehot annotate --program); the others are counted
+ * as left out, as with ch_access_set_units(). The names are copied. */
+void ch_access_set_program_units(ch_access_facts *a, const char *const *units, size_t n);
 /* The address of struct_name's member path is handed to a function whose
  * name says it locks (spin_lock, pthread_mutex_lock, HA_SPIN_LOCK's
  * pl_take_s, ...): evidence that threads share the struct, kept apart from

@@ -943,8 +943,8 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 			/* another definition of a tag (another program of the
 			 * tree): a sidecar names tags, so none of its lines */
 			fprintf(out, "\n# struct %.*s defined again at %s (another program of the tree?): "
-				"judged apart, no line (cachehot annotate --units/--exclude-units for "
-				"one program)\n", (int)(strchr(names[s], '@') - names[s]), names[s],
+				"judged apart, no line (cachehot annotate --program=BINARY, or "
+				"--units/--exclude-units, for one program)\n", (int)(strchr(names[s], '@') - names[s]), names[s],
 				strchr(names[s], '@') + 1);
 			continue;
 		}

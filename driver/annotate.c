@@ -65,6 +65,9 @@ static void usage_annotate(FILE *f)
 	      "  --explain=STRUCT.FIELD  print the evidence for one member instead of a sidecar\n"
 	      "  --units=REGEX           merge only units whose source path matches (one program)\n"
 	      "  --exclude-units=REGEX   leave out units whose source path matches\n"
+	      "  --program=BINARY        merge only the units BINARY was linked from (the\n"
+	      "                          source files of its DWARF compile units; -g):\n"
+	      "                          one program of a tree (repeatable)\n"
 	      "  --no-progress           no progress line even on a terminal\n"
 	      "  --profile=FILE          a recorded run (libcachehot-rt profile; repeatable): its\n"
 	      "                          counts class the fields of structs its threads share;\n"
@@ -364,13 +367,14 @@ int cmd_annotate(int argc, char **argv)
 		{ "exclude-units", required_argument, 0, 'X' },
 		{ "explain", required_argument, 0, 'E' },
 		{ "profile", required_argument, 0, 'P' },
+		{ "program", required_argument, 0, 11 },
 		{ "min-share", required_argument, 0, 10 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	struct ch_infer_opts o;
 	struct ch_profile_opts po;
-	struct strv profiles = {0};
+	struct strv profiles = {0}, programs = {0};
 	const char *build = NULL, *keep = NULL, *output = NULL, *jobs = NULL, *objlist = NULL;
 	const char *explain = NULL, *units = NULL, *xunits = NULL;
 	char *tmpdir = NULL;
@@ -431,6 +435,15 @@ int cmd_annotate(int argc, char **argv)
 				return die("--explain takes STRUCT.FIELD, not '%s'", optarg);
 			break;
 		case 'P': strv_push(&profiles, optarg); break;
+		case 11: {
+			char err[4200];
+			if (program_units(optarg, &programs, err, sizeof(err))) {
+				fprintf(stderr, "cachehot: annotate: %s\n", err);
+				strv_free(&programs);
+				return EXIT_TROUBLE;
+			}
+			break;
+		}
 		case 10: slot = &po.min_share; max = 1000; break;
 		case 'h': usage_annotate(stdout); return 0;
 		default: usage_annotate(stderr); return EXIT_TROUBLE;
@@ -536,6 +549,8 @@ int cmd_annotate(int argc, char **argv)
 	qsort(found.v, found.n, sizeof(*found.v), cmp_strp);
 	facts = ch_access_new(NULL);
 	ch_access_set_units(facts, units, xunits);
+	if (programs.n)
+		ch_access_set_program_units(facts, (const char *const *)programs.v, programs.n);
 	for (size_t i = 0; i < found.n; i++) {
 		if (progress) {
 			fprintf(stderr, "\r\033[K[%zu/%zu] merging %s", i + 1, found.n, found.v[i]);
@@ -592,6 +607,7 @@ out:
 	ch_access_free(facts);
 	ch_profile_free(o.profile);
 	strv_free(&profiles);
+	strv_free(&programs);
 	strv_free(&found);
 	strv_free(&named_files);
 	return rc;

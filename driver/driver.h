@@ -63,6 +63,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct strv { char **v; size_t n, cap; };
 void strv_push(struct strv *sv, const char *s);   /* copies s */
 void strv_free(struct strv *sv);
+/* driver/program.c: the real paths of the source files of BINARY's DWARF
+ * compile units, appended to out; 0, or -1 with err (no file, no -g). */
+int program_units(const char *path, struct strv *out, char *err, size_t errlen);
 /* Whole file into a NUL-terminated heap buffer; *len gets the length.
  * NULL (errno set) if it cannot be read. */
 char *read_file(const char *path, size_t *len);

@@ -3,14 +3,14 @@
 DRIVER_SRCS := $(wildcard driver/*.c)
 DRIVER_OBJS := $(patsubst driver/%.c,$(BUILD)/driver/%.o,$(DRIVER_SRCS))
 DRIVER_HDRS := driver/driver.h core/cachehot-core.h
-DRIVER_LIBS := $(shell pkg-config --libs libgit2 2>/dev/null || echo -lgit2)
+DRIVER_LIBS := $(shell pkg-config --libs libgit2 2>/dev/null || echo -lgit2) -ldw
 # SARIF 2.1.0 schema for tests/driver: committed, unmodified
 # (third_party/sarif/README.md says where it comes from): no network.
 SARIF_SCHEMA  := third_party/sarif/sarif-2.1.0-rtm.5.json
 ALL_TARGETS  += bin/cachehot
 CLEAN_FILES  += bin/cachehot
 # python3-jsonschema validates SARIF in tests/driver; git for --diff.
-DEB_PACKAGES += libjansson-dev libgit2-dev python3-jsonschema git patch
+DEB_PACKAGES += libjansson-dev libgit2-dev libdw-dev python3-jsonschema git patch
 
 $(BUILD)/driver/%.o: driver/%.c $(DRIVER_HDRS)
 	@mkdir -p $(@D)

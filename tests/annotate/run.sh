@@ -331,7 +331,7 @@ http.hits hot	# rmw 2 fn (2): serve, serve2; writes 2 fn (2): serve, serve2; rea
 http.limit read_mostly	# reads 2 fn (2): peek, serve2; writes 0 fn; init/slow-path writes 0 fn; confidence high
 http.mode read_mostly	# reads 3 fn (3): peek, serve, serve2; writes 0 fn; init/slow-path writes 0 fn; confidence high
 
-# struct http defined again at $T/progs/testdrv.c:1 (another program of the tree?): judged apart, no line (cachehot annotate --units/--exclude-units for one program)" "$(cat "$T/progs.out")"
+# struct http defined again at $T/progs/testdrv.c:1 (another program of the tree?): judged apart, no line (cachehot annotate --program=BINARY, or --units/--exclude-units, for one program)" "$(cat "$T/progs.out")"
 "$CH" annotate --rm-read-fns=2 --min-fields=1 --exclude-units='daemon' "$T/progs" | grep '^http' >"$T/progs.out"
 expect_eq annotate/programs-exclude "http.limit hot	# rmw 2 fn (2): t1, t2; writes 2 fn (2): t1, t2; reads 0 fn; init/slow-path writes 0 fn; confidence medium" "$(cat "$T/progs.out")"
 "$CH" annotate --rm-read-fns=2 --units='/daemon\.c$' "$T/progs" | grep -c '^http' >"$T/progs.out"
@@ -356,3 +356,23 @@ $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/locked.json" -O2 -c "$T/
 expect_eq annotate/locked-facts "l1=1 l2=1" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["structs"]["lk"]["lock"]["functions"]; print(" ".join("%s=%d" % (k, f[k].get("locked", 0)) for k in sorted(f)))' "$T/locked.json")"
 out=$("$CH" annotate $OWN "$T/locked.json" | grep -c '^lk\.')
 expect_eq annotate/locked-not-low "4" "$out"
+
+# ---- one program of a tree at a time: --program=BINARY (its DWARF's units) -------
+mkdir -p "$T/programs"
+for p in web tool; do
+	$CC -g -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/programs" -c "$HERE/programs/$p.c" -o "$T/programs/$p.o"
+	$CC "$T/programs/$p.o" -o "$T/programs/$p"
+done
+"$CH" annotate "$T/programs" >"$T/both-programs.sidecar" 2>&1
+expect_eq annotate/two-programs-apart "2 1" "$(grep -c '^http\.' "$T/both-programs.sidecar") $(grep -c '^# struct http defined again at .*(cachehot annotate --program=BINARY, or --units/--exclude-units, for one program)$' "$T/both-programs.sidecar")"
+"$CH" annotate "$T/programs" --program="$T/programs/web" >"$T/web.sidecar"
+expect_eq annotate/program-web "http.hits hot|http.limit read_mostly|0" \
+	"$(grep '^http\.' "$T/web.sidecar" | sed 's/\t.*//' | tr '\n' '|')$(grep -c 'defined again' "$T/web.sidecar")"
+"$CH" annotate "$T/programs" --program="$T/programs/tool" >"$T/tool.sidecar"
+expect_eq annotate/program-tool "http.sent hot|http.window read_mostly|0" \
+	"$(grep '^http\.' "$T/tool.sidecar" | sed 's/\t.*//' | tr '\n' '|')$(grep -c 'defined again' "$T/tool.sidecar")"
+expect_eq annotate/program-left-out 1 "$(grep -c '; units of other programs left out' "$T/tool.sidecar")"
+$CC -O2 "$HERE/programs/web.c" -o "$T/programs/web-nog"
+out=$("$CH" annotate "$T/programs" --program="$T/programs/web-nog" 2>&1 >/dev/null; echo "rc=$?")
+expect_eq annotate/program-needs-g "cachehot: annotate: $T/programs/web-nog: no DWARF (no DWARF information): --program needs a binary built with -g|rc=2" \
+	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
