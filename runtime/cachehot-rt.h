@@ -19,7 +19,7 @@
  *                       existing directory gets cachehot-rt.PROG.PID.json;
  *                       default cachehot-rt.PID.json in the working directory
  *   CACHEHOT_RT_SAMPLE  record 1 access in N per thread, on average (default
- *                       16; 1 = all); the gaps are pseudo-random, seeded by
+ *                       1024; 1 = all); the gaps are pseudo-random, seeded by
  *                       the thread's number (the same run samples the same)
  *   CACHEHOT_RT_SIGNAL  a signal (USR1, USR2, or a number) that requests a
  *                       dump; it is written at the next recorded access

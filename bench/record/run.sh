@@ -1,9 +1,11 @@
 #!/bin/bash
 # bench/record/run.sh [-n RUNS] [PROGRAM...] -- the recording build on the
 # classic false-sharing shapes (docs/record.md, "Proof"): for each program
-#   1. build it plain and as a recording build; time both (overhead: the
-#      recording build at the default sampling and recording every access,
-#      median wall time of RUNS runs against the plain build);
+#   1. build it plain and as a recording build; the recording overhead:
+#      CPU time (user + system, both threads) of the recording build at
+#      the default sampling, at 1 in 16 and recording every access, against
+#      the plain build, runs interleaved, median of RUNS each (CPU time,
+#      not wall time: the machine is shared);
 #   2. record it, and print what `cachehot check --profile` says (confirmed
 #      findings, with the fix);
 #   3. apply cachehot's own fix: the fix-it patch GCC writes for the finding
@@ -45,16 +47,14 @@ runs() {
 # min/median/max of numbers on stdin
 stats() { sort -n | awk '{ v[NR] = $1 } END { printf "%.3g/%.3g/%.3g\n", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-wall() {   # median wall seconds of N runs of CMD
-	local n=$1; shift
-	for _ in $(seq "$n"); do
-		local a b
-		a=$(date +%s.%N); "$@" >/dev/null; b=$(date +%s.%N)
-		echo "$b - $a" | bc -l
-	done | median
+cpu() {   # CPU seconds (user + system, every thread) of one run of CMD
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.4f" % (r.ru_utime + r.ru_stime))' "$@"
 }
 
-table="| program | finding (cachehot check --profile) | fix | before ops/s min/med/max | after ops/s min/med/max | speedup | fixed: confirmed | overhead default / every access |
+table="| program | finding (cachehot check --profile) | fix | before ops/s min/med/max | after ops/s min/med/max | speedup | fixed: confirmed | CPU overhead default / 1 in 16 / every access |
 |---|---|---|---|---|---|---|---|"
 for p in "${PROGS[@]}"; do
 	src=$HERE/$p.c
@@ -112,12 +112,17 @@ EOF
 	bs=$(stats <"$W/b"); as=$(stats <"$W/a")
 	sp=$(echo "$(median <"$W/a") / $(median <"$W/b")" | bc -l)
 	printf '  throughput before %s, after %s ops/s (min/median/max of %d): speedup x%.2f\n' "$bs" "$as" "$RUNS" "$sp"
-	# 1. overhead: median wall time against the plain build
-	tp=$(wall "$RUNS" "$W/$p.before" "$reps")
-	td=$(CACHEHOT_RT_OUT="$W/o.json" wall "$RUNS" "$W/$p.rec" "$reps")
-	ta=$(CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_OUT="$W/o.json" wall "$RUNS" "$W/$p.rec" "$reps")
-	ov=$(printf 'x%.1f / x%.1f' "$(echo "$td / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
-	echo "  overhead (median wall, plain $(printf '%.3f' "$tp") s): default sampling / every access: $ov"
+	# 1. overhead: CPU time against the plain build, runs interleaved
+	: >"$W/tp"; : >"$W/td"; : >"$W/t16"; : >"$W/ta"
+	for _ in $(seq "$RUNS"); do
+		cpu "$W/$p.before" "$reps" >>"$W/tp"
+		CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/td"
+		CACHEHOT_RT_SAMPLE=16 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/t16"
+		CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/ta"
+	done
+	tp=$(median <"$W/tp"); td=$(median <"$W/td"); t16=$(median <"$W/t16"); ta=$(median <"$W/ta")
+	ov=$(printf 'x%.2f / x%.1f / x%.0f' "$(echo "$td / $tp" | bc -l)" "$(echo "$t16 / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
+	echo "  CPU overhead (median of $RUNS, plain $tp s): default sampling / 1 in 16 / every access: $ov"
 	short=$(sed -E 's/^[^:]*:[0-9]+:[0-9]+: warning: //; s/; one fix for all.*\(confirmed/ (confirmed/; s/; declare the first.*\(confirmed/ (confirmed/' <<<"$first" | cut -c1-160)
 	table="$table
 | $p | $short | \`$fix\` | $bs | $as | x$(printf '%.2f' "$sp") | $left | $ov |"

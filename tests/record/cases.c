@@ -33,6 +33,9 @@ noipa void wide_b(struct wide *w) { w->b = 1; }
 noipa void sig_x(struct sig *s) { s->x = s->x + 1; }
 noipa void sig_y(struct sig *s) { s->y = 1; }
 noipa void elem_a(struct elem *e) { e->a = 1; }
+/* a loop with no call: the countdown lives in a register in it */
+noipa void fill(struct elem *e, int n) { for (int i = 0; i < n; i++) e[i].b = i; }
+struct elem F[64];
 
 static void run(void *(*fn)(void *))
 {
@@ -67,6 +70,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(m, "loop")) {
 		for (int i = 0; i < 1000000; i++)
 			write_a(&P);
+	} else if (!strcmp(m, "fill")) {
+		for (int i = 0; i < 1000; i++)
+			fill(F, 64);
 	} else if (!strcmp(m, "storeloop")) {
 		/* one recorded access per call: one access per batch */
 		for (int i = 0; i < 1000000; i++)

@@ -96,12 +96,14 @@ runcase predict
 expect_eq record/predict-128 "member wide.a 0 1 0 0 1 0|member wide.b 0 1 0 0 1 0|share128 wide.b wide.a one 1 0" \
 	"$(tr '\n' '|' <"$T/predict.sum" | sed 's/|$//')"
 # the line itself: which bytes each member covers, which threads touched it
-expect_eq record/line-bytes '[{"member": "pair.a", "from": 0, "to": 8}, {"member": "pair.b", "from": 8, "to": 16}]|2|1' \
+# (the line's writes: 5, three of them settled in the first thread's own
+# view of the line and counted from there)
+expect_eq record/line-bytes '[{"member": "pair.a", "from": 0, "to": 8}, {"member": "pair.b", "from": 8, "to": 16}]|2|1|5' \
 	"$(python3 -c '
 import json,sys
 l=json.load(open(sys.argv[1]))["line64"]["lines"][0]
 base=min(m["from"] for m in l["members"])
-print(json.dumps([dict(member=m["member"],frm=m["from"]-base,to=m["to"]-base) for m in l["members"]]).replace("frm","from") + "|%d|%d" % (l["writer_threads"], l["transfers"]))' "$(ls "$T"/false.*.json)")"
+print(json.dumps([dict(member=m["member"],frm=m["from"]-base,to=m["to"]-base) for m in l["members"]]).replace("frm","from") + "|%d|%d|%d" % (l["writer_threads"], l["transfers"], l["writes"]))' "$(ls "$T"/false.*.json)")"
 
 # fork: one profile per process; the child counts from the fork on
 rm -f "$T"/fork.*.json
@@ -149,10 +151,10 @@ print(d["sample"], near(m["reads"]), near(m["writes"]))' "$T"/loop.*.json)"
 # it reaches 0; then once per access of the batch, in order
 $CC -O2 $REC -fdump-tree-optimized="$T/cases.opt" -c "$HERE/cases.c" -o /dev/null
 expect_eq record/fast-path-inline "$(printf '%s|' \
-	'<bb 2> [local count: 1073741824]:' '_ = &p_(D)->a;' '_ = p_(D)->a;' '_ = _ + 1;' '_ = &p_(D)->a;' \
+	'<bb 2> [local count: 1073741824]:' '_ = p_(D)->a;' '_ = _ + 1;' \
 	'p_(D)->a = _;' '_ = __cachehot_rt_countdown;' '_ = _ + -2;' '__cachehot_rt_countdown = _;' \
 	'if (_ <= 0)' 'goto <bb 3>; [0.05%]' 'else' 'goto <bb 4>; [99.95%]' \
-	'<bb 3> [local count: 536864]:' '__cachehot_rt_countdown = _;' \
+	'<bb 3> [local count: 536864]:' '__cachehot_rt_countdown = _;' '_ = &p_(D)->a;' '_ = &p_(D)->a;' \
 	'__cachehot_rt_load (_, &"1\tpair\ta\t0\t8\t16\t8"[0]);' \
 	'__cachehot_rt_store (_, &"1\tpair\ta\t0\t8\t16\t8"[0]);' \
 	'<bb 4> [local count: 1073741824]:' 'return;' | sed 's/|$//')" \
@@ -163,6 +165,22 @@ expect_eq record/fast-path-no-unconditional-call "0" "$(awk '
 	/^  <bb [0-9]+>/ { first = 1; cold = 0; next } /^$/ { next }
 	first { first = 0; cold = /^  __cachehot_rt_countdown = _[0-9]+;$/ }
 	/__cachehot_rt_(load|store|rmw) \(/ && !cold { n++ } END { print n + 0 }' "$T/cases.opt")"
+# a loop with no call keeps the countdown in a register: loaded before the
+# loop, stored after it; the cold block stores it for the runtime and
+# reloads it
+expect_eq record/fast-path-loop-register "$(printf '%s|' \
+	'cachehot_countdown._ = __cachehot_rt_countdown;' '# cachehot_countdown._ = PHI <cachehot_countdown._(), cachehot_countdown._()>' \
+	'_ = cachehot_countdown._;' 'cachehot_countdown._ = _;' '__cachehot_rt_countdown = _;' \
+	'cachehot_countdown._ = __cachehot_rt_countdown;' '# cachehot_countdown._ = PHI <cachehot_countdown._(), cachehot_countdown._()>' \
+	'__cachehot_rt_countdown = cachehot_countdown._;' | sed 's/|$//')" \
+	"$(sed -n '/^;; Function fill /,/^}/p' "$T/cases.opt" | grep 'countdown' | grep -v '^  int ' |
+		sed -E 's/^ +//; s/\.[0-9]+_[0-9]+/._/g; s/_[0-9]+/_/g; s/\([0-9]+\)/()/g' | tr '\n' '|' | sed 's/|$//')"
+rm -f "$T"/fill.*.json
+(cd "$T" && CACHEHOT_RT_OUT="$T/fill.%p.json" ./cases fill)
+expect_eq record/fast-path-loop-every-access "64000 64000" "$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); m=[x for x in d["members"] if x["struct"] == "elem"][0]
+print(d["runtime_calls"], m["writes"])' "$T"/fill.*.json)"
 # runtime calls at 1 in 16: one access per batch, so one call per sample
 # (main's plugin called in on every access: 1000000)
 rm -f "$T"/sl.*.json "$T"/lp.*.json
@@ -185,6 +203,16 @@ expect_eq record/fast-path-every-access "2000000 1000000 1000000" "$(python3 -c 
 import json,sys
 d=json.load(open(sys.argv[1])); m=d["members"][0]
 print(d["runtime_calls"], m["reads"], m["writes"])' "$T"/lp.*.json)"
+# the thread's own view of a line: a thread that keeps the line to itself
+# settles its accesses without the shared model: one access of each kind
+# runs the model (the first load, the first store), the rest are settled
+# in the thread (main's runtime ran the model 2000000 times, 1000000 for a
+# kind); the line's counts still hold every access
+expect_eq record/thread-cache-settles "2 1999998 1000000 1000000" "$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); t=d["line64"]
+print(t.get("modelled"), t.get("settled_in_thread"), d["members"][0]["reads"], d["members"][0]["writes"])' "$T"/lp.*.json)"
+
 
 # ---- the profile drives annotate and check ------------------------------------------
 $CC -O2 $REC "$HERE/sharing.c" -o "$T/sharing" $LINK 2>"$T/err" || fail record/sharing-build "$(head -3 "$T/err")"
