@@ -437,8 +437,7 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 		if (LD(l->base[b]) != rel)
 			ST(l->base[b], rel);
 	}
-	s = ADD(l->seq, 1) + 1;
-	ADD(l->count[kind], 1);
+	s = ADD(l->seq, 1) + 1;   /* the count: in the caller's cache entry */
 	if (!(LD(l->threads[kind]) & (1ull << (tid & 63))))
 		__atomic_fetch_or(&l->threads[kind], 1ull << (tid & 63), __ATOMIC_RELAXED);
 	me = slot_of(l, tid);
@@ -474,12 +473,18 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 		is_true = (hm[0] & bm[0]) || (hm[1] & bm[1]) || (LD(h->wrote[0]) & bm[0]) ||
 			  (LD(h->wrote[1]) & bm[1]);
 		ADD(*(is_true ? &l->xtrue : &l->xfalse), 1);
+		/* false sharing: the members of U's bytes; true sharing: the
+		 * written bytes' member (the set bits, in order: was a walk of
+		 * all 128 bytes per transfer) */
+		uint64_t w[2] = { (is_true ? bm : hm)[0], (is_true ? bm : hm)[1] };
 		for (b = 0; b < 128; b++) {
 			int m;
-			/* false sharing: the members of U's bytes; true sharing:
-			 * the written bytes' member */
-			if (!((is_true ? bm : hm)[b >> 6] & (1ull << (b & 63))))
+			if (!w[b >> 6]) {
+				b |= 63;
 				continue;
+			}
+			b = (b & 64) | (unsigned)__builtin_ctzll(w[b >> 6]);
+			w[b >> 6] &= w[b >> 6] - 1;
 			m = LD(l->mem[b]) - 1;
 			for (k = 0; k < nseen && seen[k] != m; k++)
 				;
@@ -505,6 +510,16 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 	return s;
 }
 
+/* The bytes [first, first + n) of a line (at most 128) as a mask. */
+static void byte_mask(unsigned first, unsigned n, uint64_t bm[2])
+{
+	unsigned w;
+	for (w = 0; w < 2; w++) {
+		unsigned lo = first > 64 * w ? first : 64 * w, hi = first + n < 64 * w + 64 ? first + n : 64 * w + 64;
+		bm[w] = lo >= hi ? 0 : (hi - lo == 64 ? ~0ull : ((1ull << (hi - lo)) - 1) << (lo - 64 * w));
+	}
+}
+
 /* An access the thread can settle from its cache entry e of line l, as
  * model() would (same counts, same later transfers), without touching the
  * line's shared fields: the thread still has its slot, the bytes' member
@@ -522,15 +537,14 @@ static int fast(struct lcache *e, struct line *l, unsigned first, unsigned n, in
 		int32_t rel, uint32_t tid)
 {
 	struct holder *me = e->me;
-	uint64_t bm[2] = { 0, 0 };
+	uint64_t bm[2];
 	unsigned b;
 	if (!(e->kinds & (1u << kind)) || LD(me->tid1) != tid + 1)
 		return 0;
-	for (b = first; b < first + n; b++) {
+	for (b = first; b < first + n; b++)
 		if ((member >= 0 && LD(l->mem[b]) != member + 1) || LD(l->base[b]) != rel)
 			return 0;
-		bm[b >> 6] |= 1ull << (b & 63);
-	}
+	byte_mask(first, n, bm);
 	if (kind == K_READ) {
 		if (LD(me->last) < LD(l->last_write))
 			return 0;
@@ -596,6 +610,7 @@ static void model_table(struct table *t, struct thr *th, uintptr_t a, uint32_t n
 			e->l = l;
 		}
 		e->seq = model(l, laddr, first, len, kind, member, base, tid, &e->me, &e->excl);
+		e->pend[kind]++;
 		th->modelled[TABLE_NO(t)]++;
 		e->kinds |= 1u << kind;
 	}
