@@ -591,6 +591,12 @@ static bool lower_calls(function *fun)
 	std::vector<class loop *> loops;
 	std::vector<bool> used;
 	tree reg = NULL_TREE;
+	bool any = false;
+	FOR_EACH_BB_FN(bb, fun)
+		for (gimple_stmt_iterator g = gsi_start_bb(bb); !any && !gsi_end_p(g); gsi_next(&g))
+			any = is_rt_call(gsi_stmt(g));
+	if (!any)   /* nothing recorded here: the function stays as it is */
+		return false;
 	/* the loop tree as it is now (the loop optimizers are done: fix it up) */
 	loop_optimizer_init(LOOPS_MAY_HAVE_MULTIPLE_LATCHES);
 	if (current_loops && current_loops->tree_root)

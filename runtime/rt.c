@@ -17,8 +17,12 @@
  *    The model takes no lock (relaxed atomics; a line's accesses ordered by
  *    its sequence number): concurrent accesses may be counted in either
  *    order, never lost.
+ *  - settles in the thread's own view of a line (struct lcache, fast())
+ *    what the model would not change: a read of a current copy, a write
+ *    by the line's only holder since its last modelled access.
  * A signal handler that interrupts the slow path of its own thread is not
  * recorded (counted as "dropped"): the runtime's tables are not reentrant.
+ * The profile is written by profile.c.
  *
  * Memory: the line tables are mmap'ed once (MAP_NORESERVE, pages touched
  * only where lines live); a line that finds no free slot within 64 probes is
@@ -26,89 +30,7 @@
  * profile, its own pid, counting from the fork on).
  */
 #define _GNU_SOURCE
-#include "cachehot-rt.h"
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-
-#define EXPORT __attribute__((visibility("default")))
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-
-enum { K_READ, K_WRITE, K_RMW, NKIND };
-
-#define MAX_MEMBERS  65536
-#define MAX_SITES    (1u << 17)
-#define HOLDERS      8
-#define PAIRS        16
-#define PROBES       64
-
-struct member {
-	char *sname, *path;
-	uint32_t off, size, ssize;
-	int by_typedef;             /* sname is a typedef's name, not a tag */
-	uint64_t threads[NKIND];    /* bit tid%64 */
-	uint32_t hash;
-	int next;                   /* hash chain */
-};
-
-struct site {
-	const char *key;            /* published last (release) */
-	int member;
-	uint32_t asize;
-};
-
-struct holder {
-	uint32_t tid1;              /* thread number + 1; 0 = free slot */
-	uint64_t last;              /* the line's sequence number at its last access */
-	uint64_t mask[2];           /* bytes touched since it got the line */
-	uint64_t wrote[2];          /* bytes it ever wrote (while in this slot) */
-};
-
-struct pair {
-	uint64_t key;               /* (a + 1) << 32 | objects << 31 | (b + 1); 0 = free */
-	uint64_t nfalse, ntrue;
-};
-
-/* No lock: every field is read and written with relaxed atomics, so that
- * the threads that share a line interleave in the model as they do on the
- * line itself (a lock serializes them into bursts, and the model then sees
- * few transfers). A line's accesses are ordered by its sequence number. */
-struct line {
-	uintptr_t key;              /* line index + 1; 0 = free */
-	uint64_t seq;               /* accesses so far */
-	uint64_t last_write;        /* seq of the last write or RMW */
-	struct holder h[HOLDERS];
-	uint64_t count[NKIND];
-	uint64_t threads[NKIND];
-	uint64_t xfalse, xtrue, pairs_other;
-	struct pair p[PAIRS];
-	int32_t mem[128];           /* member + 1 at each byte; 0: none seen */
-	int32_t base[128];          /* start of the object holding each byte,
-				     * relative to the line's first byte */
-};
-
-struct table {
-	unsigned shift;             /* log2 line size */
-	unsigned bits;              /* log2 slots */
-	struct line *l;
-	uint64_t dropped;
-	/* the slots in use, in the order they were taken: the profile reads
-	 * these, not the whole table (reading every slot of a table mapped
-	 * with MAP_NORESERVE faulted in 750 MB of zero pages at each dump:
-	 * 181000 page faults and 0.08 s of CPU for a program that did nothing) */
-	uint32_t *used;
-	uint32_t nused;
-};
+#include "rt-private.h"
 
 /* Accesses to the next sample, per thread (cachehot-rt.h): the recording
  * build decrements it inline and calls in only when it reaches 0 or less;
@@ -118,48 +40,22 @@ struct table {
  * and that access was neither recorded nor counted dropped). */
 EXPORT __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-exec")));
 
-/* A thread's view of a line it touched last (per table, direct-mapped by
- * line index): an access it can settle from here leaves the shared model
- * alone (see fast()). */
-#define LCACHE 64
-struct lcache {
-	uintptr_t key;              /* line index + 1; 0 = empty */
-	struct line *l;
-	struct holder *me;          /* its slot on the line */
-	uint64_t seq;               /* the line's seq after its last modelled access */
-	uint64_t pend[NKIND];       /* accesses settled here, not yet in l->count */
-	unsigned kinds;             /* kinds already in l->threads */
-	int excl;                   /* after that access no other thread held the line */
-};
-
-struct thr {
-	uint64_t calls;             /* calls into the entry points */
-	struct lcache cache[2][LCACHE];   /* 64- and 128-byte lines */
-	uint64_t modelled[2], settled[2]; /* line accesses run through model() / fast() */
-	uint32_t tid;
-	uint64_t rng;               /* xorshift state: the gap to the next sample */
-	int in_rt;
-	uint64_t (*cnt)[NKIND];     /* [MAX_MEMBERS] */
-	struct thr *next;
-};
-
-static pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
-static struct member *members;
-static int nmembers;
+pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
+struct member *members;
+int nmembers;
 static int mhash[1 << 16];
 static struct site *sites;
-static struct thr *threads;
-static uint32_t next_tid;
+struct thr *threads;
+uint32_t next_tid;
 /* 1 in 1024 by default: with the inline countdown the sampled accesses
- * are the cost (bench/record: x1.26 CPU on accumulators at 1024, x6.6 at 16) */
-static uint32_t sample_n = 1024;
-static struct table t64 = { 6, 18, NULL, 0, NULL, 0 }, t128 = { 7, 17, NULL, 0, NULL, 0 };
-#define TABLE_NO(t) ((t) == &t128)
+ * are the cost (bench/record, CPU: x1.20 on accumulators at 1024, x6.0 at 16) */
+uint32_t sample_n = 1024;
+struct table t64 = { 6, 18, NULL, 0, NULL, 0 }, t128 = { 7, 17, NULL, 0, NULL, 0 };
 static volatile sig_atomic_t dump_requested;
-static uint64_t dropped_signal;
-static struct timespec t_start;
-static char out_template[PATH_MAX];
-static int quiet;
+uint64_t dropped_signal;
+struct timespec t_start;
+char out_template[PATH_MAX];
+int quiet;
 static int ready;
 static __thread struct thr *self __attribute__((tls_model("initial-exec")));
 
@@ -188,7 +84,7 @@ static void table_reset(struct table *t)
 	table_init(t);
 }
 
-static uint32_t hash64(uint64_t k, unsigned bits)
+uint32_t hash64(uint64_t k, unsigned bits)
 {
 	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
@@ -336,9 +232,6 @@ static struct thr *thread_new(void)
 
 /* ---- the coherence model ----------------------------------------------------- */
 
-#define LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-#define ADD(x, v) __atomic_fetch_add(&(x), (v), __ATOMIC_RELAXED)
 
 /* objects: a and b are in two objects (of one struct or two), not in one */
 static void pair_add(struct line *l, int a, int b, int objects, int is_true)
@@ -365,21 +258,6 @@ static void pair_add(struct line *l, int a, int b, int objects, int is_true)
 	ADD(l->pairs_other, 1);
 }
 
-static int pair_a(const struct pair *p)
-{
-	return (int)(uint32_t)(p->key >> 32) - 1;
-}
-
-static int pair_b(const struct pair *p)
-{
-	return (int)((uint32_t)p->key & 0x7fffffffu) - 1;
-}
-
-static int pair_objects(const struct pair *p)
-{
-	return (int)((p->key >> 31) & 1);
-}
-
 /* Are the member a of the object at base ba and the member b of the one at
  * bb in one object? One struct, and starts less than its size apart (the
  * start is estimated as the address less the member's offset, which is
@@ -391,6 +269,15 @@ static int one_object(int a, uintptr_t ba, int b, uintptr_t bb)
 	if (a != b && strcmp(members[a].sname, members[b].sname))
 		return 0;
 	return (ba > bb ? ba - bb : bb - ba) < members[a].ssize;
+}
+
+/* The bytes [first, first + n) of a line (first + n <= 128) as a mask. */
+static void byte_mask(unsigned first, unsigned n, uint64_t bm[2])
+{
+	unsigned __int128 m = n >= 128 ? ~(unsigned __int128)0 : (((unsigned __int128)1 << n) - 1);
+	m <<= first;
+	bm[0] = (uint64_t)m;
+	bm[1] = (uint64_t)(m >> 64);
 }
 
 /* The slot of thread tid: its own, a free one, or the least recent one's. */
@@ -431,12 +318,11 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 	int i;
 	struct holder *me;
 	for (b = first; b < first + n; b++) {
-		bm[b >> 6] |= 1ull << (b & 63);
-		if (member >= 0 && LD(l->mem[b]) != member + 1)
-			ST(l->mem[b], member + 1);
-		if (LD(l->base[b]) != rel)
-			ST(l->base[b], rel);
+		uint64_t v = LD(l->map[b]), want = MAP(member >= 0 ? member + 1 : MAP_MEM(v), rel);
+		if (v != want)
+			ST(l->map[b], want);
 	}
+	byte_mask(first, n, bm);
 	s = ADD(l->seq, 1) + 1;   /* the count: in the caller's cache entry */
 	if (!(LD(l->threads[kind]) & (1ull << (tid & 63))))
 		__atomic_fetch_or(&l->threads[kind], 1ull << (tid & 63), __ATOMIC_RELAXED);
@@ -485,7 +371,7 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 			}
 			b = (b & 64) | (unsigned)__builtin_ctzll(w[b >> 6]);
 			w[b >> 6] &= w[b >> 6] - 1;
-			m = LD(l->mem[b]) - 1;
+			m = MAP_MEM(LD(l->map[b])) - 1;
 			for (k = 0; k < nseen && seen[k] != m; k++)
 				;
 			if (k < nseen)
@@ -493,7 +379,7 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 			if (nseen < 4)
 				seen[nseen++] = m;
 			pair_add(l, member, m,
-				 !one_object(member, base, m, laddr + (uintptr_t)(intptr_t)LD(l->base[b])),
+				 !one_object(member, base, m, laddr + (uintptr_t)(intptr_t)MAP_BASE(LD(l->map[b]))),
 				 is_true);
 		}
 	}
@@ -508,16 +394,6 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 		;
 	*excl = 1;   /* the other holders' copies went with this write */
 	return s;
-}
-
-/* The bytes [first, first + n) of a line (at most 128) as a mask. */
-static void byte_mask(unsigned first, unsigned n, uint64_t bm[2])
-{
-	unsigned w;
-	for (w = 0; w < 2; w++) {
-		unsigned lo = first > 64 * w ? first : 64 * w, hi = first + n < 64 * w + 64 ? first + n : 64 * w + 64;
-		bm[w] = lo >= hi ? 0 : (hi - lo == 64 ? ~0ull : ((1ull << (hi - lo)) - 1) << (lo - 64 * w));
-	}
 }
 
 /* An access the thread can settle from its cache entry e of line l, as
@@ -541,9 +417,16 @@ static int fast(struct lcache *e, struct line *l, unsigned first, unsigned n, in
 	unsigned b;
 	if (!(e->kinds & (1u << kind)) || LD(me->tid1) != tid + 1)
 		return 0;
-	for (b = first; b < first + n; b++)
-		if ((member >= 0 && LD(l->mem[b]) != member + 1) || LD(l->base[b]) != rel)
-			return 0;
+	if (member >= 0) {
+		uint64_t want = MAP(member + 1, rel);
+		for (b = first; b < first + n; b++)
+			if (LD(l->map[b]) != want)
+				return 0;
+	} else {
+		for (b = first; b < first + n; b++)
+			if (MAP_BASE(LD(l->map[b])) != rel)
+				return 0;
+	}
 	byte_mask(first, n, bm);
 	if (kind == K_READ) {
 		if (LD(me->last) < LD(l->last_write))
@@ -617,7 +500,7 @@ static void model_table(struct table *t, struct thr *th, uintptr_t a, uint32_t n
 }
 
 /* The accesses of line l of table t still waiting in the threads' caches. */
-static uint64_t pending(struct table *t, struct line *l, int kind)
+uint64_t pending(struct table *t, struct line *l, int kind)
 {
 	uint64_t n = 0;
 	struct thr *th;
@@ -695,269 +578,6 @@ static void slow(const void *addr, const char *key, int kind)
 ENTRY(__cachehot_rt_load, K_READ)
 ENTRY(__cachehot_rt_store, K_WRITE)
 ENTRY(__cachehot_rt_rmw, K_RMW)
-
-/* ---- the profile --------------------------------------------------------------- */
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static int popcount(uint64_t x)
-{
-	return __builtin_popcountll(x);
-}
-
-/* Member pairs summed over every line of t: open addressing on the pair key. */
-static struct pair *aggregate(struct table *t, size_t *cap_out)
-{
-	size_t cap = 1024, n = 0, i;
-	struct pair *h = calloc(cap, sizeof(*h));
-	if (!h || !t->l || !t->used)
-		goto done;
-	for (i = 0; i < t->nused; i++) {
-		struct line *l = &t->l[t->used[i]];
-		int j;
-		if (!l->key || l->xfalse + l->xtrue == 0)
-			continue;
-		for (j = 0; j < PAIRS; j++) {
-			struct pair *p = &l->p[j];
-			size_t k;
-			if (!p->key || p->nfalse + p->ntrue == 0)
-				continue;
-			if (2 * (n + 1) > cap) {   /* grow */
-				struct pair *g = calloc(cap * 2, sizeof(*g));
-				size_t q;
-				if (!g)
-					goto done;
-				for (q = 0; q < cap; q++)
-					if (h[q].key) {
-						size_t r = hash64(h[q].key, 30) & (cap * 2 - 1);
-						while (g[r].key)
-							r = (r + 1) & (cap * 2 - 1);
-						g[r] = h[q];
-					}
-				free(h);
-				h = g;
-				cap *= 2;
-			}
-			k = hash64(p->key, 30) & (cap - 1);
-			while (h[k].key && h[k].key != p->key)
-				k = (k + 1) & (cap - 1);
-			if (!h[k].key) {
-				h[k].key = p->key;
-				n++;
-			}
-			h[k].nfalse += p->nfalse;
-			h[k].ntrue += p->ntrue;
-		}
-	}
-done:
-	*cap_out = h ? cap : 0;
-	return h;
-}
-
-static void member_ref(FILE *f, int m)
-{
-	if (m < 0 || m >= nmembers) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	fputs(members[m].sname, f);
-	fputc('.', f);
-	fputs(members[m].path, f);
-	fputc('"', f);
-}
-
-static void dump_table(FILE *f, struct table *t, const char *name)
-{
-	size_t i, cap = 0, nl = 0;
-	struct pair *a;
-	int first = 1;
-	uint64_t modelled = 0, settled = 0;
-	struct thr *th;
-	for (th = threads; th; th = th->next) {
-		modelled += th->modelled[TABLE_NO(t)];
-		settled += th->settled[TABLE_NO(t)];
-	}
-	fprintf(f, ",\n\"%s\":{\"line_size\":%u,\"lines_dropped\":%llu,\"modelled\":%llu,"
-		"\"settled_in_thread\":%llu,\"sharing\":[", name, 1u << t->shift,
-		(unsigned long long)t->dropped, (unsigned long long)modelled, (unsigned long long)settled);
-	a = aggregate(t, &cap);
-	for (i = 0; i < cap; i++) {
-		if (!a[i].key)
-			continue;
-		fprintf(f, "%s\n {\"a\":", first ? "" : ",");
-		member_ref(f, pair_a(&a[i]));
-		fputs(",\"b\":", f);
-		member_ref(f, pair_b(&a[i]));
-		fprintf(f, ",\"objects\":%s,\"false_sharing\":%llu,\"true_sharing\":%llu}",
-			pair_objects(&a[i]) ? "\"two\"" : "\"one\"",
-			(unsigned long long)a[i].nfalse, (unsigned long long)a[i].ntrue);
-		first = 0;
-	}
-	free(a);
-	fputs("],\n\"lines\":[", f);
-	first = 1;
-	/* lines that more than one thread touched, at most 4096 */
-	for (i = 0; t->l && t->used && i < t->nused && nl < 4096; i++) {
-		struct line *l = &t->l[t->used[i]];
-		int j, k;
-		if (!l->key || popcount(l->threads[0] | l->threads[1] | l->threads[2]) < 2)
-			continue;
-		nl++;
-		fprintf(f, "%s\n {\"addr\":\"0x%llx\",\"reads\":%llu,\"writes\":%llu,\"rmws\":%llu,"
-			"\"reader_threads\":%d,\"writer_threads\":%d,\"rmw_threads\":%d,"
-			"\"transfers\":%llu,\"false_sharing\":%llu,\"true_sharing\":%llu,\"members\":[",
-			first ? "" : ",", (unsigned long long)((l->key - 1) << t->shift),
-			(unsigned long long)(l->count[0] + pending(t, l, 0)),
-			(unsigned long long)(l->count[1] + pending(t, l, 1)),
-			(unsigned long long)(l->count[2] + pending(t, l, 2)), popcount(l->threads[0]), popcount(l->threads[1]),
-			popcount(l->threads[2]), (unsigned long long)(l->xfalse + l->xtrue),
-			(unsigned long long)l->xfalse, (unsigned long long)l->xtrue);
-		first = 0;
-		/* byte ranges of each member seen on the line */
-		for (j = 0, k = 0; j < (1 << t->shift);) {
-			int m = l->mem[j] - 1, s0 = j;
-			while (j < (1 << t->shift) && l->mem[j] - 1 == m)
-				j++;
-			if (m < 0)
-				continue;
-			fprintf(f, "%s{\"member\":", k++ ? "," : "");
-			member_ref(f, m);
-			fprintf(f, ",\"from\":%d,\"to\":%d}", s0, j);
-		}
-		fputs("],\"pairs\":[", f);
-		for (j = 0, k = 0; j < PAIRS; j++) {
-			struct pair *p = &l->p[j];
-			if (p->nfalse + p->ntrue == 0)
-				continue;
-			fprintf(f, "%s{\"a\":", k++ ? "," : "");
-			member_ref(f, pair_a(p));
-			fputs(",\"b\":", f);
-			member_ref(f, pair_b(p));
-			fprintf(f, ",\"objects\":%s,\"false_sharing\":%llu,\"true_sharing\":%llu}",
-				pair_objects(p) ? "\"two\"" : "\"one\"",
-				(unsigned long long)p->nfalse, (unsigned long long)p->ntrue);
-		}
-		fputs("]}", f);
-	}
-	fputs("]}", f);
-}
-
-static void out_path(char *buf, size_t n, const char *path)
-{
-	struct stat st;
-	const char *tpl = path ? path : out_template;
-	char prog[256] = "prog";
-	size_t o = 0;
-	ssize_t r = readlink("/proc/self/exe", buf, n - 1);
-	if (r > 0) {
-		buf[r] = 0;
-		snprintf(prog, sizeof(prog), "%s", strrchr(buf, '/') ? strrchr(buf, '/') + 1 : buf);
-	}
-	if (!*tpl)
-		tpl = "cachehot-rt.%p.json";
-	if (stat(tpl, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(buf, n, "%s/cachehot-rt.%s.%d.json", tpl, prog, (int)getpid());
-		return;
-	}
-	for (; *tpl && o + 16 < n; tpl++) {
-		if (tpl[0] == '%' && tpl[1] == 'p') {
-			o += (size_t)snprintf(buf + o, n - o, "%d", (int)getpid());
-			tpl++;
-		} else {
-			buf[o++] = *tpl;
-		}
-	}
-	buf[o] = 0;
-}
-
-static int write_profile(const char *path)
-{
-	char final[PATH_MAX], tmp[PATH_MAX + 32], exe[PATH_MAX];
-	struct timespec now;
-	FILE *f;
-	int i, fd, first = 1, err;
-	struct thr *t;
-	uint64_t calls = 0;
-	ssize_t r;
-	double secs;
-
-	out_path(final, sizeof(final), path);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	secs = (double)(now.tv_sec - t_start.tv_sec) + (now.tv_nsec - t_start.tv_nsec) / 1e9;
-	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[r > 0 ? r : 0] = 0;
-	fputs("{\"cachehot_profile\":1,\"program\":", f);
-	json_str(f, exe);
-	for (t = threads; t; t = t->next)
-		calls += t->calls;
-	fprintf(f, ",\"pid\":%d,\"seconds\":%.6f,\"sample\":%u,\"threads\":%u,\"dropped_in_signal\":%llu,"
-		"\"runtime_calls\":%llu,\n\"members\":[", (int)getpid(), secs, sample_n, next_tid,
-		(unsigned long long)dropped_signal, (unsigned long long)calls);
-	for (i = 0; i < nmembers; i++) {
-		uint64_t c[NKIND] = { 0, 0, 0 };
-		int k;
-		for (t = threads; t; t = t->next)
-			if (t->cnt)
-				for (k = 0; k < NKIND; k++)
-					c[k] += t->cnt[i][k];
-		fprintf(f, "%s\n {\"struct\":", first ? "" : ",");
-		json_str(f, members[i].sname);
-		fputs(",\"member\":", f);
-		json_str(f, members[i].path);
-		if (members[i].by_typedef)
-			fputs(",\"typedef\":true", f);
-		fprintf(f, ",\"offset\":%u,\"size\":%u,\"struct_size\":%u,\"reads\":%llu,\"writes\":%llu,"
-			"\"rmws\":%llu,\"reader_threads\":%d,\"writer_threads\":%d,\"rmw_threads\":%d}",
-			members[i].off, members[i].size, members[i].ssize, (unsigned long long)c[0],
-			(unsigned long long)c[1], (unsigned long long)c[2], popcount(members[i].threads[0]),
-			popcount(members[i].threads[1]), popcount(members[i].threads[2]));
-		first = 0;
-	}
-	fputs("]", f);
-	dump_table(f, &t64, "line64");
-	dump_table(f, &t128, "line128");
-	fputs("}\n", f);
-	if (fflush(f) || fsync(fd)) {
-		err = errno;
-		fclose(f);
-		unlink(tmp);
-		errno = err;
-		return -1;
-	}
-	if (fclose(f) || rename(tmp, final)) {
-		err = errno;
-		unlink(tmp);
-		errno = err;
-		return -1;
-	}
-	if (!quiet)
-		fprintf(stderr, "cachehot-rt: wrote %s\n", final);
-	return 0;
-}
 
 EXPORT int cachehot_rt_dump(const char *path)
 {

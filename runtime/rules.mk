@@ -11,18 +11,20 @@ RT_CFLAGS   = -std=gnu99 -O2 -g -fPIC -fvisibility=hidden $(WARN) -Wno-missing-f
 ALL_TARGETS += $(RT_SO) $(RT_A)
 CLEAN_FILES += $(RT_SO) $(RT_SO).$(RT_SOVERSION) $(RT_A)
 
-$(BUILD)/runtime/rt.o: runtime/rt.c runtime/cachehot-rt.h
+# rt.c: the recorder (entry points, the model); profile.c: the JSON profile
+RT_OBJS    := $(BUILD)/runtime/rt.o $(BUILD)/runtime/profile.o
+$(BUILD)/runtime/%.o: runtime/%.c runtime/cachehot-rt.h runtime/rt-private.h
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 
 # the library is libcachehot-rt.so.0 (its SONAME: what programs linked with it
 # load); libcachehot-rt.so is the link-time name, a symbolic link to it
-$(RT_SO).$(RT_SOVERSION): $(BUILD)/runtime/rt.o
+$(RT_SO).$(RT_SOVERSION): $(RT_OBJS)
 	$(CC) -shared -Wl,-soname,libcachehot-rt.so.$(RT_SOVERSION) -o $@ $^ -lpthread
 $(RT_SO): $(RT_SO).$(RT_SOVERSION)
 	ln -sf $(notdir $<) $@
 
-$(RT_A): $(BUILD)/runtime/rt.o
+$(RT_A): $(RT_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
