@@ -435,6 +435,18 @@ static tree make_countdown(void)
 	return d;
 }
 
+/* name's one use, debug statements counted (a debug bind left on the hot
+ * path would name a value the cold block computes) */
+static bool only_use(tree name)
+{
+	imm_use_iterator it;
+	use_operand_p u;
+	int n = 0;
+	FOR_EACH_IMM_USE_FAST(u, it, name)
+		n++;
+	return n == 1;
+}
+
 /* The statements of bb that compute only the calls' address arguments
  * (no memory read, no other use), in their order: they can move down to
  * the cold block. */
@@ -452,7 +464,7 @@ static std::vector<gimple *> sinkable(const std::vector<gimple *> &calls, basic_
 		FOR_EACH_SSA_TREE_OPERAND(use, g, it, SSA_OP_USE) {
 			gimple *def = SSA_NAME_DEF_STMT(use);
 			if (!def || gimple_bb(def) != bb || !is_gimple_assign(def) || gimple_vuse(def) ||
-			    gimple_has_side_effects(def) || gimple_could_trap_p(def) || !has_single_use(use) ||
+			    gimple_has_side_effects(def) || gimple_could_trap_p(def) || !only_use(use) ||
 			    take.contains(def))
 				continue;
 			take.add(def);
@@ -639,7 +651,12 @@ static bool lower_calls(function *fun)
 			changed = true;
 		}
 	}
-	/* the register's way in and out of each loop that uses it */
+	/* the register's way out of each loop that uses it, then its way in
+	 * (an edge out of one loop into the next: stored, then loaded) */
+	for (size_t i = 0; i < loops.size(); i++)
+		if (used[i])
+			for (edge x : get_loop_exit_edges(loops[i]))
+				gsi_insert_on_edge(x, gimple_build_assign(unshare_expr(countdown_decl), reg));
 	for (size_t i = 0; i < loops.size(); i++) {
 		edge e;
 		edge_iterator ei;
@@ -648,8 +665,6 @@ static bool lower_calls(function *fun)
 		FOR_EACH_EDGE(e, ei, loops[i]->header->preds)
 			if (!flow_bb_inside_loop_p(loops[i], e->src))
 				gsi_insert_on_edge(e, gimple_build_assign(reg, unshare_expr(countdown_decl)));
-		for (edge x : get_loop_exit_edges(loops[i]))
-			gsi_insert_on_edge(x, gimple_build_assign(unshare_expr(countdown_decl), reg));
 	}
 	gsi_commit_edge_inserts();
 	loop_optimizer_finalize();

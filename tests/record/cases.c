@@ -36,6 +36,15 @@ noipa void elem_a(struct elem *e) { e->a = 1; }
 /* a loop with no call: the countdown lives in a register in it */
 noipa void fill(struct elem *e, int n) { for (int i = 0; i < n; i++) e[i].b = i; }
 struct elem F[64];
+/* two such loops in turn: the register is stored on the way out of the
+ * first before it is loaded on the way into the second */
+noipa void fill2(struct elem *e, int n)
+{
+	for (int i = 0; i < n; i++)
+		e[i].a = i;
+	for (int i = 0; i < n; i++)
+		e[i].b = i;
+}
 
 static void run(void *(*fn)(void *))
 {
@@ -73,6 +82,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(m, "fill")) {
 		for (int i = 0; i < 1000; i++)
 			fill(F, 64);
+	} else if (!strcmp(m, "fill2")) {
+		for (int i = 0; i < 10000; i++)
+			fill2(F, 64);
 	} else if (!strcmp(m, "storeloop")) {
 		/* one recorded access per call: one access per batch */
 		for (int i = 0; i < 1000000; i++)

@@ -181,6 +181,14 @@ expect_eq record/fast-path-loop-every-access "64000 64000" "$(python3 -c '
 import json,sys
 d=json.load(open(sys.argv[1])); m=[x for x in d["members"] if x["struct"] == "elem"][0]
 print(d["runtime_calls"], m["writes"])' "$T"/fill.*.json)"
+# two loops in turn, at 1 in 16: every sample is one call, and the rate
+# holds across the edge from one loop's register into the next's
+rm -f "$T"/fill2.*.json
+(cd "$T" && CACHEHOT_RT_SAMPLE=16 CACHEHOT_RT_OUT="$T/fill2.%p.json" ./cases fill2)
+expect_eq record/fast-path-two-loops "ok" "$(python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1])); w=sum(x["writes"] for x in d["members"] if x["struct"] == "elem")
+print("ok" if d["runtime_calls"] == w and abs(w-80000) < 80000*0.03 else "calls %d samples %d" % (d["runtime_calls"], w))' "$T"/fill2.*.json)"
 # runtime calls at 1 in 16: one access per batch, so one call per sample
 # (main's plugin called in on every access: 1000000)
 rm -f "$T"/sl.*.json "$T"/lp.*.json
