@@ -55,9 +55,13 @@ enum ch_run {
 	CH_RUN_OWNED,    /* accessed, but its objects moved between threads too
 			  * rarely: each handled by one thread at a time */
 	CH_RUN_SHARED,   /* threads share its objects: the counts class it */
+	CH_RUN_HANDED,   /* classed as SHARED, but nothing is written atomically or
+			  * under a lock: objects handed over whole between
+			  * threads; its lines are low confidence */
 };
 
-/* With o->profile: judge struct st by the run. For CH_RUN_SHARED every
+/* With o->profile: judge struct st by the run. For CH_RUN_SHARED and
+ * CH_RUN_HANDED every
  * member's class is replaced by the class of its counts (hot, read_mostly
  * or none; o->profile_opts' thresholds), and has_run/run are set; the other
  * results change no class. why (size n) gets the struct's summary line.

@@ -20,7 +20,10 @@
  *    disturbed by a hot field's writes: false sharing between the two of
  *    at least min_share per mille of the struct's accesses (below); a field the run did not
  *    touch gets no line.
- *    Groups still come from the static writer sets (core/infer.c).
+ *    Groups still come from the static writer sets (core/infer.c);
+ *  - a shared struct none of whose fields is written atomically or under a
+ *    lock, in the code or in the run: handed over between threads, not
+ *    shared (below): classed, but its lines are written commented out.
  */
 #include <stdio.h>
 #include <string.h>
@@ -128,5 +131,23 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 		m[i].beside_fs = best_fs;
 		m[i].beside_ts = best_ts;
 	}
-	return CH_RUN_SHARED;
+	/* the run's transfers are evidence of sharing only where two threads
+	 * may write at once: a field written atomically or under a lock in
+	 * the code, or an atomic read-modify-write in the run. Without any,
+	 * two threads writing one field would race: they take turns, the
+	 * object passed over whole (a queue under a mutex elsewhere, a pool
+	 * or free list reusing its memory on another thread), and each
+	 * handover shows as transfers (false sharing too, where the new
+	 * holder writes bytes the old one left). Those moves come with the
+	 * object, not with its layout. A lock the facts cannot see (a global
+	 * mutex, one reached through a pointer member) looks the same: low
+	 * confidence, lines commented out, never a confident line. */
+	for (i = 0; i < n; i++)
+		if (m[i].rmw.n || m[i].nlocked || (m[i].has_run && m[i].run.rmws))
+			return CH_RUN_SHARED;
+	snprintf(why + strlen(why), whylen - strlen(why), "; but no field is written atomically or "
+		 "under a lock, in the code or in the run: threads take turns on its objects (handed over "
+		 "whole through a queue, memory reused after free, or a lock the code reaches elsewhere) "
+		 "and the run counts each turn as transfers: low confidence");
+	return CH_RUN_HANDED;
 }

@@ -936,7 +936,7 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		size_t n = js[s].n, i, j, lines = 0, hot = 0;
 		int sync;
 		enum ch_run run;
-		char runwhy[512];
+		char runwhy[1024];
 		if (o->only && strcmp(o->only, names[s]))
 			continue;
 		if (strchr(names[s], '@')) {
@@ -962,7 +962,7 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 			hot += m[i].cls == CH_CLASS_HOT;
 		}
 		if (lines < o->min_fields || !hot) {
-			if (run == CH_RUN_SHARED) {
+			if (run == CH_RUN_SHARED || run == CH_RUN_HANDED) {
 				if (!o->only || !strcmp(o->only, names[s]))
 					fprintf(out, "\n# struct %s: %s; the run leaves %zu line%s, %zu hot (a "
 						"struct needs %u, one hot): no line\n", names[s], runwhy, lines,
@@ -980,7 +980,7 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		 * group (a suggestion never splits fields always written together);
 		 * with a recorded run the counts say what is written, not the
 		 * writer sets */
-		for (i = 0; i < n && run != CH_RUN_SHARED; i++) {
+		for (i = 0; i < n && run != CH_RUN_SHARED && run != CH_RUN_HANDED; i++) {
 			if (m[i].cls == CH_CLASS_HOT || m[i].deferred || !m[i].wr.n)
 				continue;
 			for (j = 0; j < n; j++)
@@ -1027,7 +1027,8 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		if (run != CH_RUN_NONE) {
 			/* the run, not the code's locks, says whether threads share it */
 			sync = run == CH_RUN_SHARED;
-			fprintf(out, "\n# struct %s: %s\n", names[s], runwhy);
+			fprintf(out, "\n# struct %s: %s%s\n", names[s], runwhy,
+				run == CH_RUN_HANDED ? ", lines commented out" : "");
 			if (run == CH_RUN_OWNED)   /* check reports no false sharing inside it */
 				fprintf(out, "%s owned\t# owned at run time (the recorded run)\n", names[s]);
 		} else {
@@ -1096,14 +1097,14 @@ int ch_infer_explain(ch_access_facts *a, const struct ch_infer_opts *o, const ch
 		"writes <= %u fn, reads >= %u x writes\n", o->hot_rmw_fns, o->hot_write_fns,
 		o->rm_read_fns, o->rm_max_write_fns, o->rm_ratio);
 	if (o->profile) {   /* the recorded run's judgement of the struct and the member */
-		char why[512];
+		char why[1024];
 		enum ch_run run;
 		for (i = 0; i < n; i++)
 			if (&m[i] != x)
 				classify(&m[i], fns, inits, o);
 		run = ch_infer_profile_apply(o, sname, m, n, why, sizeof(why));
 		fprintf(out, "  run: struct %s %s\n", sname, why);
-		if (run == CH_RUN_SHARED && x->has_run)
+		if ((run == CH_RUN_SHARED || run == CH_RUN_HANDED) && x->has_run)
 			fprintf(out, "  run: reads %llu by %u threads, writes %llu by %u, rmws %llu by %u: %s\n",
 				(unsigned long long)x->run.reads, x->run.reader_threads,
 				(unsigned long long)x->run.writes, x->run.writer_threads,
@@ -1111,7 +1112,7 @@ int ch_infer_explain(ch_access_facts *a, const struct ch_infer_opts *o, const ch
 				x->read_with ? "read_mostly by its counts, but its reads not disturbed by a hot "
 					       "field: no suggestion" :
 				x->cls == CH_CLASS_NONE ? "no suggestion" : ch_class_name(x->cls));
-		else if (run == CH_RUN_SHARED)
+		else if (run == CH_RUN_SHARED || run == CH_RUN_HANDED)
 			fputs("  run: no access to it in the run: no suggestion\n", out);
 	}
 	keys = sorted_keys(x->owned_via, &nk);

@@ -41,18 +41,11 @@ ANNOTATE_ARGS=${ANNOTATE_ARGS-"--slow=$HAPROXY_SLOW"}
 MAKEARGS="TARGET=linux-glibc USE_OPENSSL=1 USE_PCRE2=1 USE_ZLIB=1"
 die() { echo "userspace-haproxy: $*" >&2; exit 1; }
 secs() { printf '%.1f' "$(echo "$2 - $1" | bc)"; }
+. "$TOP"/userspace/expected.sh
 
 "$TOP"/scripts/need-packages.sh libssl-dev libpcre2-dev zlib1g-dev libcrypt-dev dpkg-dev bear bc ||
 	die "cannot install the build dependencies"
-mkdir -p "$W" || die "cannot create $W"
-src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'haproxy-[0-9]*' | head -1)
-if [ -z "$src" ]; then
-	"$TOP"/scripts/deb-src.sh haproxy || exit 1
-	( cd "$W" && apt-get source -q haproxy ) >"$W/source.log" 2>&1 ||
-		{ tail -5 "$W/source.log" >&2; die "apt-get source haproxy failed"; }
-	src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'haproxy-[0-9]*' | head -1)
-	[ -n "$src" ] || die "apt-get source left no haproxy-* directory in $W"
-fi
+src=$("$TOP"/userspace/deb-source.sh haproxy "$W") || die "no haproxy source package"
 ver=${src##*/haproxy-}
 echo "userspace-haproxy: HAProxy $ver (Debian source package) in $src"
 
@@ -98,18 +91,7 @@ nu=$(grep ': warning: ' "$W/findings.txt" | cut -d: -f1 | sort -u | wc -l)
 echo "userspace-haproxy: check --engine=$ENGINE with the inferred sidecar $(secs "$t2" "$t3") s: exit $rc, $nw warnings, $nn notes, in $nu files"
 grep ': warning: ' "$W/findings.txt" | sort -u >"$W/warnings.txt"
 fail=0
-if [ -f "$EXP" ]; then
-	if diff -u "$EXP" "$W/warnings.txt" >"$W/warnings.diff"; then
-		echo "userspace-haproxy: warnings match $EXP ($(wc -l <"$EXP") lines)"
-	else
-		head -60 "$W/warnings.diff"
-		echo "userspace-haproxy: warnings differ from $EXP (new: $W/warnings.txt, diff: $W/warnings.diff)" >&2
-		fail=1
-	fi
-else
-	echo "userspace-haproxy: no $EXP: nothing compared (new: $W/warnings.txt)" >&2
-	fail=1
-fi
+match_expected userspace-haproxy warnings "$EXP" "$W/warnings.txt" || fail=1
 
 # hand annotations, when there are any
 if [ -n "$HAND" ] && [ -f "$HAND" ]; then
@@ -118,12 +100,6 @@ if [ -n "$HAND" ] && [ -f "$HAND" ]; then
 	nn=$(grep -c ': note: ' "$W/findings-hand.txt")
 	echo "userspace-haproxy: check with $HAND: exit $rc, $nw warnings, $nn notes"
 	grep ': warning: ' "$W/findings-hand.txt" | sort -u >"$W/warnings-hand.txt"
-	if [ -f "$HEXP" ] && diff -u "$HEXP" "$W/warnings-hand.txt" >"$W/warnings-hand.diff"; then
-		echo "userspace-haproxy: hand-annotation warnings match $HEXP ($(wc -l <"$HEXP") lines)"
-	else
-		[ -f "$HEXP" ] && head -60 "$W/warnings-hand.diff"
-		echo "userspace-haproxy: hand-annotation warnings differ from $HEXP (new: $W/warnings-hand.txt)" >&2
-		fail=1
-	fi
+	match_expected userspace-haproxy "hand-annotation warnings" "$HEXP" "$W/warnings-hand.txt" || fail=1
 fi
 exit $fail

@@ -30,7 +30,7 @@ J=${J:-2}
 die() { echo "userspace-check: $*" >&2; exit 1; }
 
 "$TOP"/scripts/need-packages.sh libevent-dev dpkg-dev bear pkg-config || die "cannot install the build dependencies"
-src=$("$TOP"/userspace/memcached-source.sh "$W") || die "no memcached source package"
+src=$("$TOP"/userspace/deb-source.sh memcached "$W") || die "no memcached source package"
 ver=${src##*/memcached-}
 echo "userspace-check: memcached $ver (Debian source package) in $src"
 

@@ -30,7 +30,7 @@ die() { echo "record-memcached: $*" >&2; exit 1; }
 
 "$TOP"/scripts/need-packages.sh libevent-dev dpkg-dev bear pkg-config libmemcached-tools ||
 	die "cannot install the build dependencies"
-src=$("$TOP"/userspace/memcached-source.sh "$W") || die "no memcached source package"
+src=$("$TOP"/userspace/deb-source.sh memcached "$W") || die "no memcached source package"
 rm -rf "$R" && mkdir -p "$R"
 
 build() {   # DIR CFLAGS LIBS

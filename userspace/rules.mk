@@ -25,3 +25,12 @@ userspace-haproxy: deps $(PLUGIN_SO) bin/cachehot
 record-haproxy: deps
 	@$(MAKE) --no-print-directory all
 	@userspace/haproxy-record.sh
+
+.PHONY: userspace-apache2
+# Apache httpd (event MPM) from Debian's source package, built by its own
+# configure; cachehot annotate --build, then with a recorded run under wrk
+# on loopback (--profile); cachehot check with both sidecars, every warning
+# against userspace/apache2-static.expected and apache2-both.expected
+# (docs/userspace.md). About 8 min at -j2.
+userspace-apache2: deps $(PLUGIN_SO) $(RT_SO) bin/cachehot
+	userspace/apache2-check.sh

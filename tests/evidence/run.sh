@@ -7,6 +7,7 @@
 # machine: a struct whose limits' line is lost to every count (srv), a
 # counter read with its period tick as one unit (rate), requests each
 # handled by one thread (req), and an admin path the run never takes (admin).
+# handoff.c: jobs handed between threads whole, nothing atomic or locked.
 . "$(dirname "$0")/../lib.sh"
 set -u
 export LC_ALL=C CI=true
@@ -69,6 +70,37 @@ expect_eq evidence/check-static-warnings "tests/evidence/server.c:20:14: warning
 	"$(grep ': warning: ' "$T/static.out" | sed "s|$TOP/||; s/;.*//" | tr '\n' '|' | sed 's/|$//')"
 expect_eq evidence/check-both-warnings "tests/evidence/server.c:20:14: warning: hot field 'served' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct srv' with read-mostly field 'maxconn' (offset 0, size 4)" \
 	"$(grep ': warning: ' "$T/both.out" | sed "s|$TOP/||; s/;.*//" | tr '\n' '|' | sed 's/|$//')"
+
+# ---- objects handed over whole: the run's transfers are no sharing evidence -----------
+# handoff.c: two threads take turns on a ring of jobs, each job used by one
+# thread at a time, nothing written atomically or under a lock (Apache's
+# event MPM: a connection from the listener to a worker, pools reused)
+$CC -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/hfacts.json" -c "$HERE/handoff.c" -o "$T/handoff.o" &&
+$CC -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-record "$HERE/handoff.c" -o "$T/handoff" \
+	-L"$RT" -lcachehot-rt -Wl,-rpath,"$RT" -lpthread || { fail evidence/handoff-build "handoff.c did not build"; exit 0; }
+CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_QUIET=1 CACHEHOT_RT_OUT="$T/hrun.json" "$T/handoff" 4000
+expect_eq evidence/handoff-run "0" "$?"
+"$CH" annotate "$T/hfacts.json" --profile="$T/hrun.json" -o "$T/handoff.sidecar"
+# every handover is seen: 11988 of the 11996 transfers are false sharing
+expect_eq evidence/handoff-header "shared at run time: 11996 transfers between threads inside its objects (11988 false sharing) in 24033 accesses; classes from the run's counts; but no field is written atomically or under a lock, in the code or in the run: threads take turns on its objects (handed over whole through a queue, memory reused after free, or a lock the code reaches elsewhere) and the run counts each turn as transfers: low confidence, lines commented out" \
+	"$(grep '^# struct job: ' "$T/handoff.sidecar" | sed 's/^# struct job: //')"
+expect_eq evidence/handoff-lines-commented-out "#job.limit read_mostly|#job.stage hot|#job.done hot" \
+	"$(grep '^#job\.' "$T/handoff.sidecar" | sed 's/\t.*//' | tr '\n' '|' | sed 's/|$//')"
+expect_eq evidence/handoff-no-line "" "$(lines "$T/handoff.sidecar")"
+"$CH" check --annotations="$T/handoff.sidecar" "$HERE/handoff.c" >"$T/handoff.out" 2>&1
+expect_eq evidence/handoff-check-silent 0 "$(grep -c ': warning: ' "$T/handoff.out")"
+"$CH" annotate "$T/hfacts.json" --profile="$T/hrun.json" --explain=job.stage >"$T/hexplain"
+expect_eq evidence/handoff-explain "  run: reads 0 by 0 threads, writes 4008 by 3, rmws 0 by 0: hot" "$(grep '^  run: reads' "$T/hexplain")"
+expect_eq evidence/handoff-explain-why 1 "$(grep -c '^  run: struct job shared at run time: .*: low confidence$' "$T/hexplain")"
+# the same struct with an atomic add in the run is shared: its lines stay
+sed 's/j->stage = k;/__atomic_fetch_add(\&j->stage, k, __ATOMIC_RELAXED);/' "$HERE/handoff.c" >"$T/handoff-atomic.c"
+$CC -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/hafacts.json" -c "$T/handoff-atomic.c" -o "$T/handoff-atomic.o" &&
+$CC -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-record "$T/handoff-atomic.c" -o "$T/handoff-atomic" \
+	-L"$RT" -lcachehot-rt -Wl,-rpath,"$RT" -lpthread || { fail evidence/handoff-atomic-build "did not build"; exit 0; }
+CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_QUIET=1 CACHEHOT_RT_OUT="$T/harun.json" "$T/handoff-atomic" 4000
+"$CH" annotate "$T/hafacts.json" --profile="$T/harun.json" -o "$T/handoff-atomic.sidecar"
+expect_eq evidence/handoff-atomic-shared "job.limit read_mostly|job.stage hot|job.done hot" \
+	"$(lines "$T/handoff-atomic.sidecar" | tr '\n' '|' | sed 's/|$//')"
 
 # ---- bad input: a clear error -----------------------------------------------------------
 echo '{"x":1}' >"$T/bad.json"
