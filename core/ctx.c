@@ -175,8 +175,10 @@ const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
-	char *d, small[256];
-	/* one formatting pass for the usual short text, two for a long one */
+	char *d, small[4096];
+	/* one formatting pass for the usual text (a finding's message is
+	 * 300-700 bytes), two for a longer one: a text past the buffer costs
+	 * glibc's snprintf a call per byte beyond it, then a second pass */
 	va_start(ap, fmt);
 	n = vsnprintf(small, sizeof(small), fmt, ap);
 	va_end(ap);

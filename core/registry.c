@@ -8,7 +8,7 @@
  * helpers that print an engine's table of options (struct ch_option).
  */
 #include <string.h>
-#include "cachehot-core.h"
+#include "internal.h"
 
 static const struct ch_check_info rows[CH_CHECK__ROWS] = {
 	{ CH_CHECK_FALSE_SHARING, "cachehot-false-sharing", "FalseSharing", CH_SEV_WARNING, 1,
@@ -126,20 +126,48 @@ const struct ch_option *ch_option_find(const struct ch_option *t, const char *ke
 	return NULL;
 }
 
+/* Appends s to the text at *at (one pass: the plugin builds this table in
+ * every unit, for PLUGIN_INFO) */
+static void put(char **at, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(*at, s, n);
+	*at += n;
+}
+
 const char *ch_options_help(ch_ctx *ctx, const struct ch_option *t, const char *prefix,
 			    unsigned width)
 {
-	const char *out = "";
-	for (; t && t->key; t++) {
+	const struct ch_option *o;
+	size_t total = 1;
+	char *out, *at;
+	if (!prefix)
+		prefix = "";
+	/* "  PREFIXkey[=value]" padded to width (at least 2 blanks), help */
+	for (o = t; o && o->key; o++)
+		total = total + 2 + strlen(prefix) + strlen(o->key) + 2 + (o->value ? strlen(o->value) : 0) +
+			width + 2 + strlen(o->help) + 1;
+	out = at = (char *)ch_alloc(ctx, total);
+	for (o = t; o && o->key; o++) {
 		/* a value "[...]" is optional: "key[=...]" */
-		int opt = t->value && t->value[0] == '[';
-		const char *head = ch_printf(ctx, "  %s%s%s%s", prefix ? prefix : "", t->key,
-					     !t->value ? "" : opt ? "[=" : "=",
-					     !t->value ? "" : opt ? t->value + 1 : t->value);
-		size_t n = strlen(head);
-		out = ch_printf(ctx, "%s%s%*s%s\n", out, head,
-				(int)(n + 2 > width ? 2 : width - n), "", t->help);
+		int opt = o->value && o->value[0] == '[';
+		char *head = at;
+		size_t n;
+		put(&at, "  ");
+		put(&at, prefix);
+		put(&at, o->key);
+		if (o->value) {
+			put(&at, opt ? "[=" : "=");
+			put(&at, opt ? o->value + 1 : o->value);
+		}
+		n = (size_t)(at - head);
+		n = n + 2 > width ? 2 : width - n;
+		memset(at, ' ', n);
+		at += n;
+		put(&at, o->help);
+		put(&at, "\n");
 	}
+	*at = 0;
 	return out;
 }
 

@@ -50,6 +50,7 @@ struct leafx {
 struct flat {
 	ch_ctx *ctx;
 	const char *top_name;   /* the judged struct's tag: member-path entries */
+	int top_paths;          /* the sidecar has member-path entries of it */
 	struct inst *insts;
 	size_t ninsts, capinsts;
 	struct leafx *leaves;
@@ -192,6 +193,18 @@ static void add_data_leaf(struct flat *f, const struct ch_member *m, const char 
 	x->top = top;
 }
 
+/* a, b, c joined into context memory: a member's path ("a.b", "a[3]"),
+ * made for every nested member of every judged struct */
+static const char *join_path(ch_ctx *ctx, const char *a, const char *b, const char *c)
+{
+	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+	char *d = (char *)ch_alloc(ctx, na + nb + nc + 1);
+	memcpy(d, a, na);
+	memcpy(d + na, b, nb);
+	memcpy(d + na + nb, c, nc + 1);
+	return d;
+}
+
 static void flatten_member(struct flat *f, const struct ch_member *m, const char *sname,
 			   int inst, const char *prefix, int top, int depth)
 {
@@ -206,13 +219,14 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 	if (!m->name && !mt)
 		return;   /* unnamed bit-field: padding bits */
 	if (m->name)
-		path = prefix ? ch_printf(ctx, "%s.%s", prefix, m->name) : m->name;
+		path = prefix ? join_path(ctx, prefix, ".", m->name) : m->name;
 	else
 		path = prefix;  /* anonymous struct/union: its members read as ours */
 	/* a member-path entry of the judged struct ("global.out_rate.curr")
 	 * is more specific than the embedded type's own class; an attribute
 	 * in the source still wins */
-	if (depth > 0 && m->name && m->cls == CH_CLASS_NONE && f->top_name && path) {
+	if (depth > 0 && m->name && m->cls == CH_CLASS_NONE && f->top_name && path &&
+	    (f->top_paths || !strchr(path, '.'))) {
 		const char *pg = NULL;
 		enum ch_class pc = ch_sidecar_class(ctx, f->top_name, path, &pg);
 		if (pc != CH_CLASS_NONE) {
@@ -227,7 +241,7 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 		f->truncated = 1;   /* annotated, but nested too deep: one opaque field */
 	if (!mt || cls != CH_CLASS_NONE || depth >= CH_MAX_NEST ||
 	    (!annotated_in(ctx, mt, mt->name ? mt->name : sname, depth) &&
-	     !(path && f->top_name && ch_sidecar_path_under(ctx, f->top_name, path)))) {
+	     !(path && f->top_paths && ch_sidecar_path_under(ctx, f->top_name, path)))) {
 		add_data_leaf(f, m, path ? path : "<anonymous>", off, cls, group, inst, top, depth);
 		if (path_entry && f->nleaves)
 			f->leaves[f->nleaves - 1].path_own = 1;
@@ -254,8 +268,9 @@ static void flatten_member(struct flat *f, const struct ch_member *m, const char
 			for (i = 0; i < n; i++) {
 				int ei = add_inst(f, mt, mt->is_union, ai, off + i * m->elem_size);
 				f->insts[ei].elem = (int)i;
-				const char *ep = ch_printf(ctx, "%s[%llu]", path ? path : "",
-							   (unsigned long long)i);
+				char ix[24];
+				snprintf(ix, sizeof(ix), "[%llu]", (unsigned long long)i);
+				const char *ep = join_path(ctx, path ? path : "", ix, "");
 				flatten_type(f, mt, inner, ei, ep, top, depth + 1);
 			}
 		}
@@ -276,6 +291,9 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 	memset(f, 0, sizeof(*f));
 	f->ctx = ctx;
 	f->top_name = t->name;
+	/* one look per struct: without member-path entries of it, no nested
+	 * "a.b" path is looked up (a hash of both names per nested member) */
+	f->top_paths = t->name && ch_sidecar_path_under(ctx, t->name, NULL);
 	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
 	flatten_type(f, t, t->name, 0, NULL, -1, 0);
@@ -665,6 +683,21 @@ static int follows_between(const struct follows *fw, const struct leafx *a, cons
 struct pair { size_t i, j; };
 struct lspan { size_t k; uint64_t l0, l1; };
 
+/* 1 if the n elements at v are in cmp's order already: leaves come in
+ * offset order and the sweep makes its pairs in order in most structs, and
+ * glibc's qsort costs n log n comparisons on sorted input too (a third of
+ * cachehot-layout's time over a whole kernel's BTF with every struct
+ * annotated). Both orders are total, so skipping the sort changes nothing. */
+static int sorted(const void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	const char *p = (const char *)v;
+	size_t i;
+	for (i = 1; i < n; i++)
+		if (cmp(p + (i - 1) * size, p + i * size) > 0)
+			return 0;
+	return 1;
+}
+
 static int cmp_lspan(const void *a, const void *b)
 {
 	const struct lspan *x = (const struct lspan *)a, *y = (const struct lspan *)b;
@@ -681,6 +714,29 @@ static int cmp_pair(const void *a, const void *b)
 	return x->j < y->j ? -1 : x->j > y->j;
 }
 
+/* Sorts the np pairs at pv by (i, j), both below n: two stable counting
+ * passes (by j, then by i), O(np + n); the same order as qsort with
+ * cmp_pair, without its np log np comparisons (a struct of 4096 leaves has
+ * tens of thousands of pairs). */
+static void sort_pairs(struct pair *pv, size_t np, size_t n)
+{
+	struct pair *tmp = (struct pair *)ch_xrealloc(NULL, np * sizeof(*tmp));
+	size_t *cnt = (size_t *)ch_xrealloc(NULL, (n + 1) * sizeof(*cnt));
+	size_t k, pass;
+	for (pass = 0; pass < 2; pass++) {
+		struct pair *from = pass ? tmp : pv, *to = pass ? pv : tmp;
+		memset(cnt, 0, (n + 1) * sizeof(*cnt));
+		for (k = 0; k < np; k++)
+			cnt[(pass ? from[k].i : from[k].j) + 1]++;
+		for (k = 1; k <= n; k++)
+			cnt[k] += cnt[k - 1];
+		for (k = 0; k < np; k++)
+			to[cnt[pass ? from[k].i : from[k].j]++] = from[k];
+	}
+	free(tmp);
+	free(cnt);
+}
+
 static size_t conflict_pairs(const struct flat *f, unsigned L, struct pair **out)
 {
 	struct lspan *sp = (struct lspan *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(*sp));
@@ -695,7 +751,7 @@ static size_t conflict_pairs(const struct flat *f, unsigned L, struct pair **out
 		sp[ns].l0 = x->l.offset / L;
 		sp[ns++].l1 = (x->l.offset + x->l.size - 1) / L;
 	}
-	if (ns > 1)
+	if (ns > 1 && !sorted(sp, ns, sizeof(*sp), cmp_lspan))
 		qsort(sp, ns, sizeof(*sp), cmp_lspan);
 	for (k = 0; k < ns; k++) {
 		const struct leafx *b = &f->leaves[sp[k].k];
@@ -729,8 +785,8 @@ static size_t conflict_pairs(const struct flat *f, unsigned L, struct pair **out
 		}
 		act[na++] = sp[k];
 	}
-	if (np > 1)
-		qsort(pv, np, sizeof(*pv), cmp_pair);
+	if (np > 1 && !sorted(pv, np, sizeof(*pv), cmp_pair))
+		sort_pairs(pv, np, f->nleaves);
 	free(sp);
 	free(act);
 	*out = pv;
@@ -934,8 +990,10 @@ static void nbrs_build(struct nbrs *nb, const struct flat *f)
 			nb->by_off[nb->n] = nb->by_end[nb->n] = k, nb->n++;
 	cmp_flat = f;
 	if (nb->n > 1) {
-		qsort(nb->by_off, nb->n, sizeof(size_t), cmp_by_off);
-		qsort(nb->by_end, nb->n, sizeof(size_t), cmp_by_end);
+		if (!sorted(nb->by_off, nb->n, sizeof(size_t), cmp_by_off))
+			qsort(nb->by_off, nb->n, sizeof(size_t), cmp_by_off);
+		if (!sorted(nb->by_end, nb->n, sizeof(size_t), cmp_by_end))
+			qsort(nb->by_end, nb->n, sizeof(size_t), cmp_by_end);
 	}
 	for (k = 0; k < nb->n; k++) {
 		size_t c = nb->by_end[k];

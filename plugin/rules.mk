@@ -20,9 +20,12 @@ $(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(CORE_HDRS)
 # --exclude-libs: libstdc++'s symbols stay local to the plugin, so that cc1's
 # dlopen(RTLD_NOW) binds about 300 fewer symbols by name (0.02% of cc1 on
 # mm/page_counter.c).
-$(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS)
+# plugin/exports.map: only plugin_init and plugin_is_GPL_compatible are
+# exported; the plugin's own calls bind inside it at link time (about 180
+# fewer lookups by name at dlopen).
+$(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS) plugin/exports.map
 	$(CXX) -shared -static-libstdc++ -static-libgcc -Wl,-O1 -Wl,--as-needed -Wl,--exclude-libs,ALL \
-		-o $@ $^ $(CORE_LIBS)
+		-Wl,--version-script=plugin/exports.map -o $@ $(PLUGIN_OBJS) $(CORE_CXX_OBJS) $(CORE_LIBS)
 
 .PHONY: plugin
 plugin: $(PLUGIN_SO)
