@@ -5,14 +5,19 @@
 # rules are merged into one header; everything else is copied in order.
 # Errors: exit 1 with a message when two files name the same rule (spatch
 # would refuse the merged file) or a file cannot be read; OUT is written to
-# a temporary name and renamed, never left half-written.
+# a temporary name and renamed, never left half-written. The rules' "//
+# Options:" lines (spatch options, which coccicheck reads with grep) must
+# agree: the merged file carries the one line once, at its top, and exit 1
+# names the files whose options differ. cocci/all/cachehot.cocci is this
+# script's output over cocci/*.cocci (make cocci-merged; tests/cocci checks
+# that it is current).
 import os, re, sys
 
 def main():
     if len(sys.argv) < 3:
         sys.exit("usage: cocci-merge.py OUT RULE.cocci...")
     out, rules = sys.argv[1], sys.argv[2:]
-    virtuals, bodies, names = [], [], {}
+    virtuals, bodies, names, options = [], [], {}, {}
     for path in rules:
         try:
             text = open(path).read()
@@ -20,6 +25,10 @@ def main():
             sys.exit("cocci-merge.py: %s" % e)
         body = []
         for line in text.splitlines(True):
+            o = re.match(r"^// Options:(.*)$", line)
+            if o:
+                options[path] = o.group(1).strip()
+                continue
             m = re.match(r"^virtual\s+(.*)$", line)
             if m:
                 for v in re.split(r"[\s,]+", m.group(1).strip()):
@@ -39,9 +48,14 @@ def main():
                 sys.exit("cocci-merge.py: rule name '%s' is used by %s and %s" % (n, names[n], path))
             names[n] = path
         bodies.append("// ---- %s\n" % path + "".join(body))
+    if len(set(options.values())) > 1:
+        sys.exit("cocci-merge.py: the rules' // Options: lines differ: %s" %
+                 "; ".join("%s: '%s'" % (p, o) for p, o in options.items()))
     tmp = out + ".tmp"
     with open(tmp, "w") as f:
-        f.write("// Merged by bench/cocci-merge.py from: %s\n" % " ".join(rules))
+        f.write("// Merged by bench/cocci-merge.py from: %s\n" % " ".join(os.path.basename(r) for r in rules))
+        if options:
+            f.write("// Options: %s\n" % list(options.values())[0])
         for v in virtuals:
             f.write("virtual %s\n" % v)
         f.write("\n")

@@ -52,7 +52,9 @@ install: all
 		install -m 644 runtime/libcachehot-rt.a $(INSTALL_DIR)/lib/ && \
 		install -m 644 runtime/cachehot-rt.h $(INSTALL_DIR)/include/; fi
 	if ls cocci/*.cocci >/dev/null 2>&1; then install -d $(INSTALL_DIR)/share/cachehot/cocci && \
-		install -m 644 cocci/*.cocci $(INSTALL_DIR)/share/cachehot/cocci/; fi
+		install -m 644 cocci/*.cocci $(INSTALL_DIR)/share/cachehot/cocci/ && \
+		install -d $(INSTALL_DIR)/share/cachehot/cocci/all && \
+		install -m 644 cocci/all/cachehot.cocci $(INSTALL_DIR)/share/cachehot/cocci/all/; fi
 	for m in $(MAN_PAGES); do install -m 644 "$$m" $(INSTALL_DIR)/share/man/man$${m##*.}/; done
 	install -m 644 docs/cachehot.rst $(INSTALL_DIR)/share/doc/cachehot/
 	install -d $(INSTALL_DIR)/share/cachehot/kernel

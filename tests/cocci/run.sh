@@ -135,6 +135,21 @@ if spatch --parse-cocci "$W/all.cocci" >/dev/null 2>"$W/merge.err"; then ok merg
 else fail merge-parses "$(tail -3 "$W/merge.err")"; fi
 (cd "$HERE/counter_batch" && spatch -D report --no-show-diff $OPTS $EXTRA --sp-file "$W/all.cocci" batch.c) >"$W/merged.report" 2>&1
 expect_file_eq merge-same-report "$HERE/counter_batch/batch.report" "$W/merged.report"
+# cocci/all/cachehot.cocci, every rule in one file for coccicheck (one parse
+# of each C file instead of one per rule), is the merge of cocci/*.cocci as
+# they are now (make cocci-merged), with the rules' one Options line once
+(cd "$TOP" && python3 bench/cocci-merge.py "$W/current.cocci" cocci/*.cocci) 2>"$W/merge.err"
+if cmp -s "$W/current.cocci" "$TOP/cocci/all/cachehot.cocci"; then ok merged-file-current
+else fail merged-file-current "cocci/all/cachehot.cocci differs from the merge of cocci/*.cocci: run make cocci-merged"; fi
+expect_eq merged-file-options "// Options: --no-includes --include-headers" \
+	"$(grep 'Options:' "$TOP/cocci/all/cachehot.cocci")"
+(cd "$HERE/counter_batch" && spatch -D report --no-show-diff $OPTS $EXTRA --sp-file "$TOP/cocci/all/cachehot.cocci" batch.c) >"$W/merged-all.report" 2>&1
+expect_file_eq merged-file-same-report "$HERE/counter_batch/batch.report" "$W/merged-all.report"
+printf '// Options: --all-includes\n@r3@\n@@\n- foo();\n' >"$W/r3.cocci"
+printf '// Options: --no-includes\n@r4@\n@@\n- foo();\n' >"$W/r4.cocci"
+python3 "$TOP/bench/cocci-merge.py" "$W/opt.cocci" "$W/r3.cocci" "$W/r4.cocci" 2>"$W/merge.err"
+expect_eq merge-options-differ "1 cocci-merge.py: the rules' // Options: lines differ: $W/r3.cocci: '--all-includes'; $W/r4.cocci: '--no-includes'|no-output" \
+	"$? $(cat "$W/merge.err")|$([ -e "$W/opt.cocci" ] || echo no-output)"
 printf '@r@\n@@\n- foo();\n' >"$W/r1.cocci"; cp "$W/r1.cocci" "$W/r2.cocci"
 if python3 "$TOP/bench/cocci-merge.py" "$W/bad.cocci" "$W/r1.cocci" "$W/r2.cocci" 2>"$W/merge.err"; then
 	fail merge-name-clash "exit 0"
