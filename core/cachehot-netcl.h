@@ -69,11 +69,22 @@ int ch_access_on_path(enum ch_access a);
 int ch_access_written(enum ch_access a);
 
 /* Read one RST table: the header row "Type Name fastpath_tx_access
- * fastpath_rx_access Comments" fixes the columns; "..struct ..NAME" (or
- * "..enum") starts a table. A cell is assigned by where its token starts,
- * so empty cells keep their meaning; a Type that overflows its column, a
- * Name with an array suffix, and rows with empty cells are kept. A token in
- * an access column that is no access word is an error naming file and line. */
+ * fastpath_rx_access Comments" fixes the columns (display columns: a tab
+ * moves to the next multiple of 8, so a tab-aligned header lines up with
+ * space-aligned rows); "..struct ..NAME" (or "..enum") starts a table.
+ * Each header word starts a column's span, which runs to the next one's
+ * start. Cells of a row (docs/net-cachelines.md, "How rows are read"):
+ *  - two access words right after the Name are the TX and the RX cell,
+ *    wherever they start (rows drift when a name is long);
+ *  - a lone access word is the cell of the span its first character is
+ *    in, except that one pushed right by a Name running past its column
+ *    (at most two spaces after it) is the TX cell; one under Comments is an
+ *    error (TX and RX cannot be told apart);
+ *  - the rest of the line is the comment; a word that is no access word
+ *    where an empty cell's span is is an error naming file and line.
+ * A second row for one STRUCT.FIELD (in any file read into t) is an error
+ * naming both rows. A Type that overflows its column, a Name with an array
+ * suffix, and rows with empty cells are kept. */
 int ch_netcl_parse_rst(ch_netcl *t, const char *path);
 int ch_netcl_parse_rst_string(ch_netcl *t, const char *name, const char *text);
 /* Read the path-aware sidecar (docs/net-cachelines.md). */
@@ -84,6 +95,10 @@ int ch_netcl_load_string(ch_netcl *t, const char *name, const char *text);
 int ch_netcl_read_path(ch_netcl *t, const char *path);
 /* Write every row as sidecar lines. Returns 0, -1 on a write error (errno). */
 int ch_netcl_write(const ch_netcl *t, FILE *out);
+/* The rows of struct type_name (or "enum"), in table order: *idx is set to
+ * their indices for ch_netcl_row() (owned by t, valid until the next row is
+ * read); returns how many (0 and *idx NULL for none). One hash lookup. */
+size_t ch_netcl_type_rows(const ch_netcl *t, const char *type_name, const size_t **idx);
 /* 1 if some row belongs to struct type_name. */
 int ch_netcl_has_type(const ch_netcl *t, const char *type_name);
 /* The distinct struct names of the rows, in order of appearance ("enum"

@@ -137,16 +137,15 @@ static int by_off(const void *a, const void *b)
 static struct fld *resolve(const ch_netcl *tab, const struct ch_type *t,
 			   const struct mindex *x, size_t *n)
 {
-	size_t i, k = 0, cnt = ch_netcl_count(tab);
+	const size_t *idx;
+	size_t i, k = 0, cnt = ch_netcl_type_rows(tab, t->name, &idx);
 	struct fld *v = (struct fld *)calloc(cnt + 1, sizeof(*v));
 	if (!v)
 		abort();
 	for (i = 0; i < cnt; i++) {
-		const struct ch_netcl_row *r = ch_netcl_row(tab, i);
+		const struct ch_netcl_row *r = ch_netcl_row(tab, idx[i]);
 		const struct ch_member *m;
 		uint64_t off;
-		if (!t->name || strcmp(r->type_name, t->name))
-			continue;
 		m = find_path(x, r->field, &off);
 		if (!m)
 			continue;
@@ -182,7 +181,8 @@ void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_nc_
 		       const struct ch_config *cfg, struct ch_locality *loc)
 {
 	unsigned ls = ch_config_line_size(cfg);
-	size_t n, i, cnt = ch_netcl_count(tab);
+	const size_t *idx;
+	size_t n, i, cnt = ch_netcl_type_rows(tab, t->name, &idx);
 	struct mindex x;
 	struct fld *v;
 	uint64_t end = 0, wend = 0, last_line = UINT64_MAX;
@@ -196,9 +196,9 @@ void ch_netcl_locality(const ch_netcl *tab, const struct ch_type *t, enum ch_nc_
 	loc->line_size = ls;
 	loc->type_size = t->size;
 	for (i = 0; i < cnt; i++) {
-		const struct ch_netcl_row *r = ch_netcl_row(tab, i);
+		const struct ch_netcl_row *r = ch_netcl_row(tab, idx[i]);
 		uint64_t off;
-		if (t->name && !strcmp(r->type_name, t->name) && ch_access_on_path(acc_on(r, path)) &&
+		if (ch_access_on_path(acc_on(r, path)) &&
 		    !find_path(&x, r->field, &off))
 			loc->unresolved++;
 	}
@@ -344,13 +344,13 @@ static int by_str(const void *a, const void *b)
 /* The sorted field names of the rows of struct tname (malloc'd). */
 static const char **row_names(const ch_netcl *tab, const char *tname, size_t *n)
 {
-	size_t i, k = 0, cnt = ch_netcl_count(tab);
+	const size_t *idx;
+	size_t i, k = 0, cnt = ch_netcl_type_rows(tab, tname, &idx);
 	const char **v = (const char **)calloc(cnt + 1, sizeof(char *));
 	if (!v)
 		abort();
 	for (i = 0; i < cnt; i++)
-		if (!strcmp(ch_netcl_row(tab, i)->type_name, tname))
-			v[k++] = ch_netcl_row(tab, i)->field;
+		v[k++] = ch_netcl_row(tab, idx[i])->field;
 	qsort(v, k, sizeof(*v), by_str);
 	*n = k;
 	return v;
@@ -582,7 +582,8 @@ int ch_netcl_check(ch_ctx *ctx, const ch_netcl *tab, const struct ch_type *t,
 		   const struct ch_config *cfg, ch_emit_fn emit, void *arg)
 {
 	struct emitter e = { ctx, cfg, t, emit, arg, 0 };
-	size_t i, n, cnt = ch_netcl_count(tab);
+	const size_t *idx;
+	size_t i, n, cnt = ch_netcl_type_rows(tab, t->name, &idx);
 	const char *table_file = NULL, **rows;
 	struct fld *v;
 	struct mindex x;
@@ -592,11 +593,9 @@ int ch_netcl_check(ch_ctx *ctx, const ch_netcl *tab, const struct ch_type *t,
 	index_build(&x, t);
 	/* rows naming no member */
 	for (i = 0; i < cnt; i++) {
-		const struct ch_netcl_row *r = ch_netcl_row(tab, i);
+		const struct ch_netcl_row *r = ch_netcl_row(tab, idx[i]);
 		uint64_t off;
 		struct ch_finding f;
-		if (strcmp(r->type_name, t->name))
-			continue;
 		if (!table_file) {
 			struct ch_loc l = row_loc(ctx, r);
 			table_file = l.file ? l.file : "the table";

@@ -13,10 +13,23 @@
 #include "internal.h"
 #include "cachehot-netcl.h"
 
+/* One struct of the rows: its name and its rows' indices, in table order. */
+struct nc_type {
+	const char *name;
+	size_t *idx;            /* malloc */
+	size_t n, cap;
+};
+
 struct ch_netcl {
 	ch_ctx *ctx;
 	struct ch_netcl_row *rows;
 	size_t n, cap;
+	/* open addressing (linear probing), rebuilt when half full:
+	 * (type_name, field) -> row index + 1, and type_name -> types index + 1 */
+	size_t *row_slot, cap_row_slot;
+	size_t *type_slot, cap_type_slot;
+	struct nc_type *types;
+	size_t ntypes, cap_types;
 };
 
 ch_netcl *ch_netcl_new(ch_ctx *ctx)
@@ -30,10 +43,127 @@ ch_netcl *ch_netcl_new(ch_ctx *ctx)
 
 void ch_netcl_free(ch_netcl *t)
 {
+	size_t i;
 	if (!t)
 		return;
+	for (i = 0; i < t->ntypes; i++)
+		free(t->types[i].idx);
+	free(t->types);
+	free(t->row_slot);
+	free(t->type_slot);
 	free(t->rows);
 	free(t);
+}
+
+/* ---- the index: rows by struct, and the duplicate check ------------------ */
+static size_t fnv(size_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static size_t row_hash(const struct ch_netcl_row *r)
+{
+	return fnv(fnv(2166136261u, r->type_name) * 31u + 1, r->field);
+}
+
+/* The slot of (type_name, field) in row_slot: the one holding such a row or
+ * the empty one where it goes. */
+static size_t *row_slot_of(ch_netcl *t, const struct ch_netcl_row *r)
+{
+	size_t mask = t->cap_row_slot - 1, h = row_hash(r) & mask;
+	while (t->row_slot[h]) {
+		const struct ch_netcl_row *o = &t->rows[t->row_slot[h] - 1];
+		if (!strcmp(o->type_name, r->type_name) && !strcmp(o->field, r->field))
+			break;
+		h = (h + 1) & mask;
+	}
+	return &t->row_slot[h];
+}
+
+static size_t *type_slot_of(ch_netcl *t, const char *name)
+{
+	size_t mask = t->cap_type_slot - 1, h = fnv(2166136261u, name) & mask;
+	while (t->type_slot[h] && strcmp(t->types[t->type_slot[h] - 1].name, name))
+		h = (h + 1) & mask;
+	return &t->type_slot[h];
+}
+
+static void grow_slots(ch_netcl *t)
+{
+	size_t i;
+	if (2 * (t->n + 1) > t->cap_row_slot) {
+		free(t->row_slot);
+		t->cap_row_slot = t->cap_row_slot ? 2 * t->cap_row_slot : 256;
+		t->row_slot = (size_t *)calloc(t->cap_row_slot, sizeof(size_t));
+		if (!t->row_slot)
+			abort();
+		for (i = 0; i + 1 < t->n; i++)   /* every row but the newest */
+			*row_slot_of(t, &t->rows[i]) = i + 1;
+	}
+	if (2 * (t->ntypes + 1) > t->cap_type_slot) {
+		free(t->type_slot);
+		t->cap_type_slot = t->cap_type_slot ? 2 * t->cap_type_slot : 64;
+		t->type_slot = (size_t *)calloc(t->cap_type_slot, sizeof(size_t));
+		if (!t->type_slot)
+			abort();
+		for (i = 0; i < t->ntypes; i++)
+			*type_slot_of(t, t->types[i].name) = i + 1;
+	}
+}
+
+/* Index the newest row (t->rows[t->n - 1], complete). A second row for one
+ * STRUCT.FIELD is an error naming both rows (the two could disagree on the
+ * access, and which one wins would be an accident of order): the row is
+ * dropped and -1 returned. */
+static int index_row(ch_netcl *t)
+{
+	const struct ch_netcl_row *r = &t->rows[t->n - 1];
+	size_t *slot, *ts;
+	struct nc_type *ty;
+	grow_slots(t);
+	slot = row_slot_of(t, r);
+	if (*slot) {
+		const struct ch_netcl_row *o = &t->rows[*slot - 1];
+		ch_set_error(t->ctx, "%s:%u: a second row for %s.%s (the first is at %s:%u): "
+			     "remove one of them", r->file, r->line, r->type_name, r->field,
+			     o->file, o->line);
+		t->n--;
+		return -1;
+	}
+	*slot = t->n;
+	ts = type_slot_of(t, r->type_name);
+	if (!*ts) {
+		if (t->ntypes == t->cap_types) {
+			t->cap_types = t->cap_types ? 2 * t->cap_types : 16;
+			t->types = (struct nc_type *)ch_xrealloc(t->types,
+								 t->cap_types * sizeof(*t->types));
+		}
+		memset(&t->types[t->ntypes], 0, sizeof(*t->types));
+		t->types[t->ntypes].name = r->type_name;
+		*ts = ++t->ntypes;
+	}
+	ty = &t->types[*ts - 1];
+	if (ty->n == ty->cap) {
+		ty->cap = ty->cap ? 2 * ty->cap : 8;
+		ty->idx = (size_t *)ch_xrealloc(ty->idx, ty->cap * sizeof(size_t));
+	}
+	ty->idx[ty->n++] = t->n - 1;
+	return 0;
+}
+
+size_t ch_netcl_type_rows(const ch_netcl *t, const char *type_name, const size_t **idx)
+{
+	size_t *ts;
+	*idx = NULL;
+	if (!t->cap_type_slot || !type_name)
+		return 0;
+	ts = type_slot_of((ch_netcl *)t, type_name);
+	if (!*ts)
+		return 0;
+	*idx = t->types[*ts - 1].idx;
+	return t->types[*ts - 1].n;
 }
 
 size_t ch_netcl_count(const ch_netcl *t) { return t->n; }
@@ -127,20 +257,26 @@ static const char *container_of_type(ch_ctx *ctx, const char *ctype)
 }
 
 /* ---- RST ----------------------------------------------------------------- */
-struct tok { const char *s; size_t len, col; };
+/* A word of a table line: its bytes, its byte offset, and its display
+ * column (tabs to the next multiple of 8, as an editor shows them: a
+ * header aligned with tabs and rows aligned with spaces line up). */
+struct tok { const char *s; size_t len, off, col; };
 
 static size_t tokenize(const char *line, size_t len, struct tok *v, size_t max)
 {
-	size_t i = 0, n = 0;
+	size_t i = 0, n = 0, col = 0;
 	while (i < len && n < max) {
-		while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+		while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) {
+			col = line[i] == '\t' ? (col / 8 + 1) * 8 : col + (line[i] == ' ');
 			i++;
+		}
 		if (i >= len)
 			break;
 		v[n].s = line + i;
-		v[n].col = i;
+		v[n].off = i;
+		v[n].col = col;
 		while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r')
-			i++;
+			i++, col++;
 		v[n].len = (size_t)(line + i - v[n].s);
 		n++;
 	}
@@ -154,13 +290,82 @@ static int tok_is(const struct tok *t, const char *s)
 
 #define MAXTOK 256
 
-static size_t dist(size_t a, size_t b) { return a > b ? a - b : b - a; }
+static const char *const col_names[2] = { "fastpath_tx_access", "fastpath_rx_access" };
+
+/* Is v an access word? (*a set when it is.) "none" is the sidecar's word
+ * for an empty cell, no table word. */
+static int access_word(const struct tok *v, enum ch_access *a)
+{
+	char w[16];
+	if (v->len >= sizeof(w))
+		return 0;
+	memcpy(w, v->s, v->len);
+	w[v->len] = 0;
+	return strcmp(w, "none") && !ch_access_parse(w, a);
+}
+
+/* The cells of a row whose Name is v[k] (of n words), by the rules in
+ * cachehot-netcl.h; cols: the display columns where the fastpath_tx_access,
+ * fastpath_rx_access and Comments headers start ((size_t)-1: no Comments).
+ * p, len: the line, for the comment's text. */
+static int row_cells(ch_ctx *ctx, const char *file, unsigned lineno, const char *p, size_t len,
+		     const struct tok *v, size_t k, size_t n, const size_t cols[3],
+		     struct ch_netcl_row *r)
+{
+	size_t i = k + 1, name_end = v[k].col + v[k].len, filled;
+	enum ch_access a[2];
+	int na = 0;
+	/* pushed: the word right after a Name that runs past the TX column's start */
+#define PUSHED(w) (name_end >= cols[0] && (w)->col <= name_end + 2)
+	while (i < n && na < 2 && access_word(&v[i], &a[na]))
+		i++, na++;
+	if (na == 2) {
+		r->acc[CH_NC_TX] = a[0];
+		r->acc[CH_NC_RX] = a[1];
+		filled = 2;
+	} else if (na == 1) {
+		const struct tok *w = &v[k + 1];
+		int c;
+		if (w->col == cols[0] || PUSHED(w) || w->col < cols[1])
+			c = CH_NC_TX;
+		else if (w->col == cols[1] || w->col < cols[2])
+			c = CH_NC_RX;
+		else {
+			ch_set_error(ctx, "%s:%u: '%.*s' starts at column %zu, under Comments: it "
+				     "could be the %s or the %s cell; align it under its header",
+				     file, lineno, (int)w->len, w->s, w->col + 1, col_names[0],
+				     col_names[1]);
+			return -1;
+		}
+		r->acc[c] = a[0];
+		filled = (size_t)c + 1;
+	} else
+		filled = 0;
+	if (i >= n)
+		return 0;
+	/* the next word: a cell's place when it starts in an empty cell's span */
+	if (filled < 2 && ((filled == 0 && PUSHED(&v[i])) || v[i].col < cols[2])) {
+		int c = filled == 0 && (PUSHED(&v[i]) || v[i].col < cols[1]) ? CH_NC_TX : CH_NC_RX;
+		ch_set_error(ctx, "%s:%u: '%.*s' in the %s column is not an access "
+			     "(read_mostly, read_write, write_mostly or -)", file, lineno,
+			     (int)v[i].len, v[i].s, col_names[c]);
+		return -1;
+	}
+#undef PUSHED
+	{
+		size_t e = len;
+		while (e > v[i].off && strchr(" \t\r", p[e - 1]))
+			e--;
+		r->comment = ch_printf(ctx, "%.*s", (int)(e - v[i].off), v[i].s);
+	}
+	return 0;
+}
 
 int ch_netcl_parse_rst_string(ch_netcl *t, const char *file, const char *text)
 {
 	ch_ctx *ctx = t->ctx;
 	const char *p = text, *cur = NULL;
-	size_t col_name = 0, col_tx = 0, col_rx = 0, col_comment = (size_t)-1;
+	size_t col_name = 0, cols[3] = { 0, 0, (size_t)-1 };  /* TX, RX, Comments */
 	int have_header = 0;
 	unsigned lineno = 0;
 	struct tok *v = (struct tok *)ch_alloc(ctx, MAXTOK * sizeof(*v));
@@ -170,8 +375,7 @@ int ch_netcl_parse_rst_string(ch_netcl *t, const char *file, const char *text)
 	while (*p) {
 		const char *eol = strchr(p, '\n');
 		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		size_t n, i, k;
-		int next;
+		size_t n, k;
 		lineno++;
 		if (memchr(p, 0, len)) {
 			ch_set_error(ctx, "%s:%u: NUL byte in the table", file, lineno);
@@ -185,9 +389,9 @@ int ch_netcl_parse_rst_string(ch_netcl *t, const char *file, const char *text)
 		if (n >= 4 && tok_is(&v[0], "Type") && tok_is(&v[1], "Name") &&
 		    tok_is(&v[2], "fastpath_tx_access") && tok_is(&v[3], "fastpath_rx_access")) {
 			col_name = v[1].col;
-			col_tx = v[2].col;
-			col_rx = v[3].col;
-			col_comment = n >= 5 ? v[4].col : (size_t)-1;
+			cols[0] = v[2].col;
+			cols[1] = v[3].col;
+			cols[2] = n >= 5 ? v[4].col : (size_t)-1;
 			have_header = 1;
 			cur = NULL;
 		} else if (n && have_header && v[0].len > 2 && !strncmp(v[0].s, "..", 2)) {
@@ -235,37 +439,11 @@ int ch_netcl_parse_rst_string(ch_netcl *t, const char *file, const char *text)
 				if (c && !strchr(r->field, '.'))
 					r->field = ch_printf(ctx, "%s.%s", c, r->field);
 			}
-			/* Cells: each token goes to the header column nearest to
-			 * where it starts (rows drift by a character or two when a
-			 * name is long); a column already filled passes it on. */
-			for (i = k + 1, next = 0; i < n; i++) {
-				size_t cols[3] = { col_tx, col_rx, col_comment };
-				int c = 0, j;
-				char *w;
-				enum ch_access a;
-				for (j = 1; j < 3; j++)
-					if (cols[j] != (size_t)-1 &&
-					    dist(v[i].col, cols[j]) < dist(v[i].col, cols[c]))
-						c = j;
-				if (c < next)
-					c = next;
-				if (c >= 2) {
-					size_t e = len;
-					while (e > v[i].col && strchr(" \t\r", p[e - 1]))
-						e--;
-					r->comment = ch_printf(ctx, "%.*s", (int)(e - v[i].col), v[i].s);
-					break;
-				}
-				next = c + 1;
-				w = (char *)ch_printf(ctx, "%.*s", (int)v[i].len, v[i].s);
-				if (ch_access_parse(w, &a) || !strcmp(w, "none")) {
-					ch_set_error(ctx, "%s:%u: '%s' in the %s column is not an access "
-						     "(read_mostly, read_write, write_mostly or -)", file,
-						     lineno, w, c == CH_NC_TX ? "fastpath_tx_access"
-						     : "fastpath_rx_access");
-					return -1;
-				}
-				r->acc[c] = a;
+			if (row_cells(ctx, file, lineno, p, len, v, k, n, cols, r) ||
+			    index_row(t)) {
+				if (&t->rows[t->n - 1] == r)
+					t->n--;
+				return -1;
 			}
 		}
 		p = eol ? eol + 1 : p + len;
@@ -359,7 +537,7 @@ static int load_line(ch_netcl *t, const char *file, unsigned lineno, char *s)
 	r.file = file;
 	r.line = lineno;
 	*add_row(t) = r;
-	return 0;
+	return index_row(t);
 }
 
 int ch_netcl_load_string(ch_netcl *t, const char *name, const char *text)
@@ -438,26 +616,17 @@ int ch_netcl_write(const ch_netcl *t, FILE *out)
 
 int ch_netcl_has_type(const ch_netcl *t, const char *type_name)
 {
-	size_t i;
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->rows[i].type_name, type_name))
-			return 1;
-	return 0;
+	const size_t *idx;
+	return ch_netcl_type_rows(t, type_name, &idx) > 0;
 }
 
 const char **ch_netcl_types(const ch_netcl *t, size_t *n)
 {
-	const char **v = (const char **)ch_alloc(t->ctx, (t->n + 1) * sizeof(char *));
-	size_t i, j, k = 0;
-	for (i = 0; i < t->n; i++) {
-		const char *s = t->rows[i].type_name;
-		if (!strcmp(s, "enum"))
-			continue;
-		for (j = 0; j < k && strcmp(v[j], s); j++)
-			;
-		if (j == k)
-			v[k++] = s;
-	}
+	const char **v = (const char **)ch_alloc(t->ctx, (t->ntypes + 1) * sizeof(char *));
+	size_t i, k = 0;
+	for (i = 0; i < t->ntypes; i++)
+		if (strcmp(t->types[i].name, "enum"))
+			v[k++] = t->types[i].name;
 	*n = k;
 	return v;
 }

@@ -64,6 +64,16 @@ bad() {   # NAME FILE EXPECTED-STDERR
 }
 sed 's/^unsigned_int                flags          read_mostly/unsigned_int                flags          read_often /' $K/nc_dev.rst >"$T/badacc.rst"
 bad nc-bad-access "$T/badacc.rst" "cachehot: annotate: $T/badacc.rst:10: 'read_often' in the fastpath_tx_access column is not an access (read_mostly, read_write, write_mostly or -)"
+# rows read by the header's column spans: drifted cells, long names, a
+# tab-aligned header (every one of these swapped or lost a cell before)
+"$CH" annotate --net-cachelines $K/nc_drift.rst >"$T/drift.netcl" 2>"$T/drift.err"
+expect_file_eq kvocab/nc-drift-long-name-tab-header $K/nc_drift.netcl.expected "$T/drift.netcl"
+sed '12s/^\(unsigned_int  *ifindex  *\)read_mostly/\1           read_mostly/' $K/nc_drift.rst >"$T/lone.rst"
+bad nc-lone-access-under-comments "$T/lone.rst" "cachehot: annotate: $T/lone.rst:12: 'read_mostly' starts at column 103, under Comments: it could be the fastpath_tx_access or the fastpath_rx_access cell; align it under its header"
+sed "11p" $K/nc_dev.rst | sed "12s/read_mostly/read_write /" >"$T/dup.rst"
+bad nc-duplicate-row "$T/dup.rst" "cachehot: annotate: $T/dup.rst:12: a second row for nc_dev.mtu (the first is at $T/dup.rst:11): remove one of them"
+printf 'nc_dev.mtu tx=- rx=read_mostly\nnc_dev.mtu tx=read_mostly rx=-\n' >"$T/dup.netcl"
+bad nc-duplicate-sidecar-row "$T/dup.netcl" "cachehot: annotate: $T/dup.netcl:2: a second row for nc_dev.mtu (the first is at $T/dup.netcl:1): remove one of them"
 grep -v '^Type' $K/nc_dev.rst >"$T/nohdr.rst"
 bad nc-no-header "$T/nohdr.rst" "cachehot: annotate: $T/nohdr.rst: no header row 'Type Name fastpath_tx_access fastpath_rx_access' (not a net_cachelines table)"
 sed 's/^unsigned_long               state /unsigned_long               st-ate/' $K/nc_dev.rst >"$T/badname.rst"
