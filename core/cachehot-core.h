@@ -639,14 +639,21 @@ struct ch_groups {
 	size_t nproblems;
 };
 
-/* The kernel cacheline groups among t's direct members (markers inside a
- * nested or anonymous aggregate belong to that aggregate's own ch_type).
+/* The kernel cacheline groups among t's members as C names them: its direct
+ * members and the members of its anonymous struct/union members, at any
+ * depth (markers inside a named nested struct belong to that struct's own
+ * ch_type). When an anonymous member holds markers, the groups' begin_m,
+ * end_m, pad_m and members point into a ctx-owned copy of that flat member
+ * list whose offsets are t's (not into t->members); kgroup is set on the
+ * real members too. A group whose markers sit directly in a union (where
+ * every member starts at one offset) is a problem, not a group.
  * Computed once and cached on t; each member between a group's markers gets
  * m->kgroup. A group with a marker problem is left out of v (its members get
  * no group) and described in problems. Never NULL; ctx-owned. Call it after
  * the sidecar is loaded (a STRUCT.@G line overrides the class). */
 const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t);
-/* 1 if t has any group marker among its direct members (cheap test). */
+/* 1 if t has any group marker among its direct members or inside its
+ * anonymous members (no allocation). */
 int ch_type_has_groups(const struct ch_type *t);
 
 /* Cache lines touched by bytes [off, off+size) at line size L (0 for size
@@ -689,7 +696,9 @@ struct ch_leaf {
 				    * outermost one (or an element of an array of
 				    * them): judged at that struct's definition */
 	const struct ch_group *kgroup; /* kernel cacheline group of its top-level
-				    * member in the outermost struct, or NULL */
+				    * member in the outermost struct (or of the
+				    * member inside anonymous members that holds
+				    * it: ch_type_groups), or NULL */
 	int inferred;              /* its class is an inferred sidecar line
 				    * (ch_sidecar_inferred) */
 };

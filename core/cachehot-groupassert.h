@@ -69,7 +69,11 @@ int ch_group_assert_check(ch_ctx *ctx, const ch_asserts *a, struct ch_type *t,
  * declaration order: every member (an anonymous aggregate's named members;
  * bit-fields, which offsetof cannot name, as a comment), then the group's
  * current size. One tab of indent, ready to paste into the kernel's
- * *_struct_check() function. NULL when t has no groups. ctx-owned. */
+ * *_struct_check() function; TYPE is "struct NAME", "union NAME" or the
+ * typedef name. NULL with ch_ctx_error() set when t has no groups, has a
+ * marker problem (overlapping groups, a begin without its end, a group
+ * directly in a union: the first problem's message, naming its groups), or
+ * has no name. ctx-owned. */
 const char *ch_group_asserts_block(ch_ctx *ctx, struct ch_type *t);
 
 #ifdef __cplusplus

@@ -12,7 +12,8 @@
 
 static const char *tword(ch_ctx *ctx, const struct ch_type *t)
 {
-	return t->name_is_typedef ? t->name : ch_printf(ctx, "struct %s", t->name);
+	return t->name_is_typedef ? t->name
+				  : ch_printf(ctx, "%s %s", t->is_union ? "union" : "struct", t->name);
 }
 
 static const struct ch_group *group_named(const struct ch_groups *gs, const char *name)
@@ -355,8 +356,28 @@ const char *ch_group_asserts_block(ch_ctx *ctx, struct ch_type *t)
 	struct buf b = { NULL, 0, 0 };
 	const char *tw, *out;
 	size_t i, j;
-	if (!gs->n || !t->name)
+	if (!t->name) {
+		ch_set_error(ctx, "an anonymous type has no name for the asserts");
 		return NULL;
+	}
+	if (gs->nproblems) {
+		/* a block without the broken groups would pass while they are
+		 * unchecked: say what is wrong instead */
+		const char *m = gs->problems[0].message;
+		const char *id = strrchr(m, '[');
+		ch_set_error(ctx, "%s %s: %.*s%s", t->is_union ? "union" : "struct", t->name,
+			     (int)(id && id > m ? id - 1 - m : (int)strlen(m)), m,
+			     gs->nproblems > 1 ? ch_printf(ctx, " (and %zu more marker problem%s: "
+							   "cachehot-layout --groups lists them)",
+							   gs->nproblems - 1,
+							   gs->nproblems > 2 ? "s" : "") : "");
+		return NULL;
+	}
+	if (!gs->n) {
+		ch_set_error(ctx, "%s %s has no cacheline groups (__cacheline_group_begin/end)",
+			     t->is_union ? "union" : "struct", t->name);
+		return NULL;
+	}
 	tw = tword(ctx, t);
 	bput(&b, "");
 	for (i = 0; i < gs->n; i++) {

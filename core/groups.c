@@ -95,15 +95,64 @@ uint64_t ch_lines_min(uint64_t size, unsigned L)
 	return L ? (size + L - 1) / L : 0;
 }
 
-int ch_type_has_groups(const struct ch_type *t)
+/* An anonymous struct or union member (not an array of them): C names its
+ * members as the enclosing type's own, and so do the group markers. */
+static int is_anon_aggregate(const struct ch_member *m)
+{
+	return !m->name && m->type && m->nelems <= 1;
+}
+
+#define ANON_DEPTH 64   /* anonymous members nested deeper are not looked into */
+
+static int has_markers(const struct ch_type *t, int depth)
 {
 	size_t i;
-	if (!t)
-		return 0;
-	for (i = 0; i < t->nmembers; i++)
-		if (ch_marker_kind(t->members[i].name, NULL) != CH_MARKER_NONE)
+	for (i = 0; i < t->nmembers; i++) {
+		const struct ch_member *m = &t->members[i];
+		if (ch_marker_kind(m->name, NULL) != CH_MARKER_NONE)
 			return 1;
+		if (is_anon_aggregate(m) && depth < ANON_DEPTH && has_markers(m->type, depth + 1))
+			return 1;
+	}
 	return 0;
+}
+
+int ch_type_has_groups(const struct ch_type *t)
+{
+	return t ? has_markers(t, 0) : 0;
+}
+
+/* The members the groups are read from (ch_type_groups): t's direct
+ * members, each anonymous member that holds a marker replaced by its own
+ * members (recursively), their offsets made t's. 'real' gives each view
+ * member's ch_member, whose kgroup is set. */
+struct view {
+	struct ch_member *v;
+	struct ch_member **real;
+	char *in_union;         /* 1: the member is a union's own member */
+	size_t n, cap;
+};
+
+static void view_add(struct view *w, struct ch_member *m, uint64_t base, int in_union,
+		     int depth)
+{
+	size_t i;
+	if (is_anon_aggregate(m) && depth < ANON_DEPTH && has_markers(m->type, depth + 1)) {
+		struct ch_type *at = (struct ch_type *)m->type;
+		for (i = 0; i < at->nmembers; i++)
+			view_add(w, &at->members[i], base + m->offset, at->is_union, depth + 1);
+		return;
+	}
+	if (w->n == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 16;
+		w->v = (struct ch_member *)ch_xrealloc(w->v, w->cap * sizeof(*w->v));
+		w->real = (struct ch_member **)ch_xrealloc(w->real, w->cap * sizeof(*w->real));
+		w->in_union = (char *)ch_xrealloc(w->in_union, w->cap);
+	}
+	w->v[w->n] = *m;
+	w->v[w->n].offset = base + m->offset;
+	w->in_union[w->n] = (char)in_union;
+	w->real[w->n++] = m;
 }
 
 static const char *type_words(ch_ctx *ctx, const struct ch_type *t)
@@ -160,10 +209,10 @@ static int mark_by_name(const void *pa, const void *pb)
 }
 
 static void add_group(ch_ctx *ctx, struct ch_groups *gs, size_t *capg, struct ch_type *t,
-		      size_t i, size_t e)
+		      const struct ch_member *mem, size_t nmem, size_t i, size_t e)
 {
 	struct ch_group *gr;
-	const struct ch_member *m = &t->members[i];
+	const struct ch_member *m = &mem[i];
 	const char *g, *h;
 	size_t nm = 0, j;
 	if (gs->n == *capg) {
@@ -179,17 +228,17 @@ static void add_group(ch_ctx *ctx, struct ch_groups *gs, size_t *capg, struct ch
 	memset(gr, 0, sizeof(*gr));
 	gr->name = ch_strdup(ctx, g);
 	gr->begin = m->offset;
-	gr->end = t->members[e].offset;
+	gr->end = mem[e].offset;
 	gr->begin_align = m->user_align ? m->align : 0;
 	gr->begin_m = m;
-	gr->end_m = &t->members[e];
-	if (e + 1 < t->nmembers && ch_marker_kind(t->members[e + 1].name, &h) == CH_MARKER_PAD &&
+	gr->end_m = &mem[e];
+	if (e + 1 < nmem && ch_marker_kind(mem[e + 1].name, &h) == CH_MARKER_PAD &&
 	    !strcmp(h, g))
-		gr->pad_m = &t->members[e + 1];
+		gr->pad_m = &mem[e + 1];
 	gr->members = (const struct ch_member **)ch_alloc(ctx, (e - i) * sizeof(*gr->members));
 	for (j = i + 1; j < e; j++)
-		if (ch_marker_kind(t->members[j].name, NULL) == CH_MARKER_NONE)
-			gr->members[nm++] = &t->members[j];
+		if (ch_marker_kind(mem[j].name, NULL) == CH_MARKER_NONE)
+			gr->members[nm++] = &mem[j];
 	gr->nmembers = nm;
 	gr->path = ch_group_path_of(g);
 	if (t->name && ch_sidecar_group_class(ctx, t->name, g, &gr->cls))
@@ -212,6 +261,10 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 	size_t i, k, n = 0, capp = 0, capg = 0, max_end = 0;
 	int have_end = 0;
 	const char *tw;
+	const struct ch_member *mem = t->members;
+	struct ch_member **real = NULL;
+	const char *in_union = NULL;   /* NULL: every member is t's own */
+	size_t nmem = t->nmembers;
 
 	if (t->groups)
 		return t->groups;
@@ -220,11 +273,31 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 	if (!ch_type_has_groups(t))
 		return gs;
 	tw = type_words(ctx, t);
-	mk = (struct mark *)ch_xrealloc(NULL, t->nmembers * sizeof(*mk));
-	by = (struct mark **)ch_xrealloc(NULL, t->nmembers * sizeof(*by));
-	for (i = 0; i < t->nmembers; i++) {
+	for (i = 0; i < t->nmembers && !(is_anon_aggregate(&t->members[i]) &&
+					 has_markers(t->members[i].type, 1)); i++)
+		;
+	if (i < t->nmembers) {   /* markers inside an anonymous member */
+		struct view w = { NULL, NULL, NULL, 0, 0 };
+		struct ch_member *v;
+		for (i = 0; i < t->nmembers; i++)
+			view_add(&w, &t->members[i], 0, t->is_union, 0);
+		v = (struct ch_member *)ch_alloc(ctx, w.n * sizeof(*v));
+		memcpy(v, w.v, w.n * sizeof(*v));
+		real = (struct ch_member **)ch_alloc(ctx, w.n * sizeof(*real));
+		memcpy(real, w.real, w.n * sizeof(*real));
+		in_union = (const char *)ch_alloc(ctx, w.n);
+		memcpy((char *)in_union, w.in_union, w.n);
+		free(w.v);
+		free(w.real);
+		free(w.in_union);
+		mem = v;
+		nmem = w.n;
+	}
+	mk = (struct mark *)ch_xrealloc(NULL, nmem * sizeof(*mk));
+	by = (struct mark **)ch_xrealloc(NULL, nmem * sizeof(*by));
+	for (i = 0; i < nmem; i++) {
 		const char *g;
-		enum ch_marker kd = ch_marker_kind(t->members[i].name, &g);
+		enum ch_marker kd = ch_marker_kind(mem[i].name, &g);
 		if (kd != CH_MARKER_BEGIN && kd != CH_MARKER_END)
 			continue;
 		mk[n].idx = i;
@@ -243,7 +316,7 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 			r++;
 		for (q = k; q < r; q++) {
 			struct mark *x = by[q];
-			const struct ch_member *m = &t->members[x->idx];
+			const struct ch_member *m = &mem[x->idx];
 			if (x->kind == CH_MARKER_END) {
 				if (first_begin == (size_t)-1)
 					add_problem(ctx, gs, &capp, m, ch_printf(ctx,
@@ -267,7 +340,7 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 			first_begin = q;
 		}
 		if (first_begin != (size_t)-1 && !by[first_begin]->ok) {
-			const struct ch_member *m = &t->members[by[first_begin]->idx];
+			const struct ch_member *m = &mem[by[first_begin]->idx];
 			const char *g = by[first_begin]->g;
 			add_problem(ctx, gs, &capp, m, ch_printf(ctx,
 				"'__cacheline_group_begin__%s' (offset %llu) of %s has no "
@@ -290,29 +363,43 @@ const struct ch_groups *ch_type_groups(ch_ctx *ctx, struct ch_type *t)
 		for (nx = k + 1; nx < n && mk[nx].kind != CH_MARKER_BEGIN; nx++)
 			;
 		if (nx < n && mk[nx].idx < x->end) {
-			const struct ch_member *m = &t->members[x->idx], *in = &t->members[mk[nx].idx];
+			const struct ch_member *m = &mem[x->idx], *in = &mem[mk[nx].idx];
 			add_problem(ctx, gs, &capp, in, ch_printf(ctx,
 				"group '%s' of %s begins at offset %llu inside group '%s' "
 				"(offsets %llu..%llu): groups must not overlap; end '%s' before "
 				"__cacheline_group_begin(%s)",
 				mk[nx].g, tw, (unsigned long long)in->offset, x->g,
 				(unsigned long long)m->offset,
-				(unsigned long long)t->members[x->end].offset, x->g, mk[nx].g));
+				(unsigned long long)mem[x->end].offset, x->g, mk[nx].g));
+			bad = 1;
+		}
+		if (!bad && (in_union ? in_union[x->idx] : t->is_union)) {
+			const struct ch_member *m = &mem[x->idx];
+			add_problem(ctx, gs, &capp, m, ch_printf(ctx,
+				"group '%s' of %s has its markers directly in a union, where every "
+				"member starts at one offset (%llu): the group measures nothing and "
+				"its asserts cannot hold; put the markers and the group's fields in "
+				"a struct (an anonymous struct member of the union)",
+				x->g, tw, (unsigned long long)m->offset));
 			bad = 1;
 		}
 		if (!have_end || x->end > max_end)
 			max_end = x->end;
 		have_end = 1;
 		if (!bad)
-			add_group(ctx, gs, &capg, t, x->idx, x->end);
+			add_group(ctx, gs, &capg, t, mem, nmem, x->idx, x->end);
 	}
 	free(mk);
 	free(by);
 	/* attach members only now: gs->v no longer moves */
 	for (i = 0; i < gs->n; i++) {
 		size_t j;
-		for (j = 0; j < gs->v[i].nmembers; j++)
-			((struct ch_member *)gs->v[i].members[j])->kgroup = &gs->v[i];
+		for (j = 0; j < gs->v[i].nmembers; j++) {
+			struct ch_member *m = (struct ch_member *)gs->v[i].members[j];
+			m->kgroup = &gs->v[i];
+			if (real)   /* and the member itself, inside its anonymous type */
+				real[m - mem]->kgroup = &gs->v[i];
+		}
 	}
 	return gs;
 }

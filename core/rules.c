@@ -42,6 +42,7 @@ struct leafx {
 	struct ch_leaf l;
 	int inst;      /* innermost instance containing the leaf */
 	int top;       /* index of the top-level member it belongs to */
+	const struct ch_group *kg;  /* kernel cacheline group (flat->cur_kg) */
 	int path_own;  /* its class comes from a member-path entry of the judged
 			* struct ("global.out_rate.curr"): the container's own,
 			* even inside an embedded named struct */
@@ -56,6 +57,11 @@ struct flat {
 	struct leafx *leaves;
 	size_t nleaves, capleaves;
 	int truncated;
+	/* the kernel cacheline group of the member being flattened: the
+	 * kgroup of a top-level member, or of a member inside anonymous
+	 * members only (ch_type_groups reads markers there too) */
+	const struct ch_group *cur_kg;
+	int anon_chain;         /* only anonymous members above the current one */
 };
 
 static int add_inst(struct flat *f, const struct ch_type *t, int is_union, int parent, uint64_t base)
@@ -191,6 +197,7 @@ static void add_data_leaf(struct flat *f, const struct ch_member *m, const char 
 	x->l.size = size;
 	x->inst = inst;
 	x->top = top;
+	x->kg = f->cur_kg;
 }
 
 /* a, b, c joined into context memory: a member's path ("a.b", "a[3]"),
@@ -205,8 +212,24 @@ static const char *join_path(ch_ctx *ctx, const char *a, const char *b, const ch
 	return d;
 }
 
+static void flatten_member_in(struct flat *f, const struct ch_member *m, const char *sname,
+			      int inst, const char *prefix, int top, int depth);
+
 static void flatten_member(struct flat *f, const struct ch_member *m, const char *sname,
 			   int inst, const char *prefix, int top, int depth)
+{
+	const struct ch_group *saved_kg = f->cur_kg;
+	int saved_chain = f->anon_chain;
+	if (f->anon_chain && !f->cur_kg && m->kgroup)
+		f->cur_kg = m->kgroup;
+	f->anon_chain = f->anon_chain && !m->name;
+	flatten_member_in(f, m, sname, inst, prefix, top, depth);
+	f->cur_kg = saved_kg;
+	f->anon_chain = saved_chain;
+}
+
+static void flatten_member_in(struct flat *f, const struct ch_member *m, const char *sname,
+			      int inst, const char *prefix, int top, int depth)
 {
 	ch_ctx *ctx = f->ctx;
 	const char *group;
@@ -294,6 +317,7 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 	/* one look per struct: without member-path entries of it, no nested
 	 * "a.b" path is looked up (a hash of both names per nested member) */
 	f->top_paths = t->name && ch_sidecar_path_under(ctx, t->name, NULL);
+	f->anon_chain = 1;
 	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
 	flatten_type(f, t, t->name, 0, NULL, -1, 0);
@@ -301,7 +325,7 @@ static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 		size_t i;
 		for (i = 0; i < f->nleaves; i++) {
 			int x;
-			f->leaves[i].l.kgroup = t->members[f->leaves[i].top].kgroup;
+			f->leaves[i].l.kgroup = f->leaves[i].kg;
 			for (x = f->leaves[i].inst; x > 0 && !f->leaves[i].path_own;
 			     x = f->insts[x].parent)
 				if (f->insts[x].type && f->insts[x].type->name) {

@@ -104,8 +104,7 @@ int lt_asserts_print(struct lt_set *s, struct lt_struct *st, FILE *out)
 {
 	const char *b = ch_group_asserts_block(s->ctx, st->t);
 	if (!b) {
-		fprintf(stderr, "cachehot-layout: struct %s has no cacheline groups "
-			"(__cacheline_group_begin/end)\n", st->name);
+		fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(s->ctx));
 		return 2;
 	}
 	fprintf(out, "\t/* cachehot asserts %s (from %s) */\n%s", st->name, st->input, b);

@@ -441,6 +441,28 @@ static bool marker_name(tree id)
 	       ch_marker_kind(IDENTIFIER_POINTER(id), NULL) != CH_MARKER_NONE;
 }
 
+/* 1 if type has a kernel cacheline group marker among its direct fields
+ * (zero-size members named __cacheline_group_begin__G ...) or inside an
+ * anonymous struct/union field: the core reads groups there too
+ * (ch_type_has_groups, core/groups.c, the one rule). */
+static bool has_group_markers_1(tree type, int depth)
+{
+	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
+		if (TREE_CODE(f) != FIELD_DECL)
+			continue;
+		if (DECL_NAME(f) ? marker_name(DECL_NAME(f))
+				 : depth < 64 && is_aggregate(TREE_TYPE(f)) &&
+				   has_group_markers_1(TREE_TYPE(f), depth + 1))
+			return true;
+	}
+	return false;
+}
+
+static bool has_group_markers(tree type)
+{
+	return has_group_markers_1(type, 0);
+}
+
 /* Cheap pre-check, memoised: any cachehot attribute or sidecar entry in
  * this type or a nested one? Keeps the plugin's cost near zero on the
  * thousands of structs a kernel file defines. 'outer' is the name sidecar
@@ -496,7 +518,9 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 			fixed = false;
 			break;
 		}
-		if (!markers && DECL_NAME(field) && marker_name(DECL_NAME(field)))
+		if (!markers && (DECL_NAME(field) ? marker_name(DECL_NAME(field))
+					: is_aggregate(TREE_TYPE(field)) &&
+					  has_group_markers(TREE_TYPE(field))))
 			markers = true;
 		if (any_attribute_seen &&
 		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
@@ -1232,15 +1256,6 @@ static __attribute__((noinline)) void judge(tree type, const char *typedef_name,
 	cachehot_per_thread_type(TYPE_MAIN_VARIANT(type));
 }
 
-/* 1 if type has a kernel cacheline group marker among its direct fields
- * (zero-size members named __cacheline_group_begin__G ...). */
-static bool has_group_markers(tree type)
-{
-	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
-		if (TREE_CODE(f) == FIELD_DECL && DECL_NAME(f) && marker_name(DECL_NAME(f)))
-			return true;
-	return false;
-}
 
 /* Every member name of tag's struct (anonymous members' names as its own)
  * to the core: a sidecar variable entry "TAGMEMBER" gets the hint

@@ -865,15 +865,29 @@ static void typedef_of_tag(struct symbol *td)
 }
 
 /* 1 if struct t has a kernel cacheline group marker among its direct
- * members: judged for its groups (core/groups.c), not its containers. */
-static int direct_markers(struct symbol *t)
+ * members or inside an anonymous struct/union member (the core reads groups
+ * there too: ch_type_has_groups, core/groups.c, the one rule): judged for
+ * its groups, not its containers. */
+static int direct_markers_1(struct symbol *t, int depth)
 {
 	struct symbol *mem;
 	FOR_EACH_PTR(t->symbol_list, mem) {
-		if (mem->ident && ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
+		struct symbol *b;
+		if (mem->ident) {
+			if (ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE)
+				return 1;
+			continue;
+		}
+		b = base_of(mem);
+		if (depth < 64 && is_aggregate(b) && direct_markers_1(b, depth + 1))
 			return 1;
 	} END_FOR_EACH_PTR(mem);
 	return 0;
+}
+
+static int direct_markers(struct symbol *t)
+{
+	return direct_markers_1(t, 0);
 }
 
 /* 1 if a struct of list has a kernel cacheline group marker among its
@@ -881,19 +895,14 @@ static int direct_markers(struct symbol *t)
  * cachehot annotation. One name test per member. */
 static int has_group_markers(struct symbol_list *list)
 {
-	struct symbol *sym, *mem;
+	struct symbol *sym;
 	int r = 0;
 	FOR_EACH_PTR(list, sym) {
 		struct symbol *t = sym->namespace == NS_STRUCT ? sym :
 			sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE ? sym->ctype.base_type : NULL;
 		if (r || !t || !is_aggregate(t) || !t->symbol_list)
 			continue;
-		FOR_EACH_PTR(t->symbol_list, mem) {
-			if (mem->ident && ch_marker_kind(show_ident(mem->ident), NULL) != CH_MARKER_NONE) {
-				r = 1;
-				break;
-			}
-		} END_FOR_EACH_PTR(mem);
+		r = direct_markers(t);
 	} END_FOR_EACH_PTR(sym);
 	return r;
 }

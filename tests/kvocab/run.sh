@@ -164,6 +164,29 @@ sed 's/ga_write_tx, 21);/ga_write_tx, 20);/' "$T/ga.block" >"$T/ga.low"
 paste_fn "$T/ga.low" "$T/low.c"
 if gcc -I$K -c "$T/low.c" -o "$T/low.o" 2>/dev/null; then fail kvocab/ga-block-binds "a bound one byte too small compiled"
 else ok kvocab/ga-block-binds; fi
+# groups in anonymous members, in a union, overlapping: the block names
+# the type as C does and compiles, or a clear error names the groups
+gcc -g -I$K -c $K/ga_union.c -o "$T/gu.o"
+"$CH" asserts ga_un "$T/gu.o" >"$T/gu.block"; rc=$?
+expect_eq kvocab/ga-union-block "0|	CACHELINE_ASSERT_GROUP_MEMBER(union ga_un, ga_un_read, key);
+	CACHELINE_ASSERT_GROUP_MEMBER(union ga_un, ga_un_read, len);
+	CACHELINE_ASSERT_GROUP_SIZE(union ga_un, ga_un_read, 12);" "$rc|$(sed 1d "$T/gu.block")"
+"$CH" asserts ga_anon "$T/gu.o" >"$T/ga-anon.block"
+expect_eq kvocab/ga-anonymous-member-block "	CACHELINE_ASSERT_GROUP_MEMBER(struct ga_anon, ga_anon_write, hits);
+	CACHELINE_ASSERT_GROUP_SIZE(struct ga_anon, ga_anon_write, 8);" "$(sed 1d "$T/ga-anon.block")"
+{ sed -n '/^#include <stddef.h>/,/^#define GA_READ_TX_MAX/p' $K/ga_asserts.c | sed 's/ga_sock.h/ga_union.c/'
+  echo 'void ga_union_check(void)'; echo '{'; cat "$T/gu.block" "$T/ga-anon.block"; echo '}'; } >"$T/gu-paste.c"
+if gcc -I$K -c "$T/gu-paste.c" -o "$T/gu-paste.o" 2>"$T/gu-paste.err"; then ok kvocab/ga-union-block-compiles
+else fail kvocab/ga-union-block-compiles "$(head -3 "$T/gu-paste.err")"; fi
+sed 's/ga_un_read, 12);/ga_un_read, 11);/' "$T/gu.block" >"$T/gu.low"
+{ sed -n '/^#include <stddef.h>/,/^#define GA_READ_TX_MAX/p' $K/ga_asserts.c | sed 's/ga_sock.h/ga_union.c/'
+  echo 'void ga_union_check(void)'; echo '{'; cat "$T/gu.low"; echo '}'; } >"$T/gu-low.c"
+if gcc -I$K -c "$T/gu-low.c" -o /dev/null 2>/dev/null; then fail kvocab/ga-union-block-binds "a bound one byte too small compiled"
+else ok kvocab/ga-union-block-binds; fi
+out=$("$CH" asserts ga_overlap "$T/gu.o" 2>&1); rc=$?
+expect_eq kvocab/ga-overlapping-groups "2|cachehot-layout: struct ga_overlap: group 'ga_ov_write_tx' of 'struct ga_overlap' begins at offset 12 inside group 'ga_ov_read_tx' (offsets 8..16): groups must not overlap; end 'ga_ov_read_tx' before __cacheline_group_begin(ga_ov_write_tx)" "$rc|$out"
+out=$("$CH" asserts ga_direct "$T/gu.o" 2>&1); rc=$?
+expect_eq kvocab/ga-group-directly-in-union "2|cachehot-layout: union ga_direct: group 'ga_direct_read' of 'union ga_direct' has its markers directly in a union, where every member starts at one offset (0): the group measures nothing and its asserts cannot hold; put the markers and the group's fields in a struct (an anonymous struct member of the union)" "$rc|$out"
 out=$("$CH" asserts nc_dev "$T/nc.o" 2>&1); rc=$?
 expect_eq kvocab/ga-no-groups "2|cachehot-layout: struct nc_dev has no cacheline groups (__cacheline_group_begin/end)" "$rc|$out"
 printf '__cachehot_assert_group_size("struct ga_sock", "g", "1")\n' >"$T/bad.i"
