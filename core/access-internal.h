@@ -29,5 +29,23 @@ void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)
 void ch_summary_resolve(json_t *fns);
 /* add to sum[kind] what counts' "passed" addresses stand for */
 void ch_summary_add_passed(json_t *fns, json_t *counts, json_int_t sum[CH_ACC__COUNT]);
+/* core/infer-graph.c: closures over the merged call graph, linear in
+ * functions + call edges (worklists, no round limit).
+ * Adds to set (an object used as a set of function keys) every caller,
+ * transitively, of a function in it, except keys skip() accepts. */
+void ch_infer_callers_closure(json_t *fns, json_t *set, int (*skip)(const char *key));
+/* Marks "slow": true (and "slow_why": why, unless set) on every function
+ * that candidate() accepts and that has callers (or unlikely_callers), all
+ * of whose "callers" are defined functions marked slow: the least fixpoint,
+ * so a chain of any depth below a slow function is slow. */
+void ch_infer_slow_callees(json_t *fns, int (*candidate)(json_t *f, void *arg), void *arg,
+			   const char *why);
+/* core/infer-names.c: remove from the merged "structs" every struct whose
+ * tag is no C identifier (GCC's "FRAME.N", a damaged facts file; "TAG@FILE:LINE"
+ * stays, with no line break) and every
+ * member whose path is not IDENT(.IDENT)*: no sidecar line can name them.
+ * Returns how many; example (n bytes): one removed struct tag without a
+ * line break, or "". */
+size_t ch_infer_drop_unnamable(json_t *sts, char *example, size_t n);
 #endif
 

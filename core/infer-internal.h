@@ -45,6 +45,7 @@ struct member {
 	uint64_t beside_fs, beside_ts;
 	int together;              /* hot because a hot field has its writers */
 	size_t with;               /* ... that field's index */
+	int wr_dup;                /* an earlier hot field has the same writers */
 };
 
 

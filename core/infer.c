@@ -105,23 +105,11 @@ static json_int_t first_thread_line(json_t *fns, json_t *main_fn)
 	json_t *starters = json_object(), *f, *c, *calls = json_object_get(main_fn, "main_calls");
 	const char *k, *ck;
 	json_int_t first = 0;
-	int changed = 1, rounds = 0;
 	json_object_foreach(fns, k, f)
 		if (flag(f, "creates_thread") && !flag(f, "joins_thread"))
 			json_object_set_new(starters, k, json_true());
-	/* callers of starters start threads too (least fixpoint, bounded) */
-	while (changed && rounds++ < 64) {
-		changed = 0;
-		json_object_foreach(fns, k, f) {
-			if (!json_object_get(starters, k))
-				continue;
-			json_object_foreach(json_object_get(f, "callers"), ck, c)
-				if (!json_object_get(starters, ck) && !is_main(ck)) {
-					json_object_set_new(starters, ck, json_true());
-					changed = 1;
-				}
-		}
-	}
+	/* callers of starters start threads too (least fixpoint) */
+	ch_infer_callers_closure(fns, starters, is_main);
 	json_object_foreach(calls, ck, c) {
 		json_int_t lo = json_integer_value(json_array_get(c, 0));
 		if ((json_object_get(starters, ck) || !strcmp(ck, "pthread_create") ||
@@ -130,6 +118,13 @@ static json_int_t first_thread_line(json_t *fns, json_t *main_fn)
 	}
 	json_decref(starters);
 	return first;
+}
+
+/* Can f be slow because all its callers are? Not if exported; in the
+ * kernel only static functions (other callers may be outside the build). */
+static int slow_candidate(json_t *f, void *arg)
+{
+	return !flag(f, "exported") && (*(int *)arg || flag(f, "static"));
 }
 
 /* Marks "slow": true (and "slow_why") on every function on a slow path:
@@ -148,7 +143,7 @@ static void mark_slow(ch_access_facts *a, json_t *fns, const struct ch_infer_opt
 {
 	const char *k, *mk;
 	json_t *f, *mf;
-	int changed = 1, rounds = 0, user = a->nkernel == 0;
+	int user = a->nkernel == 0;
 	regex_t re;
 	int have_re = 0;
 	char name[512];
@@ -197,31 +192,9 @@ static void mark_slow(ch_access_facts *a, json_t *fns, const struct ch_infer_opt
 				set_slow(cf, "called by main() before its first thread");
 		}
 	}
-	/* each round settles at least one more level of callers; call chains
-	 * from init code are short, so this stops early on real trees */
-	while (changed && rounds++ < 64) {
-		changed = 0;
-		json_object_foreach(fns, k, f) {
-			json_t *callers = json_object_get(f, "callers"), *c;
-			const char *ck;
-			/* a call made only on a path marked unlikely is a slow edge */
-			int all = json_object_size(callers) +
-				  json_object_size(json_object_get(f, "unlikely_callers")) > 0;
-			if (flag(f, "slow") || flag(f, "exported") || (!user && !flag(f, "static")))
-				continue;
-			json_object_foreach(callers, ck, c) {
-				json_t *cf = json_object_get(fns, ck);
-				if (!cf || !flag(cf, "slow")) {
-					all = 0;
-					break;
-				}
-			}
-			if (all) {
-				set_slow(f, "only called from slow paths");
-				changed = 1;
-			}
-		}
-	}
+	/* a call made only on a path marked unlikely is a slow edge; the
+	 * least fixpoint, however deep the chain */
+	ch_infer_slow_callees(fns, slow_candidate, &user, "only called from slow paths");
 	/* main()'s own accesses run once; its callees were judged above by
 	 * where main() calls them, not by main() being slow */
 	json_object_foreach(fns, mk, mf)
@@ -307,9 +280,21 @@ static size_t fnset_common(const struct fnset *a, const struct fnset *b)
 	return n;
 }
 
-static int fnset_equal(const struct fnset *a, const struct fnset *b)
+/* The set as one string (keys joined by '\n', which no key holds): equal
+ * sets, equal strings. malloc'd. Lets a hash map find equal sets. */
+static char *fnset_key(const struct fnset *s)
 {
-	return a->n == b->n && fnset_common(a, b) == a->n;
+	size_t i, len = 1;
+	char *k, *p;
+	for (i = 0; i < s->n; i++)
+		len += strlen(s->v[i]) + 1;
+	k = p = (char *)malloc(len);
+	if (!k)
+		abort();
+	for (i = 0; i < s->n; i++)
+		p += sprintf(p, "%s\n", s->v[i]);
+	*p = 0;
+	return k;
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -336,7 +321,10 @@ static void collect_members(json_t *st, json_t *fnsall, struct member **out, siz
 		const char *dot = strchr(paths[i], '.'), *fk;
 		size_t len = dot ? (size_t)(dot - paths[i]) : strlen(paths[i]), j;
 		struct member *x = NULL;
-		for (j = 0; j < n && !x; j++)
+		/* paths are sorted, and '.' sorts before every identifier
+		 * character: a member's paths are adjacent, only the last
+		 * member can be this one */
+		for (j = n ? n - 1 : 0; j < n && !x; j++)
 			if (name_len(&m[j]) == len && !strncmp(m[j].name, paths[i], len))
 				x = &m[j];
 		if (!x) {
@@ -849,12 +837,14 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 	json_t *sts = json_object_get(a->root, "structs");
 	json_t *index = json_object();   /* struct name -> position in js */
 	json_t *pm;                      /* types judged per containing member */
-	size_t ns, s, total = 0;
+	size_t ns, s, total = 0, dropped;
 	const char **names;
+	char dropped_example[128];
 	struct judged *js;
 
 	mark_slow(a, fns, o);
 	ch_summary_resolve(fns);   /* what a passed address stands for */
+	dropped = ch_infer_drop_unnamable(sts, dropped_example, sizeof(dropped_example));
 	names = sorted_keys(sts, &ns);
 	js = (struct judged *)calloc(ns + 1, sizeof(*js));
 	fprintf(out, "# cachehot annotate: %zu translation unit%s; thresholds: hot-rmw-fns=%u "
@@ -871,6 +861,11 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 			(unsigned long long)o->profile_opts->min_transfers, o->profile_opts->min_share,
 			(unsigned long long)o->profile_opts->hot_writes,
 			(unsigned long long)o->profile_opts->rm_reads, o->profile_opts->rm_ratio);
+	if (dropped)
+		fprintf(out, "# left out %zu struct%s or member%s whose name is no C identifier%s%s%s "
+			"(no sidecar line can name %s)\n", dropped, dropped == 1 ? "" : "s",
+			dropped == 1 ? "" : "s", *dropped_example ? " ('" : "",
+			dropped_example, *dropped_example ? "')" : "", dropped == 1 ? "it" : "them");
 	/* every struct first: a composite member waits for its own struct */
 	for (s = 0; s < ns; s++) {
 		struct judged *j = &js[s];
@@ -937,6 +932,7 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		int sync;
 		enum ch_run run;
 		char runwhy[1024];
+		json_t *by_wr;
 		if (o->only && strcmp(o->only, names[s]))
 			continue;
 		if (strchr(names[s], '@')) {
@@ -980,25 +976,59 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		 * group (a suggestion never splits fields always written together);
 		 * with a recorded run the counts say what is written, not the
 		 * writer sets */
+		/* (the first hot field of each writer set, by a hash of the set:
+		 * linear in the fields, a struct of 40k fields is no slower per
+		 * field than one of 40) */
+		by_wr = json_object();
+		for (j = 0; j < n; j++)
+			if (m[j].cls == CH_CLASS_HOT) {
+				char *k = fnset_key(&m[j].all_wr);
+				if (!json_object_get(by_wr, k))
+					json_object_set_new(by_wr, k, json_integer((json_int_t)j));
+				free(k);
+			}
 		for (i = 0; i < n && run != CH_RUN_SHARED && run != CH_RUN_HANDED; i++) {
+			char *k;
+			json_t *hit;
 			if (m[i].cls == CH_CLASS_HOT || m[i].deferred || !m[i].wr.n)
 				continue;
-			for (j = 0; j < n; j++)
-				if (m[j].cls == CH_CLASS_HOT && !m[j].together &&
-				    fnset_equal(&m[i].all_wr, &m[j].all_wr)) {
-					m[i].cls = CH_CLASS_HOT;
-					m[i].together = 1;
-					m[i].with = j;
-					m[i].conf_high = m[j].conf_high;
-					break;
-				}
+			k = fnset_key(&m[i].all_wr);
+			hit = json_object_get(by_wr, k);
+			free(k);
+			if (hit) {
+				j = (size_t)json_integer_value(hit);
+				m[i].cls = CH_CLASS_HOT;
+				m[i].together = 1;
+				m[i].with = j;
+				m[i].conf_high = m[j].conf_high;
+			}
 		}
-		/* hot groups: union by writer-set overlap, root = lowest index */
+		json_decref(by_wr);
+		/* hot groups: union by writer-set overlap, root = lowest index.
+		 * Fields with one writer set overlap 100%: joined at once, and
+		 * only the first of each set is compared with the others */
+		by_wr = json_object();
+		for (i = 0; i < n; i++) {
+			char *k;
+			json_t *first;
+			m[i].wr_dup = 0;
+			if (m[i].cls != CH_CLASS_HOT || !m[i].wr.n || o->group_overlap > 100)
+				continue;
+			k = fnset_key(&m[i].wr);
+			first = json_object_get(by_wr, k);
+			if (first) {
+				m[i].group = find(m, (int)json_integer_value(first));
+				m[i].wr_dup = 1;
+			} else
+				json_object_set_new(by_wr, k, json_integer((json_int_t)i));
+			free(k);
+		}
+		json_decref(by_wr);
 		for (i = 0; i < n; i++)
-			for (j = i + 1; j < n && m[i].cls == CH_CLASS_HOT; j++) {
+			for (j = i + 1; j < n && m[i].cls == CH_CLASS_HOT && !m[i].wr_dup; j++) {
 				size_t common, uni;
 				int ri, rj;
-				if (m[j].cls != CH_CLASS_HOT)
+				if (m[j].cls != CH_CLASS_HOT || m[j].wr_dup)
 					continue;
 				common = fnset_common(&m[i].wr, &m[j].wr);
 				uni = m[i].wr.n + m[j].wr.n - common;

@@ -989,6 +989,32 @@ struct access_pass : gimple_opt_pass {
 	unsigned int execute(function *fun) final override;
 };
 
+/* The canonical path of a function's source file (GCC spells it as the
+ * command line or #include did: "util.c", "../lib/util.c"): the merge keys
+ * static functions by it, so one header helper reached by two relative
+ * paths is one function and two util.c in different directories are two.
+ * GCC's file names are interned: remembered per pointer. The spelling as
+ * is when the file is not there (preprocessed input from elsewhere). */
+static const char *canonical_file(const char *file)
+{
+	static const char *keys[16];
+	static char *vals[16];
+	static unsigned next;
+	unsigned i;
+	char *real;
+	if (!file)
+		return NULL;
+	for (i = 0; i < 16; i++)
+		if (keys[i] == file)
+			return vals[i] ? vals[i] : file;
+	real = realpath(file, NULL);
+	i = next++ % 16;
+	free(vals[i]);
+	keys[i] = file;
+	vals[i] = real;
+	return real ? real : file;
+}
+
 unsigned int access_pass::execute(function *fun)
 {
 	tree decl = fun->decl;
@@ -1006,7 +1032,7 @@ unsigned int access_pass::execute(function *fun)
 	fn = IDENTIFIER_POINTER(DECL_NAME(decl));
 	memset(&info, 0, sizeof(info));
 	x = expand_location(DECL_SOURCE_LOCATION(decl));
-	info.file = x.file;
+	info.file = canonical_file(x.file);
 	info.line = x.line > 0 ? (unsigned)x.line : 0;
 	info.is_static = !TREE_PUBLIC(decl);
 	sec = DECL_SECTION_NAME(decl);

@@ -376,3 +376,57 @@ $CC -O2 "$HERE/programs/web.c" -o "$T/programs/web-nog"
 out=$("$CH" annotate "$T/programs" --program="$T/programs/web-nog" 2>&1 >/dev/null; echo "rc=$?")
 expect_eq annotate/program-needs-g "cachehot: annotate: $T/programs/web-nog: no DWARF (no DWARF information): --program needs a binary built with -g|rc=2" \
 	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
+
+# ---- robustness of the inference -------------------------------------------
+# a 70-deep chain of static functions under one __init function: all slow
+# (the slow-path closure has no round limit; 64 rounds left 5 "hot" writers)
+python3 - "$T/chain.c" <<'PY'
+import sys
+n = 70
+with open(sys.argv[1], "w") as o:
+    o.write("struct chain_s { long hits; long spare[7]; long limit; };\nstruct chain_s *cs;\n")
+    o.write("".join("static void f%d(void);\n" % i for i in range(n)))
+    o.write('__attribute__((section(".init.text"), noinline)) void chain_init(void) { f%d(); }\n' % (n - 1))
+    for i in range(n):
+        o.write("static __attribute__((noinline)) void f%d(void) { cs->hits++;%s }\n"
+                % (i, " if (cs->limit) f%d();" % (i - 1) if i else ""))
+PY
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/chain.json" -O2 -c "$T/chain.c" -o /dev/null
+expect_eq annotate/slow-chain-70-deep "chain_s.hits (offset 0): no suggestion
+  counted: rmw 0 fn, writes 0 fn, reads 0 fn; not counted: slow-path or initializer writes 70 fn, 0 accesses through owned objects" \
+	"$("$CH" annotate "$T/chain.json" --explain=chain_s.hits | head -2)"
+# static functions keyed by the canonical path of their file: one header
+# helper reached as ../inc and ../sub/../inc is one function (writes 1 fn,
+# not 2), two util.c in two directories are two (writes 2 fn, not 1)
+mkdir -p "$T/canon/a" "$T/canon/b" "$T/canon/inc" "$T/canon/sub" "$T/canon/facts"
+cat >"$T/canon/inc/count.h" <<'EOC'
+struct cs { long hits; long spare[7]; long limit; };
+static __attribute__((noinline)) void bump(struct cs *c) { c->hits++; }
+EOC
+for d in a b; do
+	printf '#include "count.h"\nstatic __attribute__((noinline)) void touch(struct cs *c) { c->limit++; }\nvoid %s_entry(struct cs *c) { touch(c); bump(c); }\n' $d >"$T/canon/$d/util.c"
+done
+(cd "$T/canon/a" && $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/canon/facts" -O2 -I../inc -c util.c -o /dev/null)
+(cd "$T/canon/b" && $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/canon/facts" -O2 -I../sub/../inc -c util.c -o /dev/null)
+expect_eq annotate/static-key-one-header-two-spellings "  counted: rmw 0 fn, writes 1 fn, reads 1 fn; not counted: slow-path or initializer writes 0 fn, 0 accesses through owned objects" \
+	"$("$CH" annotate "$T/canon/facts" --explain=cs.hits | sed -n 2p)"
+expect_eq annotate/static-key-two-util-c "  counted: rmw 0 fn, writes 2 fn, reads 2 fn; not counted: slow-path or initializer writes 0 fn, 0 accesses through owned objects
+  touch ($T/canon/a/util.c:2) load 1 store 1 update 1
+  touch ($T/canon/b/util.c:2) load 1 store 1 update 1" \
+	"$("$CH" annotate "$T/canon/facts" --explain=cs.limit | sed -n '2p;4,$p')"
+# names no sidecar line can hold: GCC's nested-function frame 'FRAME.walk',
+# a newline in a struct or member name (a damaged facts file) -- left out,
+# said once, never a line of their own
+$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/nested.json" -O2 -c "$HERE/nested.c" -o /dev/null
+expect_eq annotate/frame-struct-left-out "# left out 1 struct or member whose name is no C identifier ('FRAME.walk') (no sidecar line can name it)" \
+	"$("$CH" annotate --min-fields=1 "$T/nested.json" | grep -i frame)"
+python3 - "$T/chain.json" "$T/evil.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["structs"]["evil\nx hot"] = d["structs"]["chain_s"]
+d["structs"]["chain_s"]["bad\nname"] = d["structs"]["chain_s"]["hits"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$CH" annotate --min-fields=1 --slow=none "$T/evil.json" >"$T/evil.out"; rc=$?
+expect_eq annotate/newline-in-names-left-out "0|# left out 2 structs or members whose name is no C identifier (no sidecar line can name them)|0" \
+	"$rc|$(grep 'left out' "$T/evil.out")|$(grep -cv '^#\|^$' "$T/evil.out")"
