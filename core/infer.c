@@ -255,7 +255,8 @@ static void fnset_add(struct fnset *s, const char *k)
 static void fnset_sort_unique(struct fnset *s)
 {
 	size_t i, o = 0;
-	qsort(s->v, s->n, sizeof(*s->v), cmp_str);
+	if (s->n > 1)   /* qsort(NULL, 0) is undefined */
+		qsort(s->v, s->n, sizeof(*s->v), cmp_str);
 	for (i = 0; i < s->n; i++)
 		if (!o || strcmp(s->v[o - 1], s->v[i]))
 			s->v[o++] = s->v[i];

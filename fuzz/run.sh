@@ -1,7 +1,7 @@
 #!/bin/bash
 # fuzz/run.sh [NAME...] -- run the libFuzzer harnesses built by `make
 # fuzz-build` (all, or the named ones: sidecar eval dwarf btf census manifest
-# driver), each for FUZZ_SECONDS at nice 19, over its corpus tests/fuzz/NAME
+# driver access netcl asserts), each for FUZZ_SECONDS at nice 19, over its corpus tests/fuzz/NAME
 # (kept in the repository; new inputs are added there) and seeds generated
 # under $BUILD/fuzz/seeds/NAME. Crashing inputs go to
 # $BUILD/fuzz/crashes/NAME/; copy each into tests/fuzz/crashes/NAME/ once
@@ -12,13 +12,13 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 BUILD=${BUILD:-build}
 SECS=${FUZZ_SECONDS:-60}
-names=("$@"); [ ${#names[@]} -gt 0 ] || names=(sidecar eval dwarf btf census manifest driver)
+names=("$@"); [ ${#names[@]} -gt 0 ] || names=(sidecar eval dwarf btf census manifest driver access netcl asserts)
 S=$BUILD/fuzz/seeds
 export FUZZ_MANIFEST_OBJ=$TOP/$S/manifest-obj.o
 
 seeds() {   # small, from the tests' own inputs
-	[ -e "$S/.done" ] && return
-	rm -rf "$S"; mkdir -p "$S"/{sidecar,eval,dwarf,btf,census,manifest,driver}
+	[ -e "$S/.done" ] && [ -d "$S/asserts" ] && return   # (seeds of newer harnesses: again)
+	rm -rf "$S"; mkdir -p "$S"/{sidecar,eval,dwarf,btf,census,manifest,driver,access,netcl,asserts}
 	cp examples/*.annotations tests/fixtures/*.ann "$S/sidecar/"
 	printf '(1 << L1_CACHE_SHIFT)\nL1_CACHE_SHIFT (CONFIG_X86_L1_CACHE_SHIFT)\nCONFIG_X86_L1_CACHE_SHIFT 6\n' >"$S/eval/x86"
 	printf '(_AC(1,UL) << 7)\n' >"$S/eval/ac"
@@ -48,6 +48,17 @@ seeds() {   # small, from the tests' own inputs
 	{ printf '\1'; printf '# c\ncachehot-false-sharing page_counter usage\ncachehot-padding-macro page_counter -\n'; } >"$S/driver/baseline"
 	{ printf '\2'; printf "a.c:3:5: warning: m [cachehot-false-sharing]\nb.c:1:2-4: spatch msg\na.c:3:5: warning: m [cachehot-false-sharing]\n"; } >"$S/driver/diag"
 	{ printf '\3'; cat examples/page_counter_v5_10.c; } >"$S/driver/scope"
+	# access facts: the annotate suite's fixtures compiled in the access mode
+	for f in tests/annotate/*.c; do
+		gcc -fplugin=plugin/cachehot.so -fplugin-arg-cachehot-access="$S/access/$(basename "$f" .c).json" \
+			-O2 -c "$f" -o /dev/null 2>/dev/null
+	done
+	# net_cachelines: the kvocab tables (byte 0: RST) and their sidecar (byte 1)
+	for f in tests/kvocab/*.rst; do { printf '\0'; cat "$f"; } >"$S/netcl/$(basename "$f")"; done
+	{ printf '\1'; cat tests/kvocab/nc_dev.netcl.expected; } >"$S/netcl/nc_dev.netcl"
+	# -E asserts: the kvocab fixture preprocessed with the asserts header
+	gcc -E -include include/cachehot-asserts.h -Itests/kvocab tests/kvocab/ga_asserts.c \
+		-o "$S/asserts/ga_asserts.i" 2>/dev/null
 	touch "$S/.done"
 }
 seeds

@@ -145,10 +145,21 @@ mkdir "$T/kill"
 for i in $(seq 1 3000); do echo "hot.c:$i:1: warning: finding $i of a report long enough to pass the file size limit [cachehot-false-sharing]"; done >"$T/kill/big.log"
 (cd "$T/kill" && ulimit -f 64 && exec "$CH" check --log big.log -o out.txt) 2>/dev/null; rc=$?
 expect_eq output-killed-leaves-nothing "153|big.log" "$rc|$(ls "$T/kill" | tr '\n' ' ' | sed 's/ $//')"
+# an output directory nobody may write: exit 2, the reason, nothing left.
+# Root writes into a mode-555 directory anyway: as root the directory is a
+# read-only tmpfs instead, and without mount(2) the case says it is skipped
 mkdir "$T/ro"; chmod 555 "$T/ro"
 if [ "$(id -u)" -ne 0 ]; then
-	"$CH" check $INC -o "$T/ro/r.txt" hot.c 2>/dev/null; rc=$?
-	expect_eq output-unwritable "2|" "$rc|$(ls "$T/ro")"
+	"$CH" check $INC -o "$T/ro/r.txt" hot.c 2>"$T/ro.err"; rc=$?
+	expect_eq output-unwritable "2|cachehot: cannot create a file beside $T/ro/r.txt: Permission denied|" \
+		"$rc|$(cat "$T/ro.err")|$(ls "$T/ro")"
+elif mount -t tmpfs -o ro,size=64k tmpfs "$T/ro" 2>/dev/null; then
+	"$CH" check $INC -o "$T/ro/r.txt" hot.c 2>"$T/ro.err"; rc=$?
+	expect_eq output-unwritable "2|cachehot: cannot create a file beside $T/ro/r.txt: Read-only file system|" \
+		"$rc|$(cat "$T/ro.err")|$(ls "$T/ro")"
+	umount "$T/ro"
+else
+	echo "  --   driver/output-unwritable: skipped: running as root (a mode-555 directory does not stop root) and mount(2) of a read-only tmpfs is not allowed here"
 fi
 # a symlink stays a link (its target gets the report); a pipe behind
 # /dev/stdout is written in place, never replaced by a regular file
