@@ -744,8 +744,10 @@ static int merge_json(ch_access_facts *a, json_t *u, const char *path)
 		if (!json_is_string(json_object_get(m, "file"))) {
 			json_t *file = json_object_get(v, "file");
 			json_object_set(m, "file", file ? file : json_null());
-			json_object_set(m, "line", json_object_get(v, "line") ? json_object_get(v, "line")
-									: json_integer(0));
+			json_t *line = json_object_get(v, "line");
+			/* (a new 0 is the object's own: json_object_set would
+			 * leak it) */
+			json_object_set_new(m, "line", line ? json_incref(line) : json_integer(0));
 		}
 		merge_params(m, v, fns, unit);
 		{

@@ -36,12 +36,6 @@ static struct ch_type *nc_type(ch_ctx *ctx)
 	return t;
 }
 
-static void emit(const struct ch_finding *f, void *arg)
-{
-	(void)f;
-	(void)arg;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	ch_ctx *ctx;
@@ -77,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cfg.line_size = 64;
 		cfg.smp = 1;
 		cfg.severity = CH_SEV_WARNING;
-		ch_netcl_check(ctx, t, ty, &cfg, emit, NULL);
+		ch_netcl_check(ctx, t, ty, &cfg, fuzz_emit_nothing, NULL);
 		ch_netcl_locality(t, ty, CH_NC_TX, &cfg, &loc[0]);
 		ch_netcl_locality(t, ty, CH_NC_RX, &cfg, &loc[1]);
 		ch_netcl_locality(t, ty, CH_NC_ANY, &cfg, &loc[2]);
