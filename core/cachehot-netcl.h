@@ -93,7 +93,10 @@ int ch_netcl_load_string(ch_netcl *t, const char *name, const char *text);
 /* PATH: a directory (every *.rst in it but index.rst, in name order), one
  * .rst file, or else a sidecar. */
 int ch_netcl_read_path(ch_netcl *t, const char *path);
-/* Write every row as sidecar lines. Returns 0, -1 on a write error (errno). */
+/* Write every row as sidecar lines; in the type= and from= values (a Type
+ * with spaces, a file name with a space or '#') every white-space or
+ * control byte and '#' is written '_', so that what is written always
+ * reads back row for row. Returns 0, -1 on a write error (errno). */
 int ch_netcl_write(const ch_netcl *t, FILE *out);
 /* The rows of struct type_name (or "enum"), in table order: *idx is set to
  * their indices for ch_netcl_row() (owned by t, valid until the next row is

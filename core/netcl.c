@@ -574,6 +574,19 @@ int ch_netcl_load(ch_netcl *t, const char *path)
 	return rc;
 }
 
+/* A value as one sidecar word: every byte the reader splits at or stops
+ * at (white space, control characters, '#') becomes '_'. malloc'd. */
+static char *one_word(const char *v)
+{
+	char *w = strdup(v), *q;
+	if (!w)
+		abort();
+	for (q = w; *q; q++)
+		if ((unsigned char)*q <= ' ' || *q == '#' || *q == 0x7f)
+			*q = '_';
+	return w;
+}
+
 static const char *acc_word(enum ch_access a)
 {
 	return a == CH_ACC_EMPTY ? "none" : acc_names[a];
@@ -587,29 +600,30 @@ int ch_netcl_write(const ch_netcl *t, FILE *out)
 		"# STRUCT.FIELD tx=ACCESS rx=ACCESS [type=CTYPE] [from=FILE:LINE]\n");
 	for (i = 0; i < t->n; i++) {
 		const struct ch_netcl_row *r = &t->rows[i];
-		char *ty = r->ctype ? strdup(r->ctype) : NULL, *q;
+		char *ty = r->ctype ? one_word(r->ctype) : NULL, *from;
 		const char *src = r->file;
 		int srclen = src ? (int)strlen(src) : 0;
 		if (r->from && strrchr(r->from, ':')) {   /* the RST the row came from */
 			src = r->from;
 			srclen = (int)(strrchr(r->from, ':') - r->from);
 		}
-		if (src && (!last || (int)strlen(last) != srclen || strncmp(last, src, srclen)))
-			fprintf(out, "# from %.*s\n", srclen, src);
+		if (src && (!last || (int)strlen(last) != srclen || strncmp(last, src, srclen))) {
+			char *w = one_word(ch_printf(t->ctx, "%.*s", srclen, src));
+			fprintf(out, "# from %s\n", w);
+			free(w);
+		}
 		last = src ? ch_printf(t->ctx, "%.*s", srclen, src) : NULL;
-		for (q = ty; q && *q; q++)
-			if (*q == ' ' || *q == '\t' || *q == '#')
-				*q = '_';
 		fprintf(out, "%s.%s%s tx=%s rx=%s", r->type_name, r->field, r->suffix,
 			acc_word(r->acc[0]), acc_word(r->acc[1]));
 		if (ty)
 			fprintf(out, " type=%s", ty);
-		if (r->from)
-			fprintf(out, " from=%s", r->from);
-		else if (r->file)
-			fprintf(out, " from=%s:%u", r->file, r->line);
+		from = r->from ? one_word(r->from)
+			: r->file ? one_word(ch_printf(t->ctx, "%s:%u", r->file, r->line)) : NULL;
+		if (from)
+			fprintf(out, " from=%s", from);
 		fputc('\n', out);
 		free(ty);
+		free(from);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -2,7 +2,8 @@
 # Replays every input fuzzing found crashing (tests/fuzz/crashes/NAME/*,
 # one file per fixed bug, named after it) through the harness NAME built
 # without libFuzzer but with ASan and UBSan ($BUILD/fuzz-replay/replay-NAME,
-# see fuzz/rules.mk): each must now run clean. Then the corpora next to this
+# see fuzz/rules.mk): each must now run clean (leak-* inputs with
+# LeakSanitizer on). Then the corpora next to this
 # file (tests/fuzz/NAME/, make fuzz's: only inputs that add coverage) are
 # replayed through the same harnesses, 200 inputs a process, one case a
 # corpus (about 45 s of CPU for all seven): a corpus input that crashes the
@@ -17,7 +18,12 @@ for d in tests/fuzz/crashes/*/; do
 	for f in "$d"*; do
 		[ -f "$f" ] || continue
 		if [ ! -x "$bin" ]; then fail "fuzz/$n/$(basename "$f")" "$bin missing (make)"; continue; fi
-		out=$(timeout 120 "$bin" "$f" 2>&1); rc=$?
+		# a leak found by fuzzing (libFuzzer's "leak-" prefix, kept as
+		# leak-*) replays with LeakSanitizer on
+		case $(basename "$f") in
+		leak-*) out=$(ASAN_OPTIONS=detect_leaks=1 timeout 120 "$bin" "$f" 2>&1); rc=$? ;;
+		*) out=$(timeout 120 "$bin" "$f" 2>&1); rc=$? ;;
+		esac
 		if [ $rc -ne 0 ] || grep -q 'ERROR: AddressSanitizer\|runtime error' <<<"$out"; then
 			fail "fuzz/$n/$(basename "$f")" "exit $rc: $(grep -m3 'ERROR\|runtime error\|#[0-4] ' <<<"$out")"
 		else

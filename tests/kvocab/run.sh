@@ -74,6 +74,14 @@ sed "11p" $K/nc_dev.rst | sed "12s/read_mostly/read_write /" >"$T/dup.rst"
 bad nc-duplicate-row "$T/dup.rst" "cachehot: annotate: $T/dup.rst:12: a second row for nc_dev.mtu (the first is at $T/dup.rst:11): remove one of them"
 printf 'nc_dev.mtu tx=- rx=read_mostly\nnc_dev.mtu tx=read_mostly rx=-\n' >"$T/dup.netcl"
 bad nc-duplicate-sidecar-row "$T/dup.netcl" "cachehot: annotate: $T/dup.netcl:2: a second row for nc_dev.mtu (the first is at $T/dup.netcl:1): remove one of them"
+# what annotate writes reads back, row for row, whatever the table's
+# directory is called or what control bytes a Type holds
+mkdir -p "$T/net cachelines #1"
+sed 's/^struct nc_hlist/struct\fnc_hlist/' $K/nc_dev.rst >"$T/net cachelines #1/nc.rst"
+"$CH" annotate --net-cachelines "$T/net cachelines #1/nc.rst" -o "$T/space.netcl" 2>/dev/null
+out=$("$CH" annotate --net-cachelines "$T/space.netcl" 2>&1 >/dev/null); rc=$?
+expect_eq kvocab/nc-sidecar-reads-back-odd-names "0|cachehot: annotate: 15 rows (1 structs, 1 enum rows, 3 rows with an empty access cell) from 1 path|from=$T/net_cachelines__1/nc.rst:17" \
+	"$rc|$out|$(grep -o 'from=[^ ]*:17$' "$T/space.netcl")"
 grep -v '^Type' $K/nc_dev.rst >"$T/nohdr.rst"
 bad nc-no-header "$T/nohdr.rst" "cachehot: annotate: $T/nohdr.rst: no header row 'Type Name fastpath_tx_access fastpath_rx_access' (not a net_cachelines table)"
 sed 's/^unsigned_long               state /unsigned_long               st-ate/' $K/nc_dev.rst >"$T/badname.rst"
