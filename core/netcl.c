@@ -217,9 +217,14 @@ static int split_name(ch_ctx *ctx, const char *s, const char **name, const char 
 			start = i + 1;
 		}
 	while (*p == '[') {
-		const char *q = strchr(p, ']');
+		const char *q = strchr(p, ']'), *c;
 		if (!q)
 			return -1;
+		/* a bound as C writes it ("[2]", "[NR_CPUS + 1]"): nothing the
+		 * sidecar would cut ('#') or split (white space, control bytes) */
+		for (c = p + 1; c < q; c++)
+			if (!isalnum((unsigned char)*c) && !strchr("_+-*/()<>", *c))
+				return -1;
 		p = q + 1;
 	}
 	if (*p)
