@@ -59,6 +59,7 @@
 #include "tree-cfg.h"
 #include "cachehot-plugin.h"
 
+#include <set>
 #include <vector>
 
 #include <sys/stat.h>
@@ -883,34 +884,47 @@ static tree resolved(tree ref)
  * of the same object, the same array element), through arithmetic, casts,
  * PHIs and the arguments of calls (x->n + 1, max(x->v, y), f(x->v))? A
  * value copied from another object's field (a child inheriting its
- * parent's setting) or from another element is not. depth bounds the walk. */
+ * parent's setting) or from another element is not. The walk goes breadth
+ * first, visits each SSA name once and at most 8 steps from val: PHIs and
+ * calls branch, and a walk of paths instead of names is exponential (a loop
+ * around a big switch, as memcached's event handler: minutes in one
+ * store). */
 static bool value_from(tree val, tree ref, int depth)
 {
-	gimple *def;
-	unsigned i;
-	if (!val || TREE_CODE(val) != SSA_NAME || depth > 8)
-		return false;
-	def = SSA_NAME_DEF_STMT(val);
-	if (gphi *phi = dyn_cast<gphi *>(def)) {
-		for (i = 0; i < gimple_phi_num_args(phi); i++)
-			if (value_from(gimple_phi_arg_def(phi, i), ref, depth + 1))
+	std::vector<std::pair<tree, int> > work;
+	std::set<tree> seen;
+	tree want = resolved(ref);
+	size_t next = 0;
+	work.push_back(std::make_pair(val, depth));
+	while (next < work.size()) {
+		tree v = work[next].first;
+		int d = work[next].second;
+		gimple *def;
+		unsigned i;
+		next++;
+		if (!v || TREE_CODE(v) != SSA_NAME || d > 8 || !seen.insert(v).second)
+			continue;
+		def = SSA_NAME_DEF_STMT(v);
+		if (gphi *phi = dyn_cast<gphi *>(def)) {
+			for (i = 0; i < gimple_phi_num_args(phi); i++)
+				work.push_back(std::make_pair(gimple_phi_arg_def(phi, i), d + 1));
+			continue;
+		}
+		if (gcall *c = dyn_cast<gcall *>(def)) {
+			for (i = 0; i < gimple_call_num_args(c); i++)
+				work.push_back(std::make_pair(gimple_call_arg(c, i), d + 1));
+			continue;
+		}
+		if (!is_gimple_assign(def))
+			continue;
+		if (gimple_assign_single_p(def) && is_mem(gimple_assign_rhs1(def))) {
+			if (operand_equal_p(resolved(gimple_assign_rhs1(def)), want, OEP_MATCH_SIDE_EFFECTS))
 				return true;
-		return false;
+			continue;
+		}
+		for (i = 1; i < gimple_num_ops(def); i++)
+			work.push_back(std::make_pair(gimple_op(def, i), d + 1));
 	}
-	if (gcall *c = dyn_cast<gcall *>(def)) {
-		for (i = 0; i < gimple_call_num_args(c); i++)
-			if (value_from(gimple_call_arg(c, i), ref, depth + 1))
-				return true;
-		return false;
-	}
-	if (!is_gimple_assign(def))
-		return false;
-	if (gimple_assign_single_p(def) && is_mem(gimple_assign_rhs1(def)))
-		return operand_equal_p(resolved(gimple_assign_rhs1(def)), resolved(ref),
-				       OEP_MATCH_SIDE_EFFECTS);
-	for (i = 1; i < gimple_num_ops(def); i++)
-		if (value_from(gimple_op(def, i), ref, depth + 1))
-			return true;
 	return false;
 }
 

@@ -430,3 +430,20 @@ PY
 "$CH" annotate --min-fields=1 --slow=none "$T/evil.json" >"$T/evil.out"; rc=$?
 expect_eq annotate/newline-in-names-left-out "0|# left out 2 structs or members whose name is no C identifier (no sidecar line can name them)|0" \
 	"$rc|$(grep 'left out' "$T/evil.out")|$(grep -cv '^#\|^$' "$T/evil.out")"
+
+# ---- a state machine (a loop around a big switch, as memcached's event
+# handler): the walk from a store's value back to a load of the same field
+# branches at every PHI; bounded, it is instant (unbounded: 25 s here, and
+# memcached.c never finished)
+python3 - "$T/machine.c" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("struct conn { int state; long n; long total; };\nlong h(long, int);\n")
+    f.write("void drive(struct conn *c)\n{\n\tlong v = c->n, w = 1;\n\tint stop = 0;\n\twhile (!stop) {\n\t\tswitch (c->state) {\n")
+    for k in range(100):
+        f.write(f"\t\tcase {k}: v = h(v, {k}) + w; w = h(w, v); c->state = (int)v; break;\n")
+    f.write("\t\tdefault: stop = 1;\n\t\t}\n\t}\n\tc->total = v + c->total;\n}\n")
+PY
+timeout 20 $CC -O2 -fplugin="$PLUGIN" -fplugin-arg-cachehot-access="$T/machine.json" -c "$T/machine.c" -o /dev/null
+expect_eq annotate/state-machine-bounded "0 conn total drive load=1,store=1,update=1" \
+	"$? $(python3 "$HERE/flatten.py" "$T/machine.json" 2>/dev/null | grep '^conn total')"
