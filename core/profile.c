@@ -111,6 +111,18 @@ static json_t *slot(json_t *obj, const char *key, size_t n)
 	return a;
 }
 
+/* A recorded member's counts (times the profile's sample) and thread
+ * counts (the largest) added to a counts entry. */
+static void add_counts(json_t *a, json_t *m, json_int_t sample)
+{
+	add_at(a, 0, geti(m, "reads") * sample, 0);
+	add_at(a, 1, geti(m, "writes") * sample, 0);
+	add_at(a, 2, geti(m, "rmws") * sample, 0);
+	add_at(a, 3, geti(m, "reader_threads"), 1);
+	add_at(a, 4, geti(m, "writer_threads"), 1);
+	add_at(a, 5, geti(m, "rmw_threads"), 1);
+}
+
 static char *pair_key(unsigned ls, int objects, const char *s, const char *a, const char *b)
 {
 	size_t n = strlen(s) + strlen(a) + strlen(b) + 32;
@@ -176,7 +188,6 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 		const char *s = json_string_value(json_object_get(m, "struct"));
 		const char *mem = json_string_value(json_object_get(m, "member"));
 		char *key, *ss = NULL, *f = NULL;
-		json_t *a;
 		if (!s || !mem)
 			continue;
 		key = (char *)malloc(strlen(s) + strlen(mem) + 2);
@@ -189,13 +200,7 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 				char *next = strchr(dot + 1, '.');
 				if (next)
 					*next = 0;
-				a = slot(p->paths, key, 6);
-				add_at(a, 0, geti(m, "reads") * sample, 0);
-				add_at(a, 1, geti(m, "writes") * sample, 0);
-				add_at(a, 2, geti(m, "rmws") * sample, 0);
-				add_at(a, 3, geti(m, "reader_threads"), 1);
-				add_at(a, 4, geti(m, "writer_threads"), 1);
-				add_at(a, 5, geti(m, "rmw_threads"), 1);
+				add_counts(slot(p->paths, key, 6), m, sample);
 				if (next)
 					*next = '.';
 				dot = next;
@@ -203,13 +208,7 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 		}
 		if (split_member(key, &ss, &f) == 0) {
 			sprintf(key, "%s.%s", ss, f);
-			a = slot(p->fields, key, 6);
-			add_at(a, 0, geti(m, "reads") * sample, 0);
-			add_at(a, 1, geti(m, "writes") * sample, 0);
-			add_at(a, 2, geti(m, "rmws") * sample, 0);
-			add_at(a, 3, geti(m, "reader_threads"), 1);
-			add_at(a, 4, geti(m, "writer_threads"), 1);
-			add_at(a, 5, geti(m, "rmw_threads"), 1);
+			add_counts(slot(p->fields, key, 6), m, sample);
 			json_object_set_new(p->structs, ss, json_integer(geti(m, "struct_size")));
 			if (json_is_true(json_object_get(m, "typedef")))
 				json_object_set_new(p->typedefs, ss, json_true());
@@ -255,15 +254,15 @@ uint64_t ch_profile_objects(const ch_profile *p, const char *s, unsigned line_si
 	return n;
 }
 
-int ch_profile_field(const ch_profile *p, const char *s, const char *field,
-		     struct ch_profile_field *out)
+/* The counts table's entry "s.name" of table (fields or paths) into out. */
+static int counts_of(json_t *table, const char *s, const char *name, struct ch_profile_field *out)
 {
-	char *k = (char *)malloc(strlen(s) + strlen(field) + 2);
+	char *k = (char *)malloc(strlen(s) + strlen(name) + 2);
 	json_t *v;
 	if (!k)
 		return -1;
-	sprintf(k, "%s.%s", s, field);
-	v = json_object_get(p->fields, k);
+	sprintf(k, "%s.%s", s, name);
+	v = json_object_get(table, k);
 	free(k);
 	if (!v)
 		return -1;
@@ -278,27 +277,16 @@ int ch_profile_field(const ch_profile *p, const char *s, const char *field,
 	return 0;
 }
 
+int ch_profile_field(const ch_profile *p, const char *s, const char *field,
+		     struct ch_profile_field *out)
+{
+	return counts_of(p->fields, s, field, out);
+}
+
 int ch_profile_path(const ch_profile *p, const char *s, const char *path,
 		    struct ch_profile_field *out)
 {
-	char *k = (char *)malloc(strlen(s) + strlen(path) + 2);
-	json_t *v;
-	if (!k)
-		return -1;
-	sprintf(k, "%s.%s", s, path);
-	v = json_object_get(p->paths, k);
-	free(k);
-	if (!v)
-		return -1;
-#define AT(i) json_integer_value(json_array_get(v, i))
-	out->reads = (uint64_t)AT(0);
-	out->writes = (uint64_t)AT(1);
-	out->rmws = (uint64_t)AT(2);
-	out->reader_threads = (unsigned)AT(3);
-	out->writer_threads = (unsigned)AT(4);
-	out->rmw_threads = (unsigned)AT(5);
-#undef AT
-	return 0;
+	return counts_of(p->paths, s, path, out);
 }
 
 const char *ch_profile_verdict(ch_profile *p, const char *s, const char *a, const char *b,
