@@ -20,7 +20,8 @@
 # 5. That httpd on 127.0.0.1 (a free port) with a minimal httpd.conf: event
 #    MPM, 2 children x 8 worker threads, KeepAlive, a 5.5 KB static file and
 #    mod_status; driven by wrk (2 threads, 16 connections, LOAD_SECONDS, default
-#    10) on loopback; stopped by SIGTERM to the parent (children exit
+#    10) on loopback, sampling 1 access in SAMPLE (default 16); stopped by
+#    SIGTERM to the parent (children exit
 #    cleanly and each writes its profile: run/PID.json).
 # 6. cachehot annotate --build facts + --profile run/*.json -> both.sidecar.
 # 7. cachehot check --engine=layout on the plain httpd with each sidecar:
@@ -131,7 +132,8 @@ ExtendedStatus On
 EOF
 	if [ -n "$out" ]; then
 		rm -rf "$out" && mkdir -p "$out" && chmod 1777 "$out" || die "cannot create $out"
-		CACHEHOT_RT_QUIET=1 CACHEHOT_RT_OUT="$out/%p.json" "$bin" -f "$s/httpd.conf" -k start ||
+		CACHEHOT_RT_QUIET=1 CACHEHOT_RT_SAMPLE=${SAMPLE:-16} CACHEHOT_RT_OUT="$out/%p.json" \
+			"$bin" -f "$s/httpd.conf" -k start ||
 			die "$bin did not start ($s/logs/error.log)"
 	else
 		"$bin" -f "$s/httpd.conf" -k start || die "$bin did not start ($s/logs/error.log)"
