@@ -52,8 +52,14 @@ static void profile_cleanup(void)
 {
 	if (sidecar_tmp)
 		unlink(sidecar_tmp);
-	if (manifest_tmp)
+	if (manifest_tmp) {
+		/* and the lock file the manifest writers made beside it
+		 * (core/manifest.c: MANIFEST.lock) */
+		char *lock = xasprintf("%s.lock", manifest_tmp);
 		unlink(manifest_tmp);
+		unlink(lock);
+		free(lock);
+	}
 }
 
 static char *temp_name(const char *what)

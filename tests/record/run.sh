@@ -260,8 +260,11 @@ expect_eq record/check-profile-verdicts "field 'max' (offset 8, size 8) shares c
 	"$(tr '\n' '|' <"$T/hand.out" | sed 's/|$//')"
 
 # ---- the html report, in a real browser ----------------------------------------------
-(cd "$HERE" && "$CH" report --html -o "$T/report.html" --annotations="$T/hand" --profile "$T/sharing.json" sharing.c)
+mkdir "$T/tmpdir"
+(cd "$HERE" && TMPDIR="$T/tmpdir" "$CH" report --html -o "$T/report.html" --annotations="$T/hand" --profile "$T/sharing.json" sharing.c)
 expect_eq record/report-exit "1" "$?"
+# its temporary sidecar, manifest and the manifest's lock file are all gone
+expect_eq record/report-no-temporaries "" "$(ls "$T/tmpdir")"
 expect_eq record/report-self-contained "0" "$(grep -c -E '<script|<link|src=|url\(http' "$T/report.html")"
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
