@@ -61,12 +61,6 @@ struct ch_profile_struct {
 };
 int ch_profile_struct(ch_profile *p, const char *s, struct ch_profile_struct *out);
 
-/* 1 when the run's transfers inside one object of s (false and true
- * sharing) are at least min_transfers and at least share_permille per
- * mille of its accesses: threads really share its objects; 0 when they do
- * not (every object handled by one thread at a time), -1 when the profile
- * has no access to s. */
-int ch_profile_shared(ch_profile *p, const char *s, uint64_t min_transfers, unsigned share_permille);
 
 /* The counts of a member path of s ("be_counters.cum_conn": that field
  * and every field under it), as ch_profile_field(); -1 when the run
@@ -103,6 +97,11 @@ struct ch_profile_opts {
 	const char *only;        /* one struct, or NULL */
 };
 void ch_profile_defaults(struct ch_profile_opts *o);
+/* n transfers in struct st are worth a layout change: at least
+ * o->min_transfers and o->min_share per mille of st's accesses (a transfer
+ * costs about as much as a hundred cached accesses). The one measure of
+ * annotate --profile and of annotate with a recorded run. */
+int ch_profile_worth(const struct ch_profile_struct *st, uint64_t n, const struct ch_profile_opts *o);
 /* Writes the sidecar; returns the number of annotation lines. */
 size_t ch_profile_sidecar(ch_profile *p, const struct ch_profile_opts *o, FILE *out);
 

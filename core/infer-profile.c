@@ -36,6 +36,14 @@ static void member_path(const struct member *m, char *buf, size_t n)
 	snprintf(buf, n, "%s%.*s", m->prefix ? m->prefix : "", (int)strcspn(m->name, "."), m->name);
 }
 
+/* Its top-level field, the name the run's pairs use: "out_rate" for
+ * global.out_rate.curr_ctr. */
+static void top_field(const struct member *m, char *buf, size_t n)
+{
+	const char *f = m->prefix ? m->prefix : m->name;
+	snprintf(buf, n, "%.*s", (int)strcspn(f, "."), f);
+}
+
 enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st, struct member *m,
 				   size_t n, char *why, size_t whylen)
 {
@@ -51,7 +59,7 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 		return CH_RUN_UNSEEN;
 	}
 	moved = run.false_sharing + run.true_sharing;
-	if (moved < po->min_transfers || moved * 1000 < (uint64_t)po->min_share * run.accesses) {
+	if (!ch_profile_worth(&run, moved, po)) {
 		snprintf(why, whylen, "owned at run time: %llu transfers between threads inside its objects "
 			 "in %llu accesses (fewer than %u per mille): each object is handled by one thread "
 			 "at a time; lines commented out", (unsigned long long)moved,
@@ -103,19 +111,16 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 		char a[512], b[512];
 		if (m[i].cls != CH_CLASS_READ_MOSTLY)
 			continue;
-		snprintf(a, sizeof(a), "%.*s", (int)strcspn(m[i].prefix ? m[i].prefix : m[i].name, "."),
-			 m[i].prefix ? m[i].prefix : m[i].name);
+		top_field(&m[i], a, sizeof(a));
 		for (j = 0; j < n && !worth; j++) {
 			uint64_t nf, nt;
 			if (m[j].cls != CH_CLASS_HOT || j == i)
 				continue;
-			snprintf(b, sizeof(b), "%.*s", (int)strcspn(m[j].prefix ? m[j].prefix : m[j].name, "."),
-				 m[j].prefix ? m[j].prefix : m[j].name);
+			top_field(&m[j], b, sizeof(b));
 			ch_profile_pair(o->profile, st, a, b, 64, &nf, &nt);
 			/* under one top-level member the run's pairs are that
 			 * member's as a whole: no evidence for these two */
-			worth = strcmp(a, b) && nf >= po->min_transfers &&
-				nf * 1000 >= (uint64_t)po->min_share * run.accesses;
+			worth = strcmp(a, b) && ch_profile_worth(&run, nf, po);
 			if (!found || nf > best_fs) {
 				found = 1;
 				best = j;

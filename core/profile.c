@@ -241,6 +241,11 @@ void ch_profile_pair(const ch_profile *p, const char *s, const char *a, const ch
 
 uint64_t ch_profile_objects(const ch_profile *p, const char *s, unsigned line_size)
 {
+	if (line_size == 64) {   /* the per-struct table has it: no walk of every pair */
+		struct ch_profile_struct st;
+		ch_profile_struct((ch_profile *)p, s, &st);
+		return st.objects;
+	}
 	const char *key;
 	json_t *v;
 	uint64_t n = 0;
@@ -380,19 +385,7 @@ int ch_profile_struct(ch_profile *p, const char *s, struct ch_profile_struct *ou
 	return 0;
 }
 
-int ch_profile_shared(ch_profile *p, const char *s, uint64_t min_transfers, unsigned share_permille)
-{
-	struct ch_profile_struct st;
-	uint64_t t;
-	if (ch_profile_struct(p, s, &st))
-		return -1;
-	t = st.false_sharing + st.true_sharing;
-	return t >= min_transfers && t * 1000 >= (uint64_t)share_permille * st.accesses;
-}
-
-/* n transfers are worth a layout change: at least min_transfers and
- * min_share per mille of the struct's accesses */
-static int worth(const struct ch_profile_struct *st, uint64_t n, const struct ch_profile_opts *o)
+int ch_profile_worth(const struct ch_profile_struct *st, uint64_t n, const struct ch_profile_opts *o)
 {
 	return n >= o->min_transfers && n * 1000 >= (uint64_t)o->min_share * st->accesses;
 }
@@ -464,8 +457,8 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	shared_data = fs_total < (uint64_t)o->fs_ratio * ts_total;
 	self_total = ch_profile_objects(p, s, 64);
 	ch_profile_struct(p, s, &st);
-	fs_worth = worth(&st, fs_total, o);
-	self_worth = worth(&st, self_total, o);
+	fs_worth = ch_profile_worth(&st, fs_total, o);
+	self_worth = ch_profile_worth(&st, self_total, o);
 	if (!o->all_structs && !fs_worth && !self_worth &&
 	    (fs_total >= o->min_transfers || self_total >= o->min_transfers)) {
 		fprintf(out, "\n# struct %s: %llu false-sharing transfers between its fields, %llu between "
@@ -560,7 +553,7 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 			c->writer_threads, (unsigned long long)c->rmws, c->rmw_threads);
 		/* false sharing inside the field: elements of a member array */
 		ch_profile_pair(p, s, fs[i].name, fs[i].name, 64, &nfa, &nta);
-		if (worth(&st, nfa, o)) {
+		if (ch_profile_worth(&st, nfa, o)) {
 			fprintf(out, "%s.%s[] per_thread\t# %llu false-sharing transfers between its "
 				"elements\n", s, fs[i].name, (unsigned long long)nfa);
 			lines++;
