@@ -29,3 +29,24 @@ expect_file_eq() {
 		fail "$1" "output differs:"; sed 's/^/      /' /tmp/cachehot-diff.$$ | head -40; fi
 	rm -f /tmp/cachehot-diff.$$
 }
+
+# ---- the fixture format (docs/development.md "Fixture expectations"): one
+# parser for every runner. A fixture's trailing comment holds
+#   cachehot-args: KEY[=VAL] ...      (the first such line counts)
+#   expect:  then one "LINE:COL: KIND: MESSAGE" a line, or  expect-none
+# fixture_keys FILE: the KEY[=VAL] words of its cachehot-args: line, one a line
+fixture_keys() {
+	sed -n 's/^.*cachehot-args:\([^*]*\).*$/\1/p' "$1" | head -1 | tr ' \t' '\n\n' | sed '/^$/d'
+}
+# fixture_plugin_args FILE: the same keys as -fplugin-arg-cachehot-KEY[=VAL]
+fixture_plugin_args() {
+	fixture_keys "$1" | sed 's/^/-fplugin-arg-cachehot-/'
+}
+# fixture_expect FILE: its expected diagnostics, sorted
+fixture_expect() {
+	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
+}
+# fixture_has_expect FILE: true when it states an expectation (expect: or expect-none)
+fixture_has_expect() {
+	grep -q 'expect-none\|expect:' "$1"
+}

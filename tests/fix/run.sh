@@ -19,11 +19,6 @@ export LC_ALL=C
 T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 
-fixture_args() {
-	sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1" | head -1 | sed 's/\*\/.*//' | tr ' ' '\n' | sed '/^$/d' |
-		sed 's/^/-fplugin-arg-cachehot-/'
-}
-
 n=0
 for f in tests/fixtures/*.c tests/fix/*.c; do
 	grep -q 'one fix for all of' "$f" || [ "${f#tests/fix/}" != "$f" ] || continue
@@ -33,7 +28,7 @@ for f in tests/fixtures/*.c tests/fix/*.c; do
 	cp -L "$f" "$d/$base.c"
 	# sidecar arguments name tests/fixtures/X: run from a copy of that layout
 	mkdir -p "$d/tests/fixtures"; cp -L tests/fixtures/*.ann "$d/tests/fixtures/" 2>/dev/null
-	args=$(fixture_args "$f")
+	args=$(fixture_plugin_args "$f")
 	(cd "$d" && $CC -fplugin="$PLUGIN" $args -I"$TOP/include" -c "$base.c" -o /dev/null \
 		-fdiagnostics-plain-output -fdiagnostics-parseable-fixits) >"$d/out.txt" 2>&1
 	fixes=$(grep -o "one fix for all of '[^']*[^']*': [^[]*" "$d/out.txt" | sort -u)

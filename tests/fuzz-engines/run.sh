@@ -18,12 +18,6 @@ for x in "$PLUGIN" "$CK" "$LT"; do [ -e "$x" ] || { fail fuzz-engines/build "$x 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-fixture_keys() {
-	sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1" | head -1 | sed 's|\*/||g' | tr ' ' '\n' | sed '/^$/d'
-}
-fixture_expect() {
-	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
-}
 # pos FILE: "L:C: kind: message" of diagnostics in FILE (any engine's output)
 pos() {
 	sed "s/[‘’]/'/g" | sed -n "s#^$1:\([0-9]*:[0-9]*: \(warning\|note\|error\): .*\)\$#\1#p" |

@@ -40,28 +40,15 @@ declare -A NM_CHECK=(
 	[extern-inline.c]="+op_str"
 )
 
-# fixture_expect FILE: the expected "L:C: KIND: MSG" lines, sorted
-fixture_expect() {
-	sed -n '/cachehot-args:/,/\*\//p' "$1" |
-		sed -n 's/^ \* \([0-9][0-9]*:[0-9][0-9]*: [a-z]*: .*\)$/\1/p' | sort
-}
-# fixture_args FILE: -fplugin-arg-cachehot-K[=V] for each cachehot-args entry
-fixture_args() {
-	local a
-	for a in $(sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1"); do
-		printf -- '-fplugin-arg-cachehot-%s\n' "$a"
-	done
-}
-
 for src in "$DIR"/*.c; do
 	name=$(basename "$src")
 	case=inline-${name%.c}
 	obj=$TMP/${name%.c}.o
 	fixture_expect "$src" >"$TMP/expect"
-	if ! grep -q 'expect-none\|expect:' "$src"; then
+	if ! fixture_has_expect "$src"; then
 		fail "$case" "fixture has no expect block"; continue
 	fi
-	mapfile -t args < <(fixture_args "$src")
+	mapfile -t args < <(fixture_plugin_args "$src")
 	(cd "$DIR" && $CC -O2 -c -fno-diagnostics-show-caret -fdiagnostics-color=never \
 		-fplugin="$PLUGIN" "${args[@]}" "$name" -o "$obj") >"$TMP/out" 2>&1
 	rc=$?
@@ -120,7 +107,7 @@ else
 		# body; cachehot-bloat counts local copies only (docs/bloat.rst)
 		case $name in addressable-*|bad-attr.c|severity-error.c|extern-inline.c) continue;; esac
 		obj=$TMP/g-${name%.c}.o
-		mapfile -t args < <(fixture_args "$src")
+		mapfile -t args < <(fixture_plugin_args "$src")
 		(cd "$DIR" && $CC -O2 -g -c -fno-diagnostics-show-caret -fplugin="$PLUGIN" \
 			"${args[@]}" "$name" -o "$obj") >"$TMP/out" 2>&1
 		[ -f "$obj" ] || { fail "inline-bloat-${name%.c}" "compile failed: $(grep -m2 -v "^ " "$TMP/out")"; continue; }

@@ -21,12 +21,6 @@ T=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 DBG="-g -fno-eliminate-unused-debug-types"
 
-fixture_args() {
-	sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1" | head -1 | sed 's/\*\/.*//' | tr ' ' '\n' | sed '/^$/d'
-}
-fixture_expect() {
-	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
-}
 # plugin KEY=VAL -> cachehot-layout option
 map_arg() {
 	case "$1" in
@@ -45,9 +39,9 @@ nfix=0
 for f in tests/fixtures/*.c; do
 	base=$(basename "$f" .c)
 	name=layout/fixture-$base
-	grep -q 'expect-none\|expect:' "$f" || { fail "$name" "fixture has no expect: block"; continue; }
+	fixture_has_expect "$f" || { fail "$name" "fixture has no expect: block"; continue; }
 	pargs=(); largs=()
-	for a in $(fixture_args "$f"); do
+	for a in $(fixture_keys "$f"); do
 		pargs+=("-fplugin-arg-cachehot-$a"); largs+=("$(map_arg "$a")")
 	done
 	if printf '%s\n' "${largs[@]}" | grep -q UNMAPPED; then

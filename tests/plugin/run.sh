@@ -10,19 +10,11 @@ PLUGIN=$TOP/plugin/cachehot.so
 CC=${CC:-gcc}
 export LC_ALL=C
 
-# fixture_args FILE -> -fplugin-arg-cachehot-KEY=VAL words
-fixture_args() {
-	sed -n 's/^.*cachehot-args:\([^*]*\).*$/\1/p' "$1" | head -1 | tr ' ' '\n' | sed '/^$/d; s/^/-fplugin-arg-cachehot-/'
-}
-# fixture_expect FILE -> expected lines "L:C: kind: message" (or "cc1: kind: ...")
-fixture_expect() {
-	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
-}
 # run_plugin FILE EXTRA... -> actual lines, sorted
 run_plugin() {
 	local f=$1; shift
 	local out; out=$(mktemp)
-	$CC -fplugin="$PLUGIN" $(fixture_args "$f") "$@" -Iinclude -O2 -c "$f" -o /dev/null \
+	$CC -fplugin="$PLUGIN" $(fixture_plugin_args "$f") "$@" -Iinclude -O2 -c "$f" -o /dev/null \
 		-fdiagnostics-plain-output >"$out" 2>&1
 	if grep -q "internal compiler error" "$out"; then echo "ICE"; cat "$out"; fi
 	sed -n "s#^$f:\([0-9]*:[0-9]*: \(warning\|note\|error\): .*\)\$#\1#p; s#^\(cc1: \(warning\|note\|error\): .*\)\$#\1#p" "$out" |
@@ -34,7 +26,7 @@ for f in tests/fixtures/*.c tests/plugin/cases/*.c; do
 	name=plugin/$(basename "$f" .c)
 	exp=$(mktemp); act=$(mktemp)
 	fixture_expect "$f" >"$exp"
-	if ! grep -q 'expect-none\|expect:' "$f"; then fail "$name" "fixture has no expect: block"; continue; fi
+	if ! fixture_has_expect "$f"; then fail "$name" "fixture has no expect: block"; continue; fi
 	run_plugin "$f" >"$act"
 	expect_file_eq "$name" "$exp" "$act"
 	rm -f "$exp" "$act"

@@ -19,7 +19,7 @@ LINK="-L$RT -lcachehot-rt -Wl,-rpath,$RT -lpthread"
 export CACHEHOT_RT_QUIET=1 CACHEHOT_RT_SAMPLE=1
 summary() { python3 "$HERE/summary.py" "$1"; }
 expect_block() {   # NAME FILE: the "expect:" lines of FILE's comment, sorted
-	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$2" | sort >"$T/exp"
+	fixture_expect "$2" >"$T/exp"
 }
 
 # ---- off by default: no pass, no call ----------------------------------------
@@ -35,8 +35,7 @@ expect_eq record/bad-spec "cc1: error: cachehot: record= takes all, annotated, o
 	"$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
 
 # ---- every access kind, at every optimization level and under -flto -----------
-awk '/expect:/ {on=1; next} on && /\*\// {on=0} on && /^ \* [a-z]/ {sub(/^ \* /, ""); print}' "$HERE/kinds.c" \
-	| sed 's/^/member /' | sort >"$T/kinds.exp"
+fixture_expect "$HERE/kinds.c" | grep '^[a-z]' | sed 's/^/member /' | sort >"$T/kinds.exp"
 for o in -O0 -O1 -O2 -O3 "-O2 -flto"; do
 	n=record/kinds${o// /}
 	rm -f "$T/k.json"

@@ -85,6 +85,20 @@ manopts "$TOP/docs/man/cachehot-bloat.1" >"$T/b-man"
 same registry/bloat-options-man "$T/b-help" "$T/b-man"
 { cat "$T/l-help"; echo --new-option; } >"$T/l-help+"
 differs registry/one-sided-layout-option "$T/l-help+" "$T/l-man"
+# the driver's commands: every long option "cachehot --help" and "cachehot
+# COMMAND --help" show is in cachehot(1), and every one cachehot(1) names is
+# shown by some --help (it names a few of cachehot-layout's, which "cachehot
+# layout" runs; --git is checkpatch.pl's)
+{ "$CH" --help; for c in check report annotate asserts checks; do "$CH" "$c" --help; done; } 2>&1 |
+	longopts >"$T/d-help"
+manopts "$TOP/docs/man/cachehot.1" | grep -vx -- '--git' >"$T/d-man"
+# missing A B: the items of list A that list B lacks
+missing() { comm -23 <(sort -u "$1") <(sort -u "$2") | tr '\n' ' ' | sed 's/ $//'; }
+expect_eq registry/driver-options-in-man "" "$(missing "$T/d-help" "$T/d-man")"
+cat "$T/d-help" "$T/l-help" "$T/b-help" >"$T/all-help"
+expect_eq registry/driver-man-options-shown "" "$(missing "$T/d-man" "$T/all-help")"
+echo --new-option >>"$T/d-help"
+expect_eq registry/one-sided-driver-option "--new-option" "$(missing "$T/d-help" "$T/d-man")"
 
 # ---- the same conventions in every tool ------------------------------------------------
 for tool in cachehot cachehot-layout cachehot-bloat; do

@@ -18,14 +18,6 @@ CC=${CC:-gcc}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-# fixture_keys FILE -> KEY[=VAL] words of its cachehot-args: line
-fixture_keys() {
-	sed -n 's/^.*cachehot-args:\(.*\)$/\1/p' "$1" | head -1 | sed 's|\*/||g' | tr ' ' '\n' | sed '/^$/d'
-}
-# fixture_expect FILE -> expected lines "L:C: kind: message", sorted
-fixture_expect() {
-	awk '/expect:/ {on=1; next} on && /\*\// {on=0} on {sub(/^[ \t]*\*[ \t]?/, ""); if ($0 != "") print}' "$1" | sort
-}
 # normalise FILE: the fixture's own diagnostics as "L:C: kind: message" and
 # tool-level ones (no position) as the fixtures write them, "cc1: kind: ...",
 # with the plugin's "cachehot: " prefix on errors; GCC's quotes ‘’ as '.
@@ -50,7 +42,7 @@ run_sparse() {
 }
 run_plugin() {
 	local f=$1; shift
-	$CC -fplugin="$PLUGIN" $(fixture_keys "$f" | sed 's/^/-fplugin-arg-cachehot-/') "$@" \
+	$CC -fplugin="$PLUGIN" $(fixture_plugin_args "$f") "$@" \
 		-Iinclude -O2 -c "$f" -o /dev/null -fdiagnostics-plain-output 2>&1 | normalise "$f"
 }
 
@@ -62,7 +54,7 @@ for f in tests/fixtures/*.c tests/sparse/agree-*.c; do
 	nfix=$((nfix + 1))
 	run_sparse "$f" >"$T/sparse"
 	if grep -q '^CRASH' "$T/sparse"; then fail "sparse/expect/$name" "$(cat "$T/sparse")"; continue; fi
-	if grep -q 'expect-none\|expect:' "$f"; then
+	if fixture_has_expect "$f"; then
 		fixture_expect "$f" | no_macro_ctx >"$T/exp"
 		expect_file_eq "sparse/expect/$name" "$T/exp" "$T/sparse"
 	fi
