@@ -76,7 +76,8 @@ void ch_ctx_free(ch_ctx *ctx)
 	size_t i;
 	if (!ctx)
 		return;
-	ch_manifest_free(ctx);
+	if (ctx->manifest_free)
+		ctx->manifest_free(ctx);
 	for (i = 0; i < ctx->ntypes; i++)
 		free(ctx->types[i]->members);
 	for (i = 0; i < ctx->nallocs; i++)
@@ -85,7 +86,8 @@ void ch_ctx_free(ch_ctx *ctx)
 	free(ctx->keys);
 	free(ctx->vals);
 	free(ctx->types);
-	ch_sidecar_index_free(ctx);
+	if (ctx->side_lazy_ops)
+		ctx->side_lazy_ops->free(ctx);
 	free(ctx->side);
 	free(ctx->side_types);
 	free(ctx->side_idx);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * record.c -- findings as records, the one channel from the engines to the
+ * findings.c -- findings as records, the one channel from the engines to the
  * driver (docs/findings.md). One JSON object a line, written with jansson:
  *
  *   {"cachehot_finding": 1, "engine": "plugin",
@@ -407,4 +407,38 @@ long ch_records_read(const char *path,
 	free(line);
 	fclose(f);
 	return count;
+}
+
+/* One more finding in a list a rule builds (rules.c, grouprules.c). */
+struct ch_finding *ch_finding_new(struct ch_finding_list *fl)
+{
+	struct ch_finding *x;
+	if (fl->n == fl->cap) {
+		fl->cap = fl->cap ? 2 * fl->cap : 16;
+		fl->v = (struct ch_finding *)ch_xrealloc(fl->v, fl->cap * sizeof(*x));
+	}
+	x = &fl->v[fl->n++];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+/* A finding about leaf a (where it is reported) and leaf b (the other). */
+struct ch_finding *ch_pair_finding(struct ch_finding_list *fl, enum ch_check check,
+				       const struct ch_config *cfg, const struct ch_type *t,
+				       const struct ch_leaf *a, const struct ch_leaf *b,
+				       uint64_t line_index, unsigned L)
+{
+	struct ch_finding *x = ch_finding_new(fl);
+	x->check = check;
+	x->severity = cfg->severity;
+	x->struct_name = t->name;
+	x->field_a = a->path;
+	x->offset_a = a->offset;
+	x->size_a = a->size;
+	x->field_b = b->path;
+	x->offset_b = b->offset;
+	x->size_b = b->size;
+	x->line_index = line_index;
+	x->line_size = L;
+	return x;
 }

@@ -39,6 +39,12 @@ struct ch_name_prefix {
 	size_t len;
 };
 
+struct ch_side_lazy_ops {
+	void (*need)(ch_ctx *ctx, const char *type);
+	void (*all)(ch_ctx *ctx);
+	void (*free)(ch_ctx *ctx);
+};
+
 struct ch_ctx {
 	char err[512];
 	/* every allocation (chunks of ch_alloc's arena), freed by ch_ctx_free */
@@ -77,8 +83,16 @@ struct ch_ctx {
 	 * lines not parsed yet, and the sequence numbers of entries */
 	void *side_lazy;
 	size_t nside_pending;
+	/* what the index does with its pending lines (parse those of one
+	 * struct, parse all, free the mappings): set with side_lazy, so
+	 * that sidecar.c and ctx.c call up into sidecar-index.c without
+	 * depending on it */
+	const struct ch_side_lazy_ops *side_lazy_ops;
 	size_t side_seq, side_seq_next;
 	void *manifest;         /* json_t * (manifest.c) */
+	/* frees what manifest.c attached (ch_manifest_free), set when it
+	 * attaches something: ctx.c calls it without depending on it */
+	void (*manifest_free)(ch_ctx *ctx);
 	/* ch_manifest_use(): the file this unit's records merge into, and
 	 * the record digests it held when first needed (sorted; malloc) */
 	const char *manifest_path;
@@ -110,7 +124,7 @@ struct ch_finding_list {
 	struct ch_finding *v;
 	size_t n, cap;
 };
-struct ch_finding *ch_finding_new(struct ch_finding_list *fl);   /* zeroed */
+struct ch_finding *ch_finding_new(struct ch_finding_list *fl);   /* zeroed (findings.c) */
 /* The group rules (grouprules.c): false sharing between kernel groups,
  * [cachehot-group-span] for kernel groups and hot groups, marker problems.
  * leaves: t's flattened leaves (ch_flatten order). */
@@ -119,10 +133,23 @@ struct ch_finding *ch_finding_new(struct ch_finding_list *fl);   /* zeroed */
 void ch_judge_groups(ch_ctx *ctx, struct ch_type *t, const struct ch_leaf *leaves,
 		     size_t nleaves, const struct ch_config *cfg, struct ch_finding_list *fl,
 		     int placement_free);
-/* 'struct foo', 'foo_t', anonymous struct (rules.c). */
+/* 'struct foo', 'foo_t', anonymous struct (messages.c). */
 const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t);
-/* How a member is named in a fix: 'name', or which anonymous aggregate (rules.c). */
+/* How a member is named in a fix: 'name', or which anonymous aggregate (messages.c). */
 const char *ch_member_ref(ch_ctx *ctx, const struct ch_member *m);
+/* messages.c: how a leaf is named in a message: "hot field (group 'g')",
+ * "read-mostly field", ...; "offset 8, size 8" (a bit-field, a flexible
+ * array: their own words); "(64-byte lines)" or "(predicted at 128-byte
+ * lines)". */
+const char *ch_leaf_class_phrase(ch_ctx *ctx, const struct ch_leaf *l);
+const char *ch_leaf_where_phrase(ch_ctx *ctx, const struct ch_leaf *l);
+const char *ch_lines_phrase(ch_ctx *ctx, unsigned L, int predicted);
+/* findings.c: a new finding in fl about leaf a (where it is reported) and
+ * leaf b (the other) of struct t: check, severity, fields, offsets, line. */
+struct ch_finding *ch_pair_finding(struct ch_finding_list *fl, enum ch_check check,
+				   const struct ch_config *cfg, const struct ch_type *t,
+				   const struct ch_leaf *a, const struct ch_leaf *b,
+				   uint64_t line_index, unsigned L);
 void *ch_xrealloc(void *p, size_t n);
 /* [cachehot-global-sharing] (globals.c -> messages.c): one neighbour of a
  * hot global and the line (index from the section's first line) they share. */
@@ -160,11 +187,11 @@ char *ch_read_text_file(ch_ctx *ctx, const char *path);
 /* sidecar.c: parse one sidecar line (NUL-terminated, comment cut) of
  * file at lineno into ctx; -1 and ch_ctx_error() on a malformed line. */
 int ch_sidecar_parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s);
-/* sidecar-index.c: parse the pending lines of struct type (a lookup is
- * about to name it), or all pending lines; free the mappings. */
-void ch_sidecar_index_need(ch_ctx *ctx, const char *type);
-void ch_sidecar_index_all(ch_ctx *ctx);
-void ch_sidecar_index_free(ch_ctx *ctx);
+/* sidecar.c: parse the pending lines of a sidecar loaded through its
+ * index (sidecar-index.c, ctx->side_lazy_ops) for struct type (a lookup is
+ * about to name it), or all of them; nothing when none is pending. */
+void ch_sidecar_pending_need(ch_ctx *ctx, const char *type);
+void ch_sidecar_pending_all(ch_ctx *ctx);
 /* 1 if the n bytes at s are a C identifier (sidecar.c). */
 int ch_is_ident(const char *s, size_t n);
 #endif

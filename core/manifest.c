@@ -201,6 +201,7 @@ static json_t *manifest_root(ch_ctx *ctx)
 		json_object_set_new(root, "cachehot_manifest", json_integer(1));
 		json_object_set_new(root, "structs", json_object());
 		ctx->manifest = root;
+		ctx->manifest_free = ch_manifest_free;
 	}
 	return (json_t *)ctx->manifest;
 }
@@ -352,6 +353,7 @@ static int digest_known(ch_ctx *ctx, unsigned long long d)
 		const char *p;
 		struct stat st;
 		ctx->manifest_known_read = 1;
+		ctx->manifest_free = ch_manifest_free;
 		/* a regular file only: a FIFO or a device would block or
 		 * consume input here (ch_manifest_write refuses them) */
 		if (stat(ctx->manifest_path, &st) == 0 && S_ISREG(st.st_mode))
@@ -528,6 +530,7 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 		/* the file had this very record when the unit began: the
 		 * write checks again under the lock (the file may be gone) */
 		struct ch_skipped_record *k;
+		ctx->manifest_free = ch_manifest_free;
 		if (ctx->nmanifest_skipped == ctx->cap_manifest_skipped) {
 			ctx->cap_manifest_skipped = ctx->cap_manifest_skipped ? 2 * ctx->cap_manifest_skipped : 8;
 			ctx->manifest_skipped = ch_xrealloc(ctx->manifest_skipped,

@@ -533,3 +533,55 @@ const char *ch_msg_sidecar_no_variable_unit(ch_ctx *ctx, const char *name, const
 	return ch_printf(ctx, "sidecar entry '%s' (%s:%u) %s%s [cachehot]", name, file, line,
 			 CH_MSG_UNMATCHED_VAR_TAIL, variable_hint(ctx, hint));
 }
+
+/* ---- how types and members are named in messages ---------------------- */
+
+const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t)
+{
+	if (!t->name)
+		return t->is_union ? "anonymous union" : "anonymous struct";
+	if (t->name_is_typedef)
+		return ch_printf(ctx, "'%s'", t->name);
+	return ch_printf(ctx, "'%s %s'", t->is_union ? "union" : "struct", t->name);
+}
+
+/* How a member is named in a fix: its name, or which anonymous aggregate. */
+const char *ch_member_ref(ch_ctx *ctx, const struct ch_member *m)
+{
+	if (m->name)
+		return ch_printf(ctx, "'%s'", m->name);
+	if (m->type)
+		return ch_printf(ctx, "the anonymous %s at line %u",
+				 m->type->is_union ? "union" : "struct", m->loc.line);
+	return "the unnamed bit-field";
+}
+
+const char *ch_leaf_class_phrase(ch_ctx *ctx, const struct ch_leaf *l)
+{
+	switch (l->cls) {
+	case CH_CLASS_HOT:
+		return l->group ? ch_printf(ctx, "hot field (group '%s')", l->group) : "hot field";
+	case CH_CLASS_EXCLUSIVE: return "exclusive field";
+	case CH_CLASS_READ_MOSTLY: return "read-mostly field";
+	default: return "field";
+	}
+}
+
+/* "offset 8, size 8" or "offset 4, bits 3..7" for a bit-field. */
+const char *ch_leaf_where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
+{
+	if (l->bit_size)
+		return ch_printf(ctx, "offset %llu, bit-field of %u bits at bit %u",
+				 (unsigned long long)l->offset, l->bit_size, l->bit_offset);
+	if (l->member && l->member->flexible)
+		return ch_printf(ctx, "offset %llu, flexible array of %llu-byte elements",
+				 (unsigned long long)l->offset, (unsigned long long)l->size);
+	return ch_printf(ctx, "offset %llu, size %llu", (unsigned long long)l->offset,
+			 (unsigned long long)l->size);
+}
+
+const char *ch_lines_phrase(ch_ctx *ctx, unsigned L, int predicted)
+{
+	return predicted ? ch_printf(ctx, "(predicted at %u-byte lines)", L)
+			 : ch_printf(ctx, "(%u-byte lines)", L);
+}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rules.c -- flattening a struct and judging it; every layout message.
+ * rules.c -- judging a flattened struct (model.c); every layout message.
  *
  * Rules (docs/checks.rst):
  *  false-sharing: a hot field must not share a cache line with a read-mostly
@@ -16,399 +16,16 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
-
-/* Limits of the walk: real kernel structs stay far below them (pglist_data,
- * the largest annotated one in 6.1, flattens to 167 fields); crafted
- * inputs (a struct embedding two copies of the previous one, 20 times) would
- * otherwise take minutes and gigabytes. Past a limit the rest is one opaque
- * field and the struct gets a note. */
-#define CH_MAX_ELEMS 64      /* array elements walked per array member */
-#define CH_MAX_LEAVES 4096   /* fields walked per struct */
-#define CH_MAX_NEST 16       /* levels of nested structs walked */
-
-/* An aggregate instance met while flattening: the outermost struct, a
- * nested struct/union member, an array member, or one array element. */
-struct inst {
-	const struct ch_type *type; /* NULL for an array instance */
-	int is_union;
-	int parent;                 /* instance index, -1 for the root */
-	int depth;
-	uint64_t base;              /* bytes from the outermost struct */
-	int elem;                   /* array element: its index, else -1 */
-};
-
-struct leafx {
-	struct ch_leaf l;
-	int inst;      /* innermost instance containing the leaf */
-	int top;       /* index of the top-level member it belongs to */
-	const struct ch_group *kg;  /* kernel cacheline group (flat->cur_kg) */
-	int path_own;  /* its class comes from a member-path entry of the judged
-			* struct ("global.out_rate.curr"): the container's own,
-			* even inside an embedded named struct */
-};
-
-struct flat {
-	ch_ctx *ctx;
-	const char *top_name;   /* the judged struct's tag: member-path entries */
-	int top_paths;          /* the sidecar has member-path entries of it */
-	struct inst *insts;
-	size_t ninsts, capinsts;
-	struct leafx *leaves;
-	size_t nleaves, capleaves;
-	int truncated;
-	/* the kernel cacheline group of the member being flattened: the
-	 * kgroup of a top-level member, or of a member inside anonymous
-	 * members only (ch_type_groups reads markers there too) */
-	const struct ch_group *cur_kg;
-	int anon_chain;         /* only anonymous members above the current one */
-};
-
-static int add_inst(struct flat *f, const struct ch_type *t, int is_union, int parent, uint64_t base)
-{
-	struct inst *in;
-	if (f->ninsts == f->capinsts) {
-		f->capinsts = f->capinsts ? 2 * f->capinsts : 32;
-		f->insts = (struct inst *)ch_xrealloc(f->insts, f->capinsts * sizeof(*in));
-	}
-	in = &f->insts[f->ninsts];
-	in->type = t;
-	in->is_union = is_union;
-	in->parent = parent;
-	in->depth = parent < 0 ? 0 : f->insts[parent].depth + 1;
-	in->base = base;
-	in->elem = -1;
-	return (int)f->ninsts++;
-}
-
-static struct leafx *add_leaf(struct flat *f)
-{
-	struct leafx *x;
-	if (f->nleaves >= CH_MAX_LEAVES) {
-		f->truncated = 1;
-		return NULL;
-	}
-	if (f->nleaves == f->capleaves) {
-		f->capleaves = f->capleaves ? 2 * f->capleaves : 64;
-		f->leaves = (struct leafx *)ch_xrealloc(f->leaves, f->capleaves * sizeof(*x));
-	}
-	x = &f->leaves[f->nleaves++];
-	memset(x, 0, sizeof(*x));
-	return x;
-}
-
-/* Class of member m of a type whose nearest named type is sname. */
-static enum ch_class member_class(ch_ctx *ctx, const char *sname, const struct ch_member *m,
-				  const char **group)
-{
-	*group = m->group;
-	if (m->cls != CH_CLASS_NONE)
-		return m->cls;
-	if (!m->name)
-		return CH_CLASS_NONE;
-	return ch_sidecar_class(ctx, sname, m->name, group);
-}
-
-/* nesting walked; a corrupt input may nest a type in itself. Deep enough
- * for any real nesting (the DWARF reader stops at 4096): a named type's
- * answer is remembered, so the walk stays linear */
-#define CH_MAX_DEPTH 4096
-
-/* *cut: the answer "no" was reached only because the depth limit stopped
- * the walk; such an answer depends on where the walk started and is not
- * remembered (else the order types are judged in changes the verdicts:
- * DWARF lists the outermost of 256 nested structs first). */
-static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth,
-			    int *cut)
-{
-	size_t i;
-	int found = 0, mycut = 0, named;
-	const char *name = t->name ? t->name : sname;
-	if (t->name && t->annot_state)
-		return t->annot_state == 1;
-	if (depth > CH_MAX_DEPTH) {
-		*cut = 1;
-		return 0;
-	}
-	/* one lookup settles a struct the sidecar does not name (most) */
-	named = name && ch_sidecar_names_type(ctx, name);
-	if (t->name && named && ch_sidecar_path_under(ctx, t->name, NULL))
-		found = 1;   /* member paths into its embedded structs */
-	for (i = 0; i < t->nmembers; i++) {
-		const struct ch_member *m = &t->members[i];
-		const char *g;
-		if (m->cls != CH_CLASS_NONE || (named && member_class(ctx, name, m, &g) != CH_CLASS_NONE))
-			found = 1;   /* keep going: marks every sidecar match */
-		else if (m->type && m->type != t &&
-			 annotated_in_cut(ctx, (struct ch_type *)m->type, name, depth + 1, &mycut))
-			found = 1;
-	}
-	if (t->name && (found || !mycut))
-		t->annot_state = found ? 1 : 2;
-	if (!found && mycut)
-		*cut = 1;
-	return found;
-}
-
-static int annotated_in(ch_ctx *ctx, struct ch_type *t, const char *sname, int depth)
-{
-	int cut = 0;
-	return annotated_in_cut(ctx, t, sname, depth, &cut);
-}
-
-int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t)
-{
-	/* the kernel's cacheline group markers make the struct itself judged
-	 * (core/groups.c), not the structs that embed it */
-	return t ? annotated_in(ctx, t, t->name, 0) || ch_type_has_groups(t) : 0;
-}
-
-static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, int inst,
-			 const char *prefix, int top, int depth);
-
-static void add_data_leaf(struct flat *f, const struct ch_member *m, const char *path,
-			  uint64_t off, enum ch_class cls, const char *group, int inst, int top,
-			  int depth)
-{
-	struct leafx *x = add_leaf(f);
-	uint64_t size = m->size;
-	if (!x)
-		return;
-	x->l.path = path;
-	x->l.member = m;
-	x->l.cls = cls;
-	x->l.group = group;
-	x->l.pad = ch_member_pad_kind(m);
-	x->l.depth = depth;
-	x->l.bit_size = m->bit_size;
-	if (m->bit_size) {
-		/* front-ends split (offset, bit_offset) differently: sparse keeps
-		 * the storage unit's offset, DWARF and GCC absolute bits. Normalise
-		 * to the byte holding the first bit and the bit within it. */
-		uint64_t first = m->bit_offset / 8, last = (m->bit_offset + m->bit_size - 1) / 8;
-		off += first;
-		size = last - first + 1;
-		x->l.bit_offset = m->bit_offset % 8;
-	} else if (m->flexible) {
-		/* a flexible array reaches at least one element past its offset */
-		size = m->elem_size ? m->elem_size : 1;
-	}
-	x->l.offset = off;
-	x->l.size = size;
-	x->inst = inst;
-	x->top = top;
-	x->kg = f->cur_kg;
-}
-
-/* a, b, c joined into context memory: a member's path ("a.b", "a[3]"),
- * made for every nested member of every judged struct */
-static const char *join_path(ch_ctx *ctx, const char *a, const char *b, const char *c)
-{
-	size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
-	char *d = (char *)ch_alloc(ctx, na + nb + nc + 1);
-	memcpy(d, a, na);
-	memcpy(d + na, b, nb);
-	memcpy(d + na + nb, c, nc + 1);
-	return d;
-}
-
-static void flatten_member_in(struct flat *f, const struct ch_member *m, const char *sname,
-			      int inst, const char *prefix, int top, int depth);
-
-static void flatten_member(struct flat *f, const struct ch_member *m, const char *sname,
-			   int inst, const char *prefix, int top, int depth)
-{
-	const struct ch_group *saved_kg = f->cur_kg;
-	int saved_chain = f->anon_chain;
-	if (f->anon_chain && !f->cur_kg && m->kgroup)
-		f->cur_kg = m->kgroup;
-	f->anon_chain = f->anon_chain && !m->name;
-	flatten_member_in(f, m, sname, inst, prefix, top, depth);
-	f->cur_kg = saved_kg;
-	f->anon_chain = saved_chain;
-}
-
-static void flatten_member_in(struct flat *f, const struct ch_member *m, const char *sname,
-			      int inst, const char *prefix, int top, int depth)
-{
-	ch_ctx *ctx = f->ctx;
-	const char *group;
-	enum ch_class cls = member_class(ctx, sname, m, &group);
-	uint64_t off = f->insts[inst].base + m->offset;
-	const char *path;
-	struct ch_type *mt = (struct ch_type *)m->type;
-	int path_entry = 0;
-
-	if (!m->name && !mt)
-		return;   /* unnamed bit-field: padding bits */
-	if (m->name)
-		path = prefix ? join_path(ctx, prefix, ".", m->name) : m->name;
-	else
-		path = prefix;  /* anonymous struct/union: its members read as ours */
-	/* a member-path entry of the judged struct ("global.out_rate.curr")
-	 * is more specific than the embedded type's own class; an attribute
-	 * in the source still wins */
-	if (depth > 0 && m->name && m->cls == CH_CLASS_NONE && f->top_name && path &&
-	    (f->top_paths || !strchr(path, '.'))) {
-		const char *pg = NULL;
-		enum ch_class pc = ch_sidecar_class(ctx, f->top_name, path, &pg);
-		if (pc != CH_CLASS_NONE) {
-			cls = pc;
-			group = pg;
-			path_entry = 1;
-		}
-	}
-
-	if (mt && cls == CH_CLASS_NONE && depth >= CH_MAX_NEST &&
-	    annotated_in(ctx, mt, mt->name ? mt->name : sname, depth))
-		f->truncated = 1;   /* annotated, but nested too deep: one opaque field */
-	if (!mt || cls != CH_CLASS_NONE || depth >= CH_MAX_NEST ||
-	    (!annotated_in(ctx, mt, mt->name ? mt->name : sname, depth) &&
-	     !(path && f->top_paths && ch_sidecar_path_under(ctx, f->top_name, path)))) {
-		add_data_leaf(f, m, path ? path : "<anonymous>", off, cls, group, inst, top, depth);
-		if (path_entry && f->nleaves)
-			f->leaves[f->nleaves - 1].path_own = 1;
-		if (cls != CH_CLASS_NONE && m->cls == CH_CLASS_NONE && m->name && f->nleaves)
-			f->leaves[f->nleaves - 1].l.inferred = path_entry
-				? ch_sidecar_inferred(ctx, f->top_name, path)
-				: ch_sidecar_inferred(ctx, sname, m->name);
-		return;
-	}
-	{
-		const char *inner = mt->name ? mt->name : sname;
-		uint64_t n = m->flexible ? 1 : m->nelems, i;
-		if (n <= 1 && !m->flexible && m->nelems == 1) {
-			int ci = add_inst(f, mt, mt->is_union, inst, off);
-			flatten_type(f, mt, inner, ci, path, top, depth + 1);
-			return;
-		}
-		{
-			int ai = add_inst(f, NULL, 0, inst, off);
-			if (n > CH_MAX_ELEMS) {
-				n = CH_MAX_ELEMS;
-				f->truncated = 1;
-			}
-			for (i = 0; i < n; i++) {
-				int ei = add_inst(f, mt, mt->is_union, ai, off + i * m->elem_size);
-				f->insts[ei].elem = (int)i;
-				char ix[24];
-				snprintf(ix, sizeof(ix), "[%llu]", (unsigned long long)i);
-				const char *ep = join_path(ctx, path ? path : "", ix, "");
-				flatten_type(f, mt, inner, ei, ep, top, depth + 1);
-			}
-		}
-	}
-}
-
-static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, int inst,
-			 const char *prefix, int top, int depth)
-{
-	size_t i;
-	for (i = 0; i < t->nmembers; i++)
-		flatten_member(f, &t->members[i], sname, inst, prefix,
-			       top < 0 ? (int)i : top, depth);
-}
-
-static void flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
-{
-	memset(f, 0, sizeof(*f));
-	f->ctx = ctx;
-	f->top_name = t->name;
-	/* one look per struct: without member-path entries of it, no nested
-	 * "a.b" path is looked up (a hash of both names per nested member) */
-	f->top_paths = t->name && ch_sidecar_path_under(ctx, t->name, NULL);
-	f->anon_chain = 1;
-	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
-	add_inst(f, t, t->is_union, -1, 0);
-	flatten_type(f, t, t->name, 0, NULL, -1, 0);
-	{
-		size_t i;
-		for (i = 0; i < f->nleaves; i++) {
-			int x;
-			f->leaves[i].l.kgroup = f->leaves[i].kg;
-			for (x = f->leaves[i].inst; x > 0 && !f->leaves[i].path_own;
-			     x = f->insts[x].parent)
-				if (f->insts[x].type && f->insts[x].type->name) {
-					f->leaves[i].l.embedded = 1;
-					break;
-				}
-		}
-	}
-}
-
-static void flat_free(struct flat *f)
-{
-	free(f->insts);
-	free(f->leaves);
-}
-
-int ch_flatten(ch_ctx *ctx, struct ch_type *t, struct ch_leaf **out, size_t *n)
-{
-	struct flat f;
-	size_t i;
-	struct ch_leaf *v;
-	flat_build(&f, ctx, t);
-	v = (struct ch_leaf *)ch_alloc(ctx, (f.nleaves ? f.nleaves : 1) * sizeof(*v));
-	for (i = 0; i < f.nleaves; i++)
-		v[i] = f.leaves[i].l;
-	*out = v;
-	*n = f.nleaves;
-	flat_free(&f);
-	return 0;
-}
-
-/* ---- padding classification ------------------------------------------- */
-
-int ch_type_is_padding(const struct ch_type *t)
-{
-	if (!t || t->size != 0 || t->align <= 1 || t->nmembers != 1)
-		return 0;
-	if (t->name && !strcmp(t->name, "cacheline_padding"))
-		return 0;
-	return t->members[0].size == 0 && !t->members[0].type;
-}
-
-enum ch_pad_kind ch_member_pad_kind(const struct ch_member *m)
-{
-	const struct ch_type *t = m->type;
-	if (t && m->nelems == 1 && t->size == 0 && t->name && !strcmp(t->name, "cacheline_padding"))
-		return CH_PAD_UNIFIED;
-	if (t && m->nelems == 1 && ch_type_is_padding(t))
-		return CH_PAD_PRIVATE;
-	if (!t && m->is_integer && m->elem_size == 1 && m->nelems > 1 && m->size > 0 && m->name &&
-	    strstr(m->name, "pad"))
-		return CH_PAD_BYTES;
-	if (m->user_align && m->size > 0)
-		return CH_PAD_ALIGNED;
-	return CH_PAD_NONE;
-}
+#include "flat.h"
 
 /* ---- judging ------------------------------------------------------------- */
 
-static int is_data(const struct leafx *x)
-{
-	return x->l.size > 0 && (x->l.pad == CH_PAD_NONE || x->l.pad == CH_PAD_ALIGNED);
-}
 
 static int is_hotish(enum ch_class c)
 {
 	return c == CH_CLASS_HOT || c == CH_CLASS_EXCLUSIVE;
 }
 
-int ch_classes_conflict(enum ch_class ca, const char *ga, enum ch_class cb, const char *gb)
-{
-	if (ca == CH_CLASS_EXCLUSIVE || cb == CH_CLASS_EXCLUSIVE)
-		return 1;
-	if ((ca == CH_CLASS_HOT && cb == CH_CLASS_READ_MOSTLY) ||
-	    (cb == CH_CLASS_HOT && ca == CH_CLASS_READ_MOSTLY))
-		return 1;
-	if (ca == CH_CLASS_HOT && cb == CH_CLASS_HOT) {
-		if (!ga || !gb)
-			return 1;
-		return strcmp(ga, gb) != 0;
-	}
-	return 0;
-}
 
 /* 1 if a and b must not share a cache line. */
 static int classes_conflict(const struct leafx *a, const struct leafx *b)
@@ -462,47 +79,11 @@ static int common_inst(const struct flat *f, int a, int b)
 	return a;
 }
 
-static const char *class_phrase(ch_ctx *ctx, const struct ch_leaf *l)
-{
-	switch (l->cls) {
-	case CH_CLASS_HOT:
-		return l->group ? ch_printf(ctx, "hot field (group '%s')", l->group) : "hot field";
-	case CH_CLASS_EXCLUSIVE: return "exclusive field";
-	case CH_CLASS_READ_MOSTLY: return "read-mostly field";
-	default: return "field";
-	}
-}
 
-const char *ch_type_phrase(ch_ctx *ctx, const struct ch_type *t)
-{
-	if (!t->name)
-		return t->is_union ? "anonymous union" : "anonymous struct";
-	if (t->name_is_typedef)
-		return ch_printf(ctx, "'%s'", t->name);
-	return ch_printf(ctx, "'%s %s'", t->is_union ? "union" : "struct", t->name);
-}
 
-/* "offset 8, size 8" or "offset 4, bits 3..7" for a bit-field. */
+
+
 #define type_phrase ch_type_phrase
-
-static const char *where_phrase(ch_ctx *ctx, const struct ch_leaf *l)
-{
-	if (l->bit_size)
-		return ch_printf(ctx, "offset %llu, bit-field of %u bits at bit %u",
-				 (unsigned long long)l->offset, l->bit_size, l->bit_offset);
-	if (l->member && l->member->flexible)
-		return ch_printf(ctx, "offset %llu, flexible array of %llu-byte elements",
-				 (unsigned long long)l->offset, (unsigned long long)l->size);
-	return ch_printf(ctx, "offset %llu, size %llu", (unsigned long long)l->offset,
-			 (unsigned long long)l->size);
-}
-
-static const char *lines_phrase(ch_ctx *ctx, unsigned L, int predicted)
-{
-	return predicted ? ch_printf(ctx, "(predicted at %u-byte lines)", L)
-			 : ch_printf(ctx, "(%u-byte lines)", L);
-}
-
 #define finding_list ch_finding_list
 
 static struct ch_finding *new_finding(ch_ctx *ctx, struct finding_list *fl)
@@ -511,38 +92,7 @@ static struct ch_finding *new_finding(ch_ctx *ctx, struct finding_list *fl)
 	return ch_finding_new(fl);
 }
 
-struct ch_finding *ch_finding_new(struct ch_finding_list *fl)
-{
-	struct ch_finding *x;
-	if (fl->n == fl->cap) {
-		fl->cap = fl->cap ? 2 * fl->cap : 16;
-		fl->v = (struct ch_finding *)ch_xrealloc(fl->v, fl->cap * sizeof(*x));
-	}
-	x = &fl->v[fl->n++];
-	memset(x, 0, sizeof(*x));
-	return x;
-}
 
-/* A finding about leaf a (where it is reported) and leaf b (the other). */
-static struct ch_finding *pair_finding(ch_ctx *ctx, struct finding_list *fl, enum ch_check check,
-				       const struct ch_config *cfg, const struct ch_type *t,
-				       const struct ch_leaf *a, const struct ch_leaf *b,
-				       uint64_t line_index, unsigned L)
-{
-	struct ch_finding *x = new_finding(ctx, fl);
-	x->check = check;
-	x->severity = cfg->severity;
-	x->struct_name = t->name;
-	x->field_a = a->path;
-	x->offset_a = a->offset;
-	x->size_a = a->size;
-	x->field_b = b->path;
-	x->offset_b = b->offset;
-	x->size_b = b->size;
-	x->line_index = line_index;
-	x->line_size = L;
-	return x;
-}
 
 static unsigned count_pads(const struct ch_type *t)
 {
@@ -558,16 +108,6 @@ static unsigned count_pads(const struct ch_type *t)
 
 static int common_inst(const struct flat *f, int a, int b);
 
-/* How a member is named in a fix: its name, or which anonymous aggregate. */
-const char *ch_member_ref(ch_ctx *ctx, const struct ch_member *m)
-{
-	if (m->name)
-		return ch_printf(ctx, "'%s'", m->name);
-	if (m->type)
-		return ch_printf(ctx, "the anonymous %s at line %u",
-				 m->type->is_union ? "union" : "struct", m->loc.line);
-	return "the unnamed bit-field";
-}
 
 /* Padding names of one struct's fixes: _padN_ after the struct's own pads,
  * one number per insertion point, so that applying every fix compiles. */
@@ -707,20 +247,6 @@ static int follows_between(const struct follows *fw, const struct leafx *a, cons
 struct pair { size_t i, j; };
 struct lspan { size_t k; uint64_t l0, l1; };
 
-/* 1 if the n elements at v are in cmp's order already: leaves come in
- * offset order and the sweep makes its pairs in order in most structs, and
- * glibc's qsort costs n log n comparisons on sorted input too (a third of
- * cachehot-layout's time over a whole kernel's BTF with every struct
- * annotated). Both orders are total, so skipping the sort changes nothing. */
-static int sorted(const void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
-{
-	const char *p = (const char *)v;
-	size_t i;
-	for (i = 1; i < n; i++)
-		if (cmp(p + (i - 1) * size, p + i * size) > 0)
-			return 0;
-	return 1;
-}
 
 static int cmp_lspan(const void *a, const void *b)
 {
@@ -769,13 +295,13 @@ static size_t conflict_pairs(const struct flat *f, unsigned L, struct pair **out
 	size_t ns = 0, na = 0, np = 0, cap = 0, k, e, keep;
 	for (k = 0; k < f->nleaves; k++) {
 		const struct leafx *x = &f->leaves[k];
-		if (!is_data(x))
+		if (!ch_leafx_is_data(x))
 			continue;
 		sp[ns].k = k;
 		sp[ns].l0 = x->l.offset / L;
 		sp[ns++].l1 = (x->l.offset + x->l.size - 1) / L;
 	}
-	if (ns > 1 && !sorted(sp, ns, sizeof(*sp), cmp_lspan))
+	if (ns > 1 && !ch_sorted(sp, ns, sizeof(*sp), cmp_lspan))
 		qsort(sp, ns, sizeof(*sp), cmp_lspan);
 	for (k = 0; k < ns; k++) {
 		const struct leafx *b = &f->leaves[sp[k].k];
@@ -809,7 +335,7 @@ static size_t conflict_pairs(const struct flat *f, unsigned L, struct pair **out
 		}
 		act[na++] = sp[k];
 	}
-	if (np > 1 && !sorted(pv, np, sizeof(*pv), cmp_pair))
+	if (np > 1 && !ch_sorted(pv, np, sizeof(*pv), cmp_pair))
 		sort_pairs(pv, np, f->nleaves);
 	free(sp);
 	free(act);
@@ -835,7 +361,7 @@ static const struct ch_fix *struct_fix(ch_ctx *ctx, const struct flat *f,
 		v[i].cls = f->leaves[i].l.cls;
 		v[i].group = f->leaves[i].l.group;
 		v[i].top = (size_t)f->leaves[i].top;
-		v[i].data = is_data(&f->leaves[i]);
+		v[i].data = ch_leafx_is_data(&f->leaves[i]);
 	}
 	{
 		struct ch_idiom id;
@@ -928,7 +454,7 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 			}
 			if (!f->insts[c].type && c != 0)
 				array_done[c] = 1;   /* one finding per array: one fix */
-			x = pair_finding(ctx, fl, CH_CHECK_FALSE_SHARING, cfg, t, &second->l,
+			x = ch_pair_finding(fl, CH_CHECK_FALSE_SHARING, cfg, t, &second->l,
 					 &first->l, (uint64_t)line, L);
 			if (first->top != second->top && !sfix_done) {
 				sfix = struct_fix(ctx, f, t, L, cfg->kernel, predicted);
@@ -945,11 +471,11 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 				 ? t->members[second->top].loc : second->l.member->loc;
 			x->message = ch_printf(ctx,
 				"%s '%s' (%s) shares cache line %lld %s of %s with %s '%s' (%s); %s [%s]",
-				class_phrase(ctx, &second->l), second->l.path,
-				where_phrase(ctx, &second->l), (long long)line,
-				lines_phrase(ctx, L, predicted), type_phrase(ctx, t),
-				class_phrase(ctx, &first->l), first->l.path,
-				where_phrase(ctx, &first->l),
+				ch_leaf_class_phrase(ctx, &second->l), second->l.path,
+				ch_leaf_where_phrase(ctx, &second->l), (long long)line,
+				ch_lines_phrase(ctx, L, predicted), type_phrase(ctx, t),
+				ch_leaf_class_phrase(ctx, &first->l), first->l.path,
+				ch_leaf_where_phrase(ctx, &first->l),
 				x->fix ? (x->fix->brief ? x->fix->brief : x->fix->text)
 				       : fix_phrase(ctx, f, t, first, second, L, pn, cfg->kernel),
 				ch_check_id(CH_CHECK_FALSE_SHARING));
@@ -974,270 +500,6 @@ static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type 
 	free(owned);
 }
 
-/* Neighbouring data leaves in offset order, found by binary search: the
- * data leaves by (offset, index), and by (end, index) with the running best
- * (largest offset, lowest index) of each prefix. Built once per struct. */
-struct nbrs {
-	const struct flat *f;
-	size_t *by_off, *by_end, *best, n;
-};
-
-static const struct flat *cmp_flat;
-static int cmp_by_off(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	uint64_t ox = cmp_flat->leaves[x].l.offset, oy = cmp_flat->leaves[y].l.offset;
-	if (ox != oy)
-		return ox < oy ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-static int cmp_by_end(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	uint64_t ex = cmp_flat->leaves[x].l.offset + cmp_flat->leaves[x].l.size;
-	uint64_t ey = cmp_flat->leaves[y].l.offset + cmp_flat->leaves[y].l.size;
-	if (ex != ey)
-		return ex < ey ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-static void nbrs_build(struct nbrs *nb, const struct flat *f)
-{
-	size_t k;
-	nb->f = f;
-	nb->n = 0;
-	nb->by_off = (size_t *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(size_t));
-	nb->by_end = (size_t *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(size_t));
-	nb->best = (size_t *)ch_xrealloc(NULL, (f->nleaves + 1) * sizeof(size_t));
-	for (k = 0; k < f->nleaves; k++)
-		if (is_data(&f->leaves[k]))
-			nb->by_off[nb->n] = nb->by_end[nb->n] = k, nb->n++;
-	cmp_flat = f;
-	if (nb->n > 1) {
-		if (!sorted(nb->by_off, nb->n, sizeof(size_t), cmp_by_off))
-			qsort(nb->by_off, nb->n, sizeof(size_t), cmp_by_off);
-		if (!sorted(nb->by_end, nb->n, sizeof(size_t), cmp_by_end))
-			qsort(nb->by_end, nb->n, sizeof(size_t), cmp_by_end);
-	}
-	for (k = 0; k < nb->n; k++) {
-		size_t c = nb->by_end[k];
-		nb->best[k] = c;
-		if (k > 0) {
-			size_t b = nb->best[k - 1];
-			uint64_t ob = f->leaves[b].l.offset, oc = f->leaves[c].l.offset;
-			if (ob > oc || (ob == oc && b < c))
-				nb->best[k] = b;
-		}
-	}
-}
-
-static void nbrs_free(struct nbrs *nb)
-{
-	free(nb->by_off);
-	free(nb->by_end);
-	free(nb->best);
-}
-
-/* Neighbouring data leaf of leaf i (not itself data), in offset order
- * (dir -1: the last ending at or before it; +1: the first starting at or
- * after its end; the lowest index among equal offsets). */
-static const struct leafx *neighbour(const struct nbrs *nb, size_t i, int dir)
-{
-	const struct flat *f = nb->f;
-	const struct leafx *p = &f->leaves[i];
-	size_t x = 0, y = nb->n;
-	if (dir > 0) {
-		uint64_t end = p->l.offset + p->l.size;
-		while (x < y) {   /* first by offset starting at or after end */
-			size_t m = x + (y - x) / 2;
-			if (f->leaves[nb->by_off[m]].l.offset < end)
-				x = m + 1;
-			else
-				y = m;
-		}
-		return x < nb->n ? &f->leaves[nb->by_off[x]] : NULL;
-	}
-	while (x < y) {   /* how many end at or before p's offset */
-		size_t m = x + (y - x) / 2, q = nb->by_end[m];
-		if (f->leaves[q].l.offset + f->leaves[q].l.size <= p->l.offset)
-			x = m + 1;
-		else
-			y = m;
-	}
-	return x ? &f->leaves[nb->best[x - 1]] : NULL;
-}
-
-/* The nearest instance above inst (inst included, the outermost struct
- * excluded) of a named struct type, or 0. */
-static int named_inst(const struct flat *f, int inst)
-{
-	for (; inst > 0; inst = f->insts[inst].parent)
-		if (f->insts[inst].type && f->insts[inst].type->name)
-			return inst;
-	return 0;
-}
-
-/* 1 if instance inst lies within instance e (e > 0). */
-static int inst_within(const struct flat *f, int inst, int e)
-{
-	for (; inst > 0; inst = f->insts[inst].parent)
-		if (inst == e)
-			return 1;
-	return 0;
-}
-
-/* How a hand-sized pad of 'bytes' bytes is written: the tree's own pad
- * macro, else the member's own declaration. */
-static const char *pad_spelling(ch_ctx *ctx, const char *pad_macro, const struct ch_member *m,
-				uint64_t bytes)
-{
-	if (pad_macro)
-		return ch_printf(ctx, "make it %s(%llu)", pad_macro, (unsigned long long)bytes);
-	return ch_printf(ctx, "make it char %s[%llu]", m->name ? m->name : "pad",
-			 (unsigned long long)bytes);
-}
-
-static void judge_padding(ch_ctx *ctx, const struct flat *f, const struct ch_type *t,
-			  unsigned L, const struct ch_config *cfg, struct finding_list *fl,
-			  const struct ch_idiom *idp)
-{
-	size_t i;
-	const struct ch_idiom id = *idp;
-	static const unsigned sizes[] = { 32, 64, 128, 256 };
-	struct nbrs nb = { NULL, NULL, NULL, NULL, 0 };
-	for (i = 0; i < f->nleaves; i++) {
-		const struct leafx *p = &f->leaves[i], *prev, *next, *ann;
-		const struct ch_member *m = p->l.member;
-		struct ch_finding *x;
-		const char *what, *fix, *iso;
-		enum ch_severity sev;
-		if (p->l.pad != CH_PAD_PRIVATE && p->l.pad != CH_PAD_BYTES)
-			continue;
-		if (!nb.f)   /* built at the first padding member */
-			nbrs_build(&nb, f);
-		prev = neighbour(&nb, i, -1);
-		next = neighbour(&nb, i, +1);
-		if (prev && prev->l.cls != CH_CLASS_NONE)
-			ann = prev;
-		else if (next && next->l.cls != CH_CLASS_NONE)
-			ann = next;
-		else
-			continue;
-		if (p->l.embedded) {
-			/* padding of an embedded named struct between its own
-			 * fields: judged at that struct's definition */
-			int e = named_inst(f, p->inst);
-			if (inst_within(f, ann->inst, e) && !ann->path_own &&
-			    (!prev || !next || inst_within(f, (ann == prev ? next : prev)->inst, e)))
-				continue;
-		}
-		iso = ch_printf(ctx, "%s '%s' (%s)", class_phrase(ctx, &ann->l), ann->l.path,
-				where_phrase(ctx, &ann->l));
-		if (prev && next) {
-			const struct leafx *o = ann == prev ? next : prev;
-			iso = ch_printf(ctx, "%s from '%s' (offset %llu)", iso, o->l.path,
-					(unsigned long long)o->l.offset);
-		}
-		sev = cfg->severity;
-		if (p->l.pad == CH_PAD_BYTES && cfg->kernel != 1 && t->align < L) {
-			/* userspace, placed anywhere (malloc and calloc align to 16
-			 * bytes): what isolates is the distance, L - 1 bytes or more,
-			 * never the offsets; _Alignas would not hold on the heap */
-			uint64_t gap = prev && next && next->l.offset > prev->l.offset + prev->l.size
-				       ? next->l.offset - (prev->l.offset + prev->l.size) : 0;
-			uint64_t want;
-			const char *grow;
-			if (!prev || !next || gap + 1 >= L) {
-				if (!prev || !next || gap + 1 >= 2 * (uint64_t)L)
-					continue;   /* isolates wherever it starts, at L and 2L */
-				want = m->size + (2 * (uint64_t)L - 1 - gap);
-				sev = CH_SEV_NOTE;
-				grow = pad_spelling(ctx, id.pad_macro, m, want);
-				what = ch_printf(ctx, "hand-sized padding '%s' (%s, offset %llu) isolates "
-						 "%s wherever the object starts, at %u-byte lines (%llu "
-						 "bytes between them); at %u-byte lines that takes %u: "
-						 "%s", p->l.path, m->type_name ? m->type_name : "bytes",
-						 (unsigned long long)p->l.offset, iso, L,
-						 (unsigned long long)gap, 2 * L, 2 * L - 1, grow);
-				x = pair_finding(ctx, fl, CH_CHECK_PADDING_MACRO, cfg, t, &p->l, &ann->l,
-						 p->l.offset / L, L);
-				x->severity = sev;
-				x->loc = m->loc;
-				x->message = ch_printf(ctx, "%s [%s]", what,
-						       ch_check_id(CH_CHECK_PADDING_MACRO));
-				continue;
-			}
-			want = m->size + (L - 1 - gap);
-			grow = pad_spelling(ctx, id.pad_macro, m, want);
-			what = ch_printf(ctx, "hand-sized padding '%s' (%s, offset %llu, cache line %llu) "
-					 "separates %s by %llu bytes: that isolates them %s (malloc and "
-					 "calloc align to 16 bytes; %u bytes isolate wherever it "
-					 "starts); %s",
-					 p->l.path, m->type_name ? m->type_name : "bytes",
-					 (unsigned long long)p->l.offset,
-					 (unsigned long long)(p->l.offset / L), iso,
-					 (unsigned long long)gap,
-					 (prev->l.offset + prev->l.size - 1) / L < next->l.offset / L
-					 ? ch_printf(ctx, "only when the object starts on a %u-byte "
-						     "boundary", L)
-					 : ch_printf(ctx, "at no placement where they now share line "
-						     "%llu", (unsigned long long)(next->l.offset / L)),
-					 L - 1, grow);
-			x = pair_finding(ctx, fl, CH_CHECK_PADDING_MACRO, cfg, t, &p->l, &ann->l,
-					 p->l.offset / L, L);
-			x->severity = sev;
-			x->loc = m->loc;
-			x->message = ch_printf(ctx, "%s [%s]", what, ch_check_id(CH_CHECK_PADDING_MACRO));
-			continue;
-		}
-		if (cfg->kernel == 1)
-			fix = ch_printf(ctx, "use CACHELINE_PADDING(%s) from <linux/cache.h> instead",
-					m->name ? m->name : "_pad_");
-		else if (next && id.align_macro)
-			fix = ch_printf(ctx, "drop it and insert %s(%u); before '%s' instead",
-					id.align_macro, L, next->l.path);
-		else if (next)
-			fix = ch_printf(ctx, "drop it and declare '%s' %s(%u) instead",
-					next->l.path, CH_ALIGNAS(cfg->kernel), L);
-		else
-			fix = ch_printf(ctx, "drop it and declare the struct's first member "
-					"%s(%u) instead", CH_ALIGNAS(cfg->kernel), L);
-		if (p->l.pad == CH_PAD_PRIVATE) {
-			what = ch_printf(ctx, "'%s' (private padding type 'struct %s', offset %llu, "
-					 "cache line %llu) isolates %s",
-					 p->l.path, m->type->name ? m->type->name : "?",
-					 (unsigned long long)p->l.offset,
-					 (unsigned long long)(p->l.offset / L), iso);
-		} else {
-			char ok[64] = "", bad[64] = "";
-			size_t k;
-			for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-				unsigned s = sizes[k];
-				int isolated = !prev || !next ||
-					(prev->l.offset + prev->l.size - 1) / s < next->l.offset / s;
-				char *dst = isolated ? ok : bad;
-				snprintf(dst + strlen(dst), 64 - strlen(dst), "%s%u", *dst ? " and " : "", s);
-			}
-			what = ch_printf(ctx, "hand-sized padding '%s' (%s, offset %llu, cache line %llu) "
-					 "isolates %s; %s",
-					 p->l.path, m->type_name ? m->type_name : "bytes",
-					 (unsigned long long)p->l.offset,
-					 (unsigned long long)(p->l.offset / L), iso,
-					 *bad ? ch_printf(ctx, "it isolates at %s%s-byte lines but breaks at %s-byte lines",
-							  ok, *ok ? "" : "no", bad)
-					      : ch_printf(ctx, "it is sized by hand for %s-byte lines", ok));
-		}
-		x = pair_finding(ctx, fl, CH_CHECK_PADDING_MACRO, cfg, t, &p->l, &ann->l,
-				 p->l.offset / L, L);
-		x->severity = sev;
-		x->loc = m->loc;
-		x->message = ch_printf(ctx, "%s; %s [%s]", what, fix, ch_check_id(CH_CHECK_PADDING_MACRO));
-		if (p->l.pad == CH_PAD_PRIVATE)
-			x->fix_macro = "CACHELINE_PADDING";
-	}
-	if (nb.f)
-		nbrs_free(&nb);
-}
 
 static int finding_cmp(const void *pa, const void *pb)
 {
@@ -1326,7 +588,7 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 				   type_phrase(ctx, t), ch_check_id(CH_CHECK_FALSE_SHARING)));
 		goto out;
 	}
-	flat_build(&f, ctx, t);
+	ch_flat_build(&f, ctx, t);
 	pn.n = 0;
 	pn.base = count_pads(t);
 	judge_pairs(ctx, &f, t, L, 0, cfg, &fl, &pn);
@@ -1336,7 +598,7 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 	/* userspace, aligned to less than a line, isolating with separators:
 	 * made to be placed anywhere (heap objects) */
 	placement_free = cfg->kernel != 1 && t->align < L && id.separator;
-	judge_padding(ctx, &f, t, L, cfg, &fl, &id);
+	ch_judge_padding(ctx, &f, t, L, cfg, &fl, &id);
 	{
 		struct ch_leaf *lv = (struct ch_leaf *)ch_xrealloc(NULL, (f.nleaves + 1) * sizeof(*lv));
 		for (i = 0; i < f.nleaves; i++)
@@ -1377,7 +639,7 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 				   "each array, %d levels of nesting and %d fields were checked [%s]",
 				   type_phrase(ctx, t), CH_MAX_ELEMS, CH_MAX_NEST, CH_MAX_LEAVES,
 				   ch_check_id(CH_CHECK_FALSE_SHARING)));
-	flat_free(&f);
+	ch_flat_free(&f);
 out:
 	if (fl.n)   /* qsort(NULL, 0, ...) is undefined (UBSan, make fuzz) */
 		qsort(fl.v, fl.n, sizeof(*fl.v), finding_cmp);

@@ -316,7 +316,7 @@ static void parse_slot(ch_ctx *ctx, struct side_lazy *l, uint32_t k)
 	}
 }
 
-void ch_sidecar_index_need(ch_ctx *ctx, const char *type)
+static void index_need(ch_ctx *ctx, const char *type)
 {
 	struct side_lazy *l = (struct side_lazy *)ctx->side_lazy;
 	size_t n;
@@ -335,7 +335,7 @@ void ch_sidecar_index_need(ch_ctx *ctx, const char *type)
 	}
 }
 
-void ch_sidecar_index_all(ch_ctx *ctx)
+static void index_all(ch_ctx *ctx)
 {
 	struct side_lazy *l = (struct side_lazy *)ctx->side_lazy;
 	uint32_t k;
@@ -347,7 +347,7 @@ void ch_sidecar_index_all(ch_ctx *ctx)
 	ctx->nside_pending = 0;
 }
 
-void ch_sidecar_index_free(ch_ctx *ctx)
+static void index_free(ch_ctx *ctx)
 {
 	struct side_lazy *l = (struct side_lazy *)ctx->side_lazy;
 	if (!l)
@@ -357,7 +357,10 @@ void ch_sidecar_index_free(ch_ctx *ctx)
 	free(l->done);
 	free(l);
 	ctx->side_lazy = NULL;
+	ctx->side_lazy_ops = NULL;
 }
+
+static const struct ch_side_lazy_ops index_ops = { index_need, index_all, index_free };
 
 int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
 {
@@ -431,12 +434,13 @@ int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
 	l->seq_base = ctx->side_seq_next;
 	ctx->side_seq_next += (size_t)l->h->nlines + 1;
 	ctx->side_lazy = l;
+	ctx->side_lazy_ops = &index_ops;
 	ctx->nside_pending = l->h->nrecs;
 	/* the lines naming no struct: now */
 	for (i = 0; i < l->h->nother; i++)
 		parse_rec(ctx, l, &l->recs[l->h->nrecs + i]);
 	return 0;
 plain:
-	ch_sidecar_index_all(ctx);
+	index_all(ctx);
 	return ch_sidecar_load(ctx, path);
 }

@@ -78,6 +78,18 @@ static int same_key(const struct ch_sidecar_entry *e, const char *type, const ch
 	return !strcmp(e->field, field);
 }
 
+void ch_sidecar_pending_need(ch_ctx *ctx, const char *type)
+{
+	if (ctx->nside_pending && ctx->side_lazy_ops)
+		ctx->side_lazy_ops->need(ctx, type);
+}
+
+void ch_sidecar_pending_all(ch_ctx *ctx)
+{
+	if (ctx->side_lazy_ops)
+		ctx->side_lazy_ops->all(ctx);
+}
+
 /* The entry for (type, field), field NULL for FUNCTION() addressable; or
  * NULL. O(1) expected. */
 static struct ch_sidecar_entry *find_entry(const ch_ctx *ctx, const char *type,
@@ -85,7 +97,7 @@ static struct ch_sidecar_entry *find_entry(const ch_ctx *ctx, const char *type,
 {
 	size_t i;
 	if (ctx->nside_pending)
-		ch_sidecar_index_need((ch_ctx *)ctx, type);
+		ch_sidecar_pending_need((ch_ctx *)ctx, type);
 	if (!ctx->cap_side_idx)
 		return NULL;
 	for (i = entry_hash(type, field, ctx->cap_side_idx); ctx->side_idx[i];
@@ -101,7 +113,7 @@ static struct ch_side_type *find_type(const ch_ctx *ctx, const char *type)
 {
 	size_t i;
 	if (ctx->nside_pending)
-		ch_sidecar_index_need((ch_ctx *)ctx, type);
+		ch_sidecar_pending_need((ch_ctx *)ctx, type);
 	if (!ctx->cap_side_types)
 		return NULL;
 	for (i = type_hash(type, ctx->cap_side_types); ctx->side_types[i].name;
@@ -404,7 +416,7 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 	const char *p = text;
 	size_t before;
 	int inferred = 0;
-	ch_sidecar_index_all(ctx);   /* a file loaded through its index: whole now */
+	ch_sidecar_pending_all(ctx);   /* a file loaded through its index: whole now */
 	before = ctx->nside;
 	while (*p) {
 		const char *nl;
@@ -454,7 +466,7 @@ int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const c
 	size_t before;
 	char *line, *hash;
 	int rc;
-	ch_sidecar_index_all(ctx);   /* conflicts with pending lines are found now */
+	ch_sidecar_pending_all(ctx);   /* conflicts with pending lines are found now */
 	before = ctx->nside;
 	ctx->side_seq = ++ctx->side_seq_next;
 	if (strchr(text, '\n')) {
@@ -639,7 +651,7 @@ size_t ch_sidecar_unmatched(ch_ctx *ctx,
 	if (ctx->side_lazy) {
 		/* struct lines parsed on demand were appended out of file
 		 * order: all parsed now, listed by their place in the files */
-		ch_sidecar_index_all(ctx);
+		ch_sidecar_pending_all(ctx);
 		order = (size_t *)malloc((ctx->nside + 1) * sizeof(*order));
 		if (!order)
 			abort();

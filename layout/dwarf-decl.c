@@ -3,7 +3,8 @@
  * dwarf-decl.c -- the C declaration text of a DWARF type, as cachehot-layout
  * prints members under --show and --reorganize ("unsigned long x[4]",
  * "struct {...} u", "void (*fn)(int)"): what layout/dwarf.c's reader hands
- * to lt_typeinfo. Split out of dwarf.c (which reads the layouts).
+ * to lt_typeinfo; and the DIE attribute helpers both use. Split out of
+ * dwarf.c (which reads the layouts).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -11,6 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dwarf-internal.h"
+
+/* ---- DIE helpers ---------------------------------------------------------- */
+int lt_die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+	if (!dwarf_attr_integrate(die, DW_AT_type, &a))
+		return 0;
+	return dwarf_formref_die(&a, out) != NULL;
+}
+
+int lt_die_udata(Dwarf_Die *die, unsigned attr, Dwarf_Word *v)
+{
+	Dwarf_Attribute a;
+	if (!dwarf_attr_integrate(die, attr, &a))
+		return 0;
+	return dwarf_formudata(&a, v) == 0;
+}
 
 /* ---- small string buffer ---------------------------------------------- */
 struct sb {

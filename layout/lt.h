@@ -138,14 +138,21 @@ struct lt_set {
 	struct lt_manifest *mf;
 };
 
-/* ---- input.c ------------------------------------------------------------- */
+/* ---- input.c, read.c ----------------------------------------------------- */
 /* New empty set with its own core context. Never NULL. */
 struct lt_set *lt_set_new(void);
 void lt_set_free(struct lt_set *s);
-/* Read every named struct/union defined in path (ELF with DWARF, ELF with a
+/* read.c: read every named struct/union defined in path (ELF with DWARF, ELF with a
  * .BTF section, or a raw BTF file; the kind is detected from the content).
  * Returns 0, or -1 with a message "PATH: why" in err (errsz bytes). */
 int lt_set_read(struct lt_set *s, const char *path, char *err, size_t errsz);
+/* ---- read.c --------------------------------------------------------------- */
+/* A set read from files, the sidecars (paths; exit 2 with a message on a
+ * bad one) loaded first and the manifest mf (may be NULL) applied after;
+ * want_decls: keep member declarations (--show, --reorganize). Exits 2
+ * with a message when a file cannot be read. */
+struct lt_set *lt_load_set(char **files, int nfiles, char **sides, size_t nsides,
+			   struct lt_manifest *mf, int want_decls);
 /* The struct called name, or NULL. */
 struct lt_struct *lt_set_find(struct lt_set *s, const char *name);
 /* Record a struct read by a reader (dedup by name: later ones only mark
@@ -167,6 +174,12 @@ int lt_type_nonmonotonic(const struct ch_type *t);
  * Returns 0, or -1 with err filled. */
 int lt_dwarf_read(struct lt_set *s, const char *path, unsigned fileno,
 		  char *err, size_t errsz);
+/* ---- srcpos.c ---------------------------------------------------------- */
+/* A decl file name raw of a unit whose directory is comp_dir (its first
+ * comp_dir_len bytes; NULL when unknown), interned for set s: the s->ctx-
+ * owned name to print, relative to comp_dir when under it. */
+const char *lt_src_intern(struct lt_set *s, const char *comp_dir, size_t comp_dir_len,
+			  const char *raw);
 /* GCC's display column for a byte column of an interned DWARF decl file
  * (tabs to multiples of 8, one column per UTF-8 character; for a member
  * declared by a macro, the position of its name inside the arguments).
@@ -269,6 +282,12 @@ void lt_record(struct ch_record *r, const struct ch_loc *l, const char *field, c
  * kind, hint: a "did you mean" name or NULL). */
 void lt_side_report(FILE *out, enum ch_severity sev, const char *msg, const char *entry,
 		    const char *ident, const char *file, unsigned line, const char *hint);
+/* The same at loc (a struct's definition), in struct scope, from input. */
+void lt_side_report_at(FILE *out, enum ch_severity sev, const char *msg, const struct ch_loc *loc,
+		       const char *input, const char *scope, const char *entry, const char *ident);
+/* The line-size note macros.c composed ("FILE:LINE: note: MESSAGE"), as a
+ * record when --findings is on (the note itself is printed by the caller). */
+void lt_record_macro_note(const char *note);
 /* "file:line:col: " for a location (display column; field: the member the
  * location belongs to, for macro-declared members), else "input: ". */
 void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const char *input);
@@ -296,6 +315,28 @@ int lt_groups(struct lt_set *s, char **only, size_t nonly, const struct lt_opts 
  * Returns 1 when a new conflict appears, else 0. */
 int lt_diff(struct lt_set *old, struct lt_set *new_, const struct lt_opts *o,
 	    FILE *out);
+
+/* ---- judge.c: the default mode ------------------------------------------- */
+struct ch_netcl;
+struct ch_asserts;
+struct lt_judge_args {
+	char **files;              /* the inputs (their symbols: global variables) */
+	int nfiles;
+	char **only;               /* --struct NAME...: only these */
+	size_t nonly;
+	struct lt_manifest *mf;    /* --manifest, or NULL */
+	size_t nsides;             /* sidecars loaded */
+	int line_given;            /* --line-size given: no per-struct line size */
+	int unmatched;             /* --unmatched note (1) or ignore (0) */
+	int quiet;                 /* -q: no summary line */
+	const struct ch_netcl *tab;       /* --net-cachelines tables, or NULL */
+	const struct ch_asserts *asserts; /* --group-asserts, or NULL */
+};
+/* Judge every struct of s (and the rest the default mode reports), print
+ * the findings to stdout and the summary to stderr. Returns the exit
+ * status: 0 nothing to report, 1 warnings or binary/manifest differences,
+ * 2 a tool error. */
+int lt_judge(struct lt_set *s, const struct lt_opts *o, const struct lt_judge_args *a);
 
 /* ---- netcl.c ---------------------------------------------------------------- */
 struct ch_netcl;

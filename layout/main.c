@@ -72,262 +72,14 @@ static unsigned parse_uint(const char *opt, const char *s)
 	return out;
 }
 
-static const char *sev_str(enum ch_severity s)
-{
-	return s == CH_SEV_ERROR ? "error" : s == CH_SEV_WARNING ? "warning" : "note";
-}
 
-/* The member name a flattened path ends in: "memory.usage" -> "usage",
- * "slots[1].hits" -> "hits", "zones[1]" -> "zones". */
-static const char *leaf_name(const char *path, char *buf, size_t n)
-{
-	const char *p = path ? strrchr(path, '.') : NULL;
-	size_t k;
-	if (!path)
-		return NULL;
-	p = p ? p + 1 : path;
-	k = strcspn(p, "[");
-	if (k >= n)
-		k = n - 1;
-	memcpy(buf, p, k);
-	buf[k] = 0;
-	return buf;
-}
 
-ch_ctx *lt_records;
-static void record_macro_note(const char *note);
-
-void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const char *input)
-{
-	char nb[256];
-	if (l->file && l->line)
-		fprintf(out, "%s:%u:%u: ", l->file, l->line,
-			lt_display_col(l->file, l->line, l->col, leaf_name(field, nb, sizeof(nb))));
-	else
-		fprintf(out, "%s: ", l->file ? l->file : input);
-}
-
-void lt_record(struct ch_record *r, const struct ch_loc *l, const char *field, const char *input)
-{
-	char nb[256];
-	if (!lt_records)
-		return;
-	if (!r->file && l && l->file && l->line) {
-		r->file = l->file;
-		r->line = l->line;
-		r->col = lt_display_col(l->file, l->line, l->col, leaf_name(field, nb, sizeof(nb)));
-	} else if (!r->file) {
-		r->file = l && l->file ? l->file : input;   /* a binary without DWARF: line 0 */
-	}
-	ch_record_add(lt_records, r);
-}
-
-void lt_print_finding(FILE *out, const struct ch_finding *f, const char *input)
-{
-	const char *field = f->field_a && f->check != CH_CHECK__COUNT ? f->field_a : NULL;
-	if (lt_records) {
-		struct ch_record r;
-		ch_record_from_finding(&r, f);
-		lt_record(&r, &f->loc, field, input);
-	}
-	if (f->loc.file && f->loc.line)
-		lt_print_loc(out, &f->loc, field, input);
-	else
-		fprintf(out, "%s: ", f->loc.file ? f->loc.file : input);
-	fprintf(out, "%s: %s\n", sev_str(f->severity), f->message);
-}
-
-/* A [cachehot] diagnostic (sidecar) of severity sev at loc (or, loc NULL,
- * at the entry file:line), recorded and printed: entry, in struct scope,
- * ident the kind (docs/findings.md). */
-static void side_report(FILE *out, enum ch_severity sev, const char *msg, const struct ch_loc *loc,
-			const char *input, const char *scope, const char *entry, const char *ident,
-			const char *file, unsigned line, const char *hint)
-{
-	struct ch_record r;
-	ch_record_init(&r, CH_CHECK_ANNOTATION, sev, msg);
-	ch_record_entry(&r, loc ? NULL : file, loc ? 0 : line, entry, ident, hint);
-	r.scope = scope;
-	lt_record(&r, loc, NULL, input);
-	if (loc)
-		lt_print_loc(out, loc, NULL, input);
-	else
-		fputs("cachehot-layout: ", out);
-	fprintf(out, "%s: %s\n", sev_str(sev), msg);
-}
-
-void lt_side_report(FILE *out, enum ch_severity sev, const char *msg, const char *entry,
-		    const char *ident, const char *file, unsigned line, const char *hint)
-{
-	side_report(out, sev, msg, NULL, NULL, NULL, entry, ident, file, line, hint);
-}
-
-struct emit_arg {
-	const char *input;
-	int warnings;
-};
-
-static void emit(const struct ch_finding *f, void *arg)
-{
-	struct emit_arg *ea = arg;
-	lt_print_finding(stdout, f, ea->input);
-	if (f->severity >= CH_SEV_WARNING)
-		ea->warnings++;
-}
-
-/* Sidecar diagnostics, worded as the plugin words them. */
-struct side_arg {
-	const struct lt_struct *st;
-	ch_ctx *ctx;
-	int warnings;
-};
-
-/* Look up every member the sidecar may name for 'name': the direct ones and
- * those of anonymous members (named directly, docs/annotations.rst), so the
- * lookup marks their entries as used. */
-static void mark_sidecar_used(ch_ctx *ctx, const char *name, const struct ch_type *t, int depth)
-{
-	size_t k;
-	const char *g;
-	for (k = 0; t && k < t->nmembers && depth < 64; k++) {
-		const struct ch_member *m = &t->members[k];
-		if (m->name)
-			ch_sidecar_class(ctx, name, m->name, &g);
-		else if (m->type && !m->type->name)
-			mark_sidecar_used(ctx, name, m->type, depth + 1);
-	}
-}
-
-static void side_missing(const char *file, unsigned line, const char *entry, void *arg)
-{
-	struct side_arg *a = arg;
-	side_report(stdout, CH_SEV_WARNING,
-		    ch_msg_sidecar_no_member(a->ctx, entry, file, line, a->st->name),
-		    &a->st->t->loc, a->st->input, a->st->name, entry, "no-member", NULL, 0, NULL);
-	a->warnings++;
-}
-
-struct td_arg { const struct lt_typedef *td; ch_ctx *ctx; int warnings; };
-static void side_typedef(const char *file, unsigned line, const char *entry, void *arg)
-{
-	struct td_arg *a = arg;
-	side_report(stdout, CH_SEV_WARNING,
-		    ch_msg_sidecar_typedef(a->ctx, entry, file, line, a->td->name, a->td->tag,
-					   a->td->is_union),
-		    &a->td->loc, a->td->input, a->td->tag, entry, "typedef-entry", NULL, 0, NULL);
-	a->warnings++;
-}
-
-static void side_unmatched(const char *file, unsigned line, const char *entry, void *arg)
-{
-	size_t l = strlen(entry);
-	/* FUNCTION() addressable: [cachehot-inline-addr] is not judged here
-	 * (--inline-addr has no effect), so no entry of it can match */
-	if (l > 2 && !strcmp(entry + l - 2, "()"))
-		return;
-	lt_side_report(stdout, CH_SEV_NOTE, ch_msg_sidecar_unmatched_input(arg, entry, file, line),
-		       entry, "unmatched-input", file, line, NULL);
-}
-
-static int in_list(char **v, size_t n, const char *s)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return 1;
-	return 0;
-}
-
-/* Build a set from files, with sidecars and manifest applied. */
-static int want_decls;
-/* annotated global variables are only judged from the symbol table: an
- * object without debug information is read for them alone */
-static int globals_only;
-
-static struct lt_set *load_set(char **files, int nfiles, char **sides, size_t nsides,
-			       struct lt_manifest *mf)
-{
-	struct lt_set *s = lt_set_new();
-	s->want_decls = want_decls;
-	s->mf = mf;   /* its per-thread marks, while reading */
-	char err[1024];
-	size_t i;
-	for (i = 0; i < nsides; i++)
-		if (ch_sidecar_load(s->ctx, sides[i])) {
-			fprintf(stderr, "cachehot-layout: %s\n", ch_ctx_error(s->ctx));
-			exit(2);
-		}
-	globals_only = ch_sidecar_globals(s->ctx, NULL, NULL) || lt_manifest_nglobals(mf);
-	for (i = 0; i < (size_t)nfiles; i++)
-		if (!(globals_only && lt_elf_has_section(files[i], ".debug_info") == 0 &&
-		      lt_elf_has_section(files[i], ".BTF") == 0) &&   /* symbols only */
-		    lt_set_read(s, files[i], err, sizeof(err))) {
-			fprintf(stderr, "cachehot-layout: %s\n", err);
-			exit(2);
-		}
-	for (i = 0; i < s->n; i++)
-		if (s->structs[i].nonmonotonic)
-			s->structs[i].t->randomized = 1;
-	if (mf)
-		lt_manifest_apply(mf, s);
-	return s;
-}
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
        OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_FINDINGS, OPT_UNMATCHED, OPT_INLINE,
        OPT_NETCL, OPT_LOCALITY, OPT_GASSERT, OPT_ASSERTS, OPT_GROUPS, OPT_JSON };
 
-/* The config to judge st with: the line size in effect where it is defined
- * (docs/checks.rst, "Line size"), from its unit's -g3 macro table, else the
- * one the plugin's manifest recorded for it, else cfg's. A body that cannot
- * be evaluated gives the default and its note, once per definition, when an
- * annotated struct is judged with it (as the plugin says it). */
-static const struct ch_config *struct_config(const struct ch_config *cfg, const struct lt_struct *st,
-					     int line_given, struct lt_manifest *mf, int annotated)
-{
-	static struct ch_config c;
-	static const char *noted;
-	unsigned ls;
-	c = *cfg;
-	if (line_given)
-		return &c;
-	if (st->macros && (st->macro_line_size || st->macro_note)) {
-		c.line_size = st->macro_line_size;
-		if (st->macro_note && st->macro_note != noted && annotated) {
-			noted = st->macro_note;
-			record_macro_note(st->macro_note);
-			printf("%s\n", st->macro_note);
-		}
-	} else if (st->macros && !(mf && lt_manifest_struct_line_size(mf, st->name))) {
-		c.line_size = 0;   /* no macro where it is defined: the default */
-	} else if (mf && (ls = lt_manifest_struct_line_size(mf, st->name))) {
-		c.line_size = ls;  /* as the compiler judged it */
-	}
-	return &c;
-}
 
-/* The line-size note macros.c composed, "FILE:LINE: note: MESSAGE": its
- * record (the one place layout takes its own text apart). */
-static void record_macro_note(const char *note)
-{
-	const char *sep = strstr(note, ": note: "), *colon;
-	struct ch_record r;
-	char *file;
-	if (!lt_records || !sep)
-		return;
-	for (colon = sep - 1; colon > note && *colon != ':'; colon--)
-		;
-	if (colon <= note)
-		return;
-	file = strndup(note, (size_t)(colon - note));
-	ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, NULL);
-	r.file = file;
-	r.line = (unsigned)strtoul(colon + 1, NULL, 10);
-	r.message = sep + 8;
-	r.ident = "line-size-macro";
-	ch_record_add(lt_records, &r);
-	free(file);
-}
 
 int main(int argc, char **argv)
 {
@@ -457,8 +209,8 @@ int main(int argc, char **argv)
 		struct lt_set *old, *new_;
 		if (argc - optind != 2)
 			die_usage("--diff takes exactly two files, OLD and NEW");
-		old = load_set(argv + optind, 1, sides, nsides, mf);
-		new_ = load_set(argv + optind + 1, 1, sides, nsides, mf);
+		old = lt_load_set(argv + optind, 1, sides, nsides, mf, 0);
+		new_ = lt_load_set(argv + optind + 1, 1, sides, nsides, mf, 0);
 		rc = lt_diff(old, new_, &o, stdout);
 		lt_set_free(old);
 		lt_set_free(new_);
@@ -466,8 +218,7 @@ int main(int argc, char **argv)
 		return rc < 0 ? 2 : rc;
 	}
 
-	want_decls = show || reorg;
-	s = load_set(argv + optind, argc - optind, sides, nsides, mf);
+	s = lt_load_set(argv + optind, argc - optind, sides, nsides, mf, show || reorg);
 	/* objects built with -g3 carry the macros the plugin reads */
 	if (!line_given && s->macro_line_size)
 		o.cfg.line_size = s->macro_line_size;
@@ -545,86 +296,9 @@ int main(int argc, char **argv)
 	}
 
 	{
-		struct emit_arg ea = { NULL, 0 };
-		int diffs = 0, refused = 0;
-		struct side_arg sa = { NULL, NULL, 0 };
-		size_t judged = 0;
-		if (mf)
-			diffs = lt_manifest_compare(mf, s, stdout, &refused);
-		for (i = 0; i < s->n; i++) {
-			struct lt_struct *st = &s->structs[i];
-			if (nonly && !in_list(only, nonly, st->name))
-				continue;
-			if (st->t->randomized && mf && lt_manifest_randomized(mf, st->name))
-				continue; /* refused above, with the reason */
-			ea.input = st->input;
-			if (ch_type_is_annotated(s->ctx, st->t))
-				judged++;
-			ch_check_type(s->ctx, st->t, struct_config(&o.cfg, st, line_given, mf,
-								   ch_type_is_annotated(s->ctx, st->t)),
-				      emit, &ea);
-			sa.st = st;
-			sa.ctx = s->ctx;
-			if (mf && ch_sidecar_count(s->ctx)) {
-				/* classes set from the manifest bypass the sidecar
-				 * lookup that marks entries as used */
-				mark_sidecar_used(s->ctx, st->name, st->t, 0);
-			}
-			if (ch_sidecar_count(s->ctx))
-				ch_sidecar_missing_fields(s->ctx, st->name, side_missing, &sa);
-		}
-		/* entries naming a typedef of a tagged struct (after the
-		 * structs: a struct really called so takes them) */
-		for (i = 0; i < s->ntds && !nonly; i++) {
-			struct td_arg ta = { &s->tds[i], s->ctx, 0 };
-			ch_sidecar_missing_fields(s->ctx, s->tds[i].name, side_typedef, &ta);
-			sa.warnings += ta.warnings;
-		}
-		if (!nonly) {   /* [cachehot-global-sharing]: layout/symbols.c */
-			size_t hot = 0;
-			int w = lt_globals_run(s, argv + optind, argc - optind, mf, &o, stdout,
-					       unmatched, &hot, err, sizeof(err));
-			if (w < 0) {
-				fprintf(stderr, "cachehot-layout: %s\n", err);
-				rc = 2;
-			} else
-				ea.warnings += w;
-			judged += hot;
-		}
-		ea.warnings += lt_pt_run(s, stdout, &o.cfg, only, nonly);
-		if (tab)
-			ea.warnings += lt_netcl_run(s, tab, &o, only, nonly, NULL, stdout);
-		if (asserts)
-			ea.warnings += lt_asserts_run(s, asserts, &o, only, nonly);
-		for (i = 0; i < nonly; i++)
-			if (!lt_set_find(s, only[i])) {
-				fprintf(stderr, "cachehot-layout: struct %s is not defined in the input\n",
-					only[i]);
-				rc = 2;
-			}
-		if (!nonly && unmatched && ch_sidecar_count(s->ctx))
-			ch_sidecar_unmatched(s->ctx, side_unmatched, s->ctx);
-		if (!quiet)
-			for (i = 0; i < s->n; i++)
-				if (s->structs[i].layouts_differ &&
-				    ch_type_is_annotated(s->ctx, s->structs[i].t))
-					fprintf(stderr, "cachehot-layout: struct %s has definitions of "
-						"different sizes in the inputs; judged the one from %s\n",
-						s->structs[i].name, s->structs[i].input);
-		/* DWARF and BTF carry no attributes: an attribute-annotated object
-		 * read without its manifest looks clean. Said even with -q; not
-		 * when the kernel's own words (tables, asserts) were given. */
-		if (!judged && !mf && !nsides && !nonly && !tab && !asserts)
-			fprintf(stderr, "cachehot-layout: warning: %s\n", ch_msg_nothing_judged(s->ctx));
-		if (!quiet)
-			fprintf(stderr, "cachehot-layout: %zu structs read, %zu annotated judged, "
-				"%d warnings%s\n", s->n, judged, ea.warnings + sa.warnings,
-				mf ? (diffs || refused ? ", binary differs from the manifest"
-				      : s->globals_unmatched ? ", binary matches the manifest's structs, "
-							       "not all of its annotated variables"
-					 : ", binary matches the manifest") : "");
-		if (!rc && (ea.warnings || diffs || refused || sa.warnings))
-			rc = 1;
+		struct lt_judge_args ja = { argv + optind, argc - optind, only, nonly, mf, nsides,
+					    line_given, unmatched, quiet, tab, asserts };
+		rc = lt_judge(s, &o, &ja);
 	}
 out:
 	if (lt_records) {

@@ -2,7 +2,9 @@
 # tests/docs/run.sh -- the documentation's entry point: every relative link
 # in docs/index.md (and in the README) names a file of the repository, every
 # page under docs/ is reachable from docs/index.md, and the README sends
-# readers to docs/index.md.
+# readers to docs/index.md; and the code of core/, layout/, driver/ and
+# bloat/ can be read in an order (docs/development.md): no file uses a
+# file that uses it back, directly or through others.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 links() { grep -o '](\([^)#]*\)' "$1" | sed 's/^](//' | grep -v '^[a-z]*://'; }
@@ -37,3 +39,20 @@ expect_eq docs/long-check-runs-every-documented-target "" "$absent"
 # numbers, no planning notes
 refs=$(git -C "$TOP" grep -n -I -E '[Ii]ssues? #?[0-9]+|FIELD-NOTES|/work/shared' -- . ':!third_party' ':!tests/fuzz' ':!tests/docs/run.sh' 2>/dev/null | head -3)
 expect_eq docs/no-references-outside-the-repository "" "$refs"
+
+# no dependency circle among the objects of a folder (tests/docs/deps.py)
+for d in core layout driver bloat; do
+	if ls "$BUILD/$d"/*.o >/dev/null 2>&1; then
+		expect_eq "docs/no-dependency-circle-$d" "" "$(python3 "$TOP/tests/docs/deps.py" "$BUILD/$d"/*.o 2>&1)"
+	else
+		fail "docs/no-dependency-circle-$d" "no objects in $BUILD/$d (make)"
+	fi
+done
+# the comparison sees a circle: two units that call each other
+T=$(mktemp -d)
+printf 'int b(int);\nint a(int x) { return x ? b(x - 1) : 0; }\n' >"$T/a.c"
+printf 'int a(int);\nint b(int x) { return a(x); }\nint c(void) { return 1; }\n' >"$T/b.c"
+printf 'int c(void);\nint d(void) { return c(); }\n' >"$T/d.c"
+for u in a b d; do gcc -c -o "$T/$u.o" "$T/$u.c"; done
+expect_eq docs/dependency-circle-seen "a b" "$(python3 "$TOP/tests/docs/deps.py" "$T"/*.o 2>&1)"
+rm -rf "$T"
