@@ -234,3 +234,41 @@ int ch_check_array(ch_ctx *ctx, struct ch_type *et, uint64_t E, uint64_t N, uint
 		emit(&f, arg);
 	return f.severity >= CH_SEV_WARNING;
 }
+
+int ch_per_thread_marked(ch_ctx *ctx, const char *name, int attr, int sidecar,
+			 uint64_t *count)
+{
+	int side = sidecar && name && ch_sidecar_per_thread_count(ctx) &&
+		   ch_sidecar_per_thread(ctx, name, count);
+	return side || attr;
+}
+
+void ch_per_thread_site(ch_ctx *ctx, const struct ch_pt_site *site, unsigned L,
+			struct ch_pt_judgement *j)
+{
+	unsigned al;
+	memset(j, 0, sizeof(*j));
+	switch (site->kind) {
+	case CH_PT_TYPE:
+		j->base_known = site->elem_align >= L;
+		j->what = ch_printf(ctx, "arrays of '%s %s'", site->is_union ? "union" : "struct",
+				    site->name ? site->name : "<anonymous>");
+		return;
+	case CH_PT_VARIABLE:
+	case CH_PT_MEMBER:
+		j->nelems = site->nelems;
+		if (site->heap) {
+			j->base_known = site->elem_align >= L;
+			j->what = ch_printf(ctx, "heap array '%s'", site->name);
+		} else if (site->kind == CH_PT_VARIABLE) {
+			al = site->decl_align > site->elem_align ? site->decl_align : site->elem_align;
+			j->base_known = al >= L;
+			j->what = ch_printf(ctx, "array '%s'", site->name);
+		} else {
+			j->base_off = site->offset;
+			j->base_known = site->decl_align >= L;
+			j->what = ch_printf(ctx, "array '%s'", site->name);
+		}
+		return;
+	}
+}

@@ -168,6 +168,52 @@ int ch_check_array(struct ch_ctx *ctx, struct ch_type *et, uint64_t elem_size,
 		   uint64_t nelems, uint64_t base_off, int base_known, const char *what,
 		   struct ch_loc loc, const struct ch_config *cfg,
 		   void (*emit)(const struct ch_finding *f, void *arg), void *arg);
+/* Which arrays are per-thread and how they are judged, the same in every
+ * engine (array.c, ch_per_thread_site): the front end says what it sees at
+ * a declaration, the core decides. */
+enum ch_pt_kind {
+	CH_PT_VARIABLE,            /* a variable of static storage: an array, or a
+				    * pointer to one (a heap array) */
+	CH_PT_MEMBER,              /* a struct member: an array, or a pointer */
+	CH_PT_TYPE                 /* a struct or union type: every array of it */
+};
+struct ch_pt_site {
+	enum ch_pt_kind kind;
+	const char *name;          /* the variable; the member as "STRUCT.FIELD";
+				    * the type's tag (NULL: anonymous) */
+	int heap;                  /* a pointer: the elements are on the heap */
+	int is_union;              /* CH_PT_TYPE: a union */
+	uint64_t nelems;           /* an array's element count, a heap array's
+				    * from its sidecar line (0: unknown, flexible) */
+	uint64_t offset;           /* bytes: a member's offset in its struct */
+	unsigned elem_align;       /* bytes: the element type's alignment */
+	unsigned decl_align;       /* bytes: a variable's declared alignment (an
+				    * attribute; 0: none), a member's struct's */
+};
+struct ch_pt_judgement {
+	uint64_t nelems;           /* elements (0 unknown) */
+	uint64_t base_off;         /* bytes from a line to element 0, when known */
+	int base_known;
+	const char *what;          /* "array 'x'", "heap array 'S.f'", "arrays of
+				    * 'struct x'" (ctx-owned) */
+};
+/* 1 when name is marked per-thread: attr (the attribute
+ * cacheline_per_thread, or in cachehot-layout the manifest's mark), or a
+ * sidecar line "NAME[] per_thread" / "NAME[N] per_thread" (looked up when
+ * sidecar is 1; 0: the front end knows none can name it). Both are looked
+ * up: a line's N, the count of a heap array the attribute marks, goes to
+ * *count (left alone otherwise). NAME: a variable, "STRUCT.FIELD", a tag. */
+int ch_per_thread_marked(struct ch_ctx *ctx, const char *name, int attr, int sidecar,
+			 uint64_t *count);
+/* The arguments of ch_check_array for a marked site: where element 0 lies
+ * and what the array is called. A variable's array starts where the
+ * alignment its declaration asks for (its type's, or an attribute's; never
+ * what a compiler adds to large objects) puts it, a heap array where its
+ * type's alignment does, a member's array at its offset in a struct assumed
+ * to start on a line when the struct is aligned to one; known only at line
+ * alignment L or more. */
+void ch_per_thread_site(struct ch_ctx *ctx, const struct ch_pt_site *site, unsigned L,
+			struct ch_pt_judgement *j);
 
 /* ---- adjacent global variables (core/globals.c) --------------------------- */
 /* [cachehot-global-sharing]: a global variable annotated hot or exclusive
@@ -670,6 +716,45 @@ int ch_type_is_annotated(ch_ctx *ctx, struct ch_type *t);
  * findings of severity >= warning. */
 int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 		  ch_emit_fn emit, void *arg);
+
+/* The reorganization of a struct (reorg.c; cachehot-layout --reorganize):
+ * a member order with CACHELINE_PADDING between segments that satisfies
+ * every annotation with the fewest lines, then bytes. All ctx-owned. */
+struct ch_reorg_seg {
+	uint64_t start, end;       /* bytes: the segment's first and past-last byte */
+	const char *what;          /* its class key: "hot usage", "read-mostly",
+				    * "written groups", "unannotated", "embedded
+				    * 'x' with its own layout" */
+};
+struct ch_reorg_member {
+	const struct ch_member *m; /* a member of the struct, as declared */
+	uint64_t offset;           /* bytes: its new offset (a bit-field: the byte
+				    * holding its first bit) */
+	size_t seg;                /* its segment; (size_t)-1: a flexible array
+				    * member, after every segment */
+};
+struct ch_reorg {
+	unsigned line_size;        /* bytes */
+	unsigned seg_align;        /* bytes: segments start on these boundaries */
+	uint64_t size;             /* bytes, the proposal's */
+	uint64_t lines, old_lines; /* cache lines of the proposal, of the struct */
+	struct ch_reorg_seg *segs; /* in order; CACHELINE_PADDING before each but
+				    * the first */
+	size_t nsegs;
+	struct ch_reorg_member *members; /* every member but the old padding, in
+					  * the new order */
+	size_t nmembers;
+	struct ch_type *proposal;  /* the proposed layout as a type */
+	int conflicts;             /* warnings ch_check_type still finds on it
+				    * (inside embedded types, which keep their
+				    * own layout) */
+};
+/* Plan the reorganization of t (named name in messages) at cfg's line
+ * size; NULL with a message in err (errsz bytes) for a union, a struct laid
+ * out by randstruct, one without members or whose flexible array member is
+ * not last. */
+const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char *name,
+				     const struct ch_config *cfg, char *err, size_t errsz);
 
 /* The false-sharing rule on two classes (and hot groups, NULL = ungrouped):
  * 1 if fields of these classes must not share a cache line. exclusive vs

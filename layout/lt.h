@@ -297,11 +297,12 @@ void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const ch
  * fields, then the findings as diagnostics. Returns 0. */
 int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
 	    FILE *out);
-/* --reorganize: write a member order with CACHELINE_PADDING that satisfies
- * every annotation of st with the fewest lines, then bytes (the rules are the
- * core's, core/rules.c and docs/checks.rst; the proposal is judged by
- * ch_check_type before it is printed). Returns 0, or -1 with err filled
- * (union, randomized struct, flexible array not last) and nothing written. */
+/* --reorganize: write the core's plan for st (core/reorg.c, ch_reorganize:
+ * a member order with CACHELINE_PADDING that satisfies every annotation
+ * with the fewest lines, then bytes; the rules are core/rules.c's and
+ * docs/checks.rst's; the proposal is judged by ch_check_type before it is
+ * printed). Returns 0, or -1 with err filled (union, randomized struct,
+ * flexible array not last) and nothing written. */
 int lt_reorganize(struct lt_set *s, struct lt_struct *st,
 		  const struct lt_opts *o, FILE *out, char *err, size_t errsz);
 /* --groups: list every struct of s (or of only[0..nonly)) with kernel

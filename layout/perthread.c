@@ -108,20 +108,34 @@ static int listed(char **only, size_t nonly, const char *name)
 	return !nonly;
 }
 
+/* Judge the elements et (esize bytes) of the marked array site (where it
+ * lies and its name: ch_per_thread_site). */
 static void judge(struct lt_set *s, const struct ch_config *cfg, struct pt_out *po,
-		  const struct ch_type *et, uint64_t esize, uint64_t n, uint64_t base_off,
-		  int base_known, const char *what, struct ch_loc loc)
+		  const struct ch_type *et, uint64_t esize, const struct ch_pt_site *site,
+		  struct ch_loc loc)
 {
+	struct ch_pt_judgement j;
 	if (!et || !esize)
 		return;
-	ch_check_array(s->ctx, (struct ch_type *)et, esize, n, base_off, base_known, what, loc,
-		       cfg, pt_emit, po);
+	ch_per_thread_site(s->ctx, site, ch_config_line_size(cfg), &j);
+	ch_check_array(s->ctx, (struct ch_type *)et, esize, j.nelems, j.base_off, j.base_known,
+		       j.what, loc, cfg, pt_emit, po);
+}
+
+/* A site of kind named name (the marks were read before: by the readers,
+ * lt_pt_marked). */
+static struct ch_pt_site site_of(enum ch_pt_kind kind, const char *name)
+{
+	struct ch_pt_site site;
+	memset(&site, 0, sizeof(site));
+	site.kind = kind;
+	site.name = name;
+	return site;
 }
 
 int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **only,
 	      size_t nonly)
 {
-	unsigned L = ch_config_line_size(cfg);
 	struct pt_out po = { out, NULL, NULL, 0 };
 	size_t i, k;
 
@@ -130,12 +144,14 @@ int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **o
 	/* variables (recorded by the readers only when marked) */
 	for (i = 0; i < s->nvars && !nonly; i++) {
 		const struct lt_var *v = &s->vars[i];
-		unsigned al = v->elem->align > v->align ? v->elem->align : v->align;
+		struct ch_pt_site site = site_of(CH_PT_VARIABLE, v->name);
 		po.input = v->input;
 		po.name = v->name;
-		judge(s, cfg, &po, v->elem, v->elem_size, v->nelems, 0,
-		      v->heap ? v->elem->align >= L : al >= L,
-		      ch_printf(s->ctx, v->heap ? "heap array '%s'" : "array '%s'", v->name), v->loc);
+		site.heap = v->heap;
+		site.nelems = v->nelems;
+		site.elem_align = v->elem->align;
+		site.decl_align = v->heap ? 0 : v->align;
+		judge(s, cfg, &po, v->elem, v->elem_size, &site, v->loc);
 	}
 	for (i = 0; i < s->n; i++) {
 		struct lt_struct *st = &s->structs[i];
@@ -152,15 +168,21 @@ int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **o
 			    !lt_pt_marked(s, key, NULL))
 				continue;
 			po.name = m->name;
-			judge(s, cfg, &po, m->type, m->elem_size, m->flexible ? 0 : m->nelems,
-			      m->offset, t->align >= L, ch_printf(s->ctx, "array '%s'", key), m->loc);
+			{
+				struct ch_pt_site site = site_of(CH_PT_MEMBER, key);
+				site.nelems = m->flexible ? 0 : m->nelems;
+				site.offset = m->offset;
+				site.decl_align = t->align;
+				judge(s, cfg, &po, m->type, m->elem_size, &site, m->loc);
+			}
 		}
 		/* a marked element type: every array of it */
 		if (!t->name_is_typedef && lt_pt_marked(s, st->name, NULL)) {
+			struct ch_pt_site site = site_of(CH_PT_TYPE, st->name);
+			site.is_union = t->is_union;
+			site.elem_align = t->align;
 			po.name = st->name;
-			judge(s, cfg, &po, t, t->size, 0, 0, t->align >= L,
-			      ch_printf(s->ctx, "arrays of '%s %s'", t->is_union ? "union" : "struct",
-					st->name), t->loc);
+			judge(s, cfg, &po, t, t->size, &site, t->loc);
 		}
 	}
 	/* pointer members (recorded only when marked): heap arrays */
@@ -183,8 +205,13 @@ int lt_pt_run(struct lt_set *s, FILE *out, const struct ch_config *cfg, char **o
 			continue;
 		po.input = st->input;
 		po.name = m->name;
-		judge(s, cfg, &po, pt, pt->size, cnt, 0, pt->align >= L,
-		      ch_printf(s->ctx, "heap array '%s'", key), m->loc);
+		{
+			struct ch_pt_site site = site_of(CH_PT_MEMBER, key);
+			site.heap = 1;
+			site.nelems = cnt;
+			site.elem_align = pt->align;
+			judge(s, cfg, &po, pt, pt->size, &site, m->loc);
+		}
 	}
 	return po.warnings;
 }

@@ -161,8 +161,9 @@ static int wrap_kind(tree elem)
 	return CH_WRAP_NONE;
 }
 
-static void check(tree elem, uint64_t n, uint64_t base_off, int base_known, const char *what,
-		  location_t loc)
+/* Judge the elements elem of a marked array (core/array.c: where it lies
+ * and its name from ch_per_thread_site). */
+static void check(tree elem, const struct ch_pt_judgement *j, location_t loc)
 {
 	struct ch_config cfg;
 	struct ch_type *et;
@@ -190,8 +191,8 @@ static void check(tree elem, uint64_t n, uint64_t base_off, int base_known, cons
 	l.line = x.line > 0 ? (unsigned)x.line : 0;
 	l.col = x.column > 0 ? (unsigned)x.column : 0;
 	l.fe_loc = (uint64_t)loc;
-	ch_check_array(cachehot_ctx, et, tree_to_uhwi(TYPE_SIZE_UNIT(elem)), n, base_off,
-		       base_known, what, l, &cfg, cachehot_emit, NULL);
+	ch_check_array(cachehot_ctx, et, tree_to_uhwi(TYPE_SIZE_UNIT(elem)), j->nelems, j->base_off,
+		       j->base_known, j->what, l, &cfg, cachehot_emit, NULL);
 }
 
 /* A marked struct type: judged once for arrays of it (count unknown). */
@@ -199,6 +200,8 @@ void cachehot_per_thread_type(tree type)
 {
 	unsigned L;
 	struct ch_config cfg;
+	struct ch_pt_site site;
+	struct ch_pt_judgement j;
 	type = TYPE_MAIN_VARIANT(type);
 	if (!pt_done)
 		pt_done = new hash_set<tree>;
@@ -207,21 +210,25 @@ void cachehot_per_thread_type(tree type)
 	pt_done->add(type);
 	cachehot_config(&cfg);
 	L = ch_config_line_size(&cfg);
-	check(type, 0, 0, TYPE_ALIGN_UNIT(type) >= L,
-	      ch_printf(cachehot_ctx, "arrays of '%s %s'",
-			TREE_CODE(type) == UNION_TYPE ? "union" : "struct",
-			tag_of(type) ? tag_of(type) : "<anonymous>"),
-	      DECL_SOURCE_LOCATION(TYPE_STUB_DECL(type)));
+	memset(&site, 0, sizeof(site));
+	site.kind = CH_PT_TYPE;
+	site.name = tag_of(type);
+	site.is_union = TREE_CODE(type) == UNION_TYPE;
+	site.elem_align = TYPE_ALIGN_UNIT(type);
+	ch_per_thread_site(cachehot_ctx, &site, L, &j);
+	check(type, &j, DECL_SOURCE_LOCATION(TYPE_STUB_DECL(type)));
 }
 
 /* A variable of static storage. */
 void cachehot_per_thread_var(tree decl)
 {
 	uint64_t n = 0, cnt = 0;
-	bool heap, marked;
+	bool heap, attr;
 	tree elem;
 	const char *name;
 	struct ch_config cfg;
+	struct ch_pt_site site;
+	struct ch_pt_judgement j;
 	unsigned L;
 	if (!DECL_NAME(decl) || !TREE_STATIC(decl) || DECL_EXTERNAL(decl))
 		return;
@@ -229,29 +236,28 @@ void cachehot_per_thread_var(tree decl)
 	if (!judgeable(elem))
 		return;
 	name = IDENTIFIER_POINTER(DECL_NAME(decl));
-	if (lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)))
+	attr = lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)) != NULL;
+	if (attr)
 		to_manifest(name);
-	/* both looked up: the sidecar may give the count of an attribute-
-	 * marked heap array ("NAME[N] per_thread") */
-	marked = ch_sidecar_count(cachehot_ctx) && ch_sidecar_per_thread(cachehot_ctx, name, &cnt);
-	marked |= lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(decl)) != NULL;
-	if (!marked) {
+	if (!ch_per_thread_marked(cachehot_ctx, name, attr, 1, &cnt)) {
 		if (type_marked(elem))
 			cachehot_per_thread_type(elem);   /* reported at the type */
 		return;
 	}
 	cachehot_config(&cfg);
 	L = ch_config_line_size(&cfg);
-	if (heap)
-		check(elem, cnt, 0, TYPE_ALIGN_UNIT(elem) >= L,
-		      ch_printf(cachehot_ctx, "heap array '%s'", name), DECL_SOURCE_LOCATION(decl));
-	else
-		/* the alignment the declaration asks for: GCC raises that of
-		 * large objects that bind locally (x86-64: to 64 bytes), which
-		 * neither a -fPIC build nor the other engines can count on */
-		check(elem, n, 0, MAX(TYPE_ALIGN_UNIT(elem),
-				      DECL_USER_ALIGN(decl) ? DECL_ALIGN_UNIT(decl) : 0) >= L,
-		      ch_printf(cachehot_ctx, "array '%s'", name), DECL_SOURCE_LOCATION(decl));
+	memset(&site, 0, sizeof(site));
+	site.kind = CH_PT_VARIABLE;
+	site.name = name;
+	site.heap = heap;
+	site.nelems = heap ? cnt : n;
+	site.elem_align = TYPE_ALIGN_UNIT(elem);
+	/* the alignment the declaration asks for: GCC raises that of large
+	 * objects that bind locally (x86-64: to 64 bytes), which neither a
+	 * -fPIC build nor the other engines can count on */
+	site.decl_align = DECL_USER_ALIGN(decl) ? DECL_ALIGN_UNIT(decl) : 0;
+	ch_per_thread_site(cachehot_ctx, &site, L, &j);
+	check(elem, &j, DECL_SOURCE_LOCATION(decl));
 }
 
 /* The members of a struct just judged (or marked only through them). */
@@ -263,39 +269,42 @@ void cachehot_per_thread_members(tree type, const char *sname)
 	cachehot_config(&cfg);
 	L = ch_config_line_size(&cfg);
 	for (tree f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
-		uint64_t n, cnt = 0, off;
-		bool heap, marked;
+		uint64_t n, cnt = 0;
+		bool heap, attr;
 		tree elem, pos;
-		const char *fname;
+		const char *fname, *key;
+		struct ch_pt_site site;
+		struct ch_pt_judgement j;
 		if (TREE_CODE(f) != FIELD_DECL || !DECL_NAME(f))
 			continue;
 		elem = element_of(TREE_TYPE(f), &n, &heap);
 		if (!elem || (TREE_CODE(elem) != RECORD_TYPE && TREE_CODE(elem) != UNION_TYPE))
 			continue;
 		fname = IDENTIFIER_POINTER(DECL_NAME(f));
-		if (pt_attr_seen && sname && lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)))
+		attr = pt_attr_seen && lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f));
+		if (attr && sname)
 			to_manifest(ch_printf(cachehot_ctx, "%s.%s", sname, fname));
 		/* no sidecar lookup (nothing to mark matched) when no
-		 * "STRUCT.FIELD[] per_thread" line names this struct */
-		marked = side &&
-			 ch_sidecar_per_thread(cachehot_ctx,
-					       ch_printf(cachehot_ctx, "%s.%s", sname, fname), &cnt);
-		marked |= pt_attr_seen && lookup_attribute("cacheline_per_thread", DECL_ATTRIBUTES(f)) != NULL;
-		if (!marked) {
+		 * "STRUCT.FIELD[] per_thread" line names this struct; the name
+		 * made only when something may mark it */
+		key = side || attr ? ch_printf(cachehot_ctx, "%s.%s", sname ? sname : "?", fname)
+				   : NULL;
+		if (!ch_per_thread_marked(cachehot_ctx, key, attr, side, &cnt)) {
 			if (type_marked(elem))
 				cachehot_per_thread_type(elem);
 			continue;
 		}
 		pos = bit_position(f);
-		off = pos && tree_fits_uhwi_p(pos) ? tree_to_uhwi(pos) / 8 : 0;
-		if (heap)
-			check(elem, cnt, 0, TYPE_ALIGN_UNIT(elem) >= L,
-			      ch_printf(cachehot_ctx, "heap array '%s.%s'", sname ? sname : "?", fname),
-			      DECL_SOURCE_LOCATION(f));
-		else
-			check(elem, n, off, TYPE_ALIGN_UNIT(type) >= L,
-			      ch_printf(cachehot_ctx, "array '%s.%s'", sname ? sname : "?", fname),
-			      DECL_SOURCE_LOCATION(f));
+		memset(&site, 0, sizeof(site));
+		site.kind = CH_PT_MEMBER;
+		site.name = key;
+		site.heap = heap;
+		site.nelems = heap ? cnt : n;
+		site.offset = pos && tree_fits_uhwi_p(pos) ? tree_to_uhwi(pos) / 8 : 0;
+		site.elem_align = TYPE_ALIGN_UNIT(elem);
+		site.decl_align = TYPE_ALIGN_UNIT(type);
+		ch_per_thread_site(cachehot_ctx, &site, L, &j);
+		check(elem, &j, DECL_SOURCE_LOCATION(f));
 	}
 }
 

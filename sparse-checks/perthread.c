@@ -100,14 +100,18 @@ static struct ch_type *elem_type(struct symbol *elem)
 	return et;
 }
 
-static void judge(struct symbol *elem, uint64_t n, uint64_t base_off, int base_known,
-		  const char *what, struct ch_loc loc, const struct ch_config *cfg)
+/* Judge the elements elem of the marked array site (where it lies and its
+ * name: ch_per_thread_site). */
+static void judge(struct symbol *elem, const struct ch_pt_site *site, unsigned L,
+		  struct ch_loc loc, const struct ch_config *cfg)
 {
 	struct ch_type *et = elem_type(elem);
+	struct ch_pt_judgement j;
 	if (!et || !et->size)
 		return;
-	ch_check_array(ch_sparse_ctx, et, et->size, n, base_off, base_known, what, loc, cfg,
-		       ch_print_finding, NULL);
+	ch_per_thread_site(ch_sparse_ctx, site, L, &j);
+	ch_check_array(ch_sparse_ctx, et, et->size, j.nelems, j.base_off, j.base_known, j.what,
+		       loc, cfg, ch_print_finding, NULL);
 }
 
 static const char *text(const struct ident *id)
@@ -142,7 +146,8 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	int heap;
 	const char *name;
 	struct ch_type *et;
-	unsigned al;
+	struct ch_pt_site site;
+	int attr;
 
 	if (!sym->ident || (sym->ctype.modifiers & MOD_EXTERN))
 		return;
@@ -150,26 +155,24 @@ static void check_var(struct symbol *sym, const struct ch_config *cfg, unsigned 
 	if (!(is_agg(elem) && elem->symbol_list) && !is_scalar(elem))
 		return;
 	name = text(sym->ident);
-	if (var_marked(sym))
+	attr = var_marked(sym);
+	if (attr)
 		to_manifest(name);
-	/* both looked up, as in the plugin: the sidecar may give the count of
-	 * an attribute-marked heap array */
-	if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) && ch_sidecar_per_thread(ch_sparse_ctx, name, &cnt)) &&
-	    !var_marked(sym))
+	if (!ch_per_thread_marked(ch_sparse_ctx, name, attr, 1, &cnt))
 		return;
 	et = elem_type(elem);
 	if (!et)
 		return;
 	examine_symbol_type(sym);
-	if (heap) {
-		judge(elem, cnt, 0, et->align >= L, ch_printf(ch_sparse_ctx, "heap array '%s'", name),
-		      loc_at(sym), cfg);
-		return;
-	}
-	/* the declared alignment: the type's, or an attribute's (sparse's
-	 * symbol alignment); never what a compiler adds to large objects */
-	al = sym->ctype.alignment > et->align ? (unsigned)sym->ctype.alignment : et->align;
-	judge(elem, n, 0, al >= L, ch_printf(ch_sparse_ctx, "array '%s'", name), loc_at(sym), cfg);
+	memset(&site, 0, sizeof(site));
+	site.kind = CH_PT_VARIABLE;
+	site.name = name;
+	site.heap = heap;
+	site.nelems = heap ? cnt : n;
+	site.elem_align = et->align;
+	/* the declared alignment: an attribute's (sparse's symbol alignment) */
+	site.decl_align = heap ? 0 : (unsigned)sym->ctype.alignment;
+	judge(elem, &site, L, loc_at(sym), cfg);
 }
 
 static void check_members(struct symbol *s, const char *sname, const struct ch_config *cfg,
@@ -187,7 +190,8 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 		const struct ch_member *m = NULL;
 		const char *fname, *key;
 		uint64_t n, cnt = 0;
-		int heap;
+		int heap, attr;
+		struct ch_pt_site site;
 		if (mem->type != SYM_NODE || !mem->ident)
 			continue;
 		elem = element_of(mem->ctype.base_type, &n, &heap);
@@ -195,17 +199,22 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 			continue;
 		fname = text(mem->ident);
 		key = ch_printf(ch_sparse_ctx, "%s.%s", sname, fname);
-		if (ch_attr_per_thread_member(mem))
+		attr = ch_attr_per_thread_member(mem);
+		if (attr)
 			to_manifest(key);
-		if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
-		      ch_sidecar_per_thread(ch_sparse_ctx, key, &cnt)) &&
-		    !ch_attr_per_thread_member(mem))
+		if (!ch_per_thread_marked(ch_sparse_ctx, key, attr, 1, &cnt))
 			continue;
+		memset(&site, 0, sizeof(site));
+		site.kind = CH_PT_MEMBER;
+		site.name = key;
+		site.heap = heap;
 		if (heap) {
 			struct ch_type *et = ch_sparse_type(elem);
-			if (et)
-				judge(elem, cnt, 0, et->align >= L,
-				      ch_printf(ch_sparse_ctx, "heap array '%s'", key), loc_at(mem), cfg);
+			site.nelems = cnt;
+			if (et) {
+				site.elem_align = et->align;
+				judge(elem, &site, L, loc_at(mem), cfg);
+			}
 			continue;
 		}
 		/* the container's model, built only for a marked member */
@@ -214,9 +223,12 @@ static void check_members(struct symbol *s, const char *sname, const struct ch_c
 		for (k = 0; k < ct->nmembers && !m; k++)
 			if (ct->members[k].name && !strcmp(ct->members[k].name, fname))
 				m = &ct->members[k];
-		if (m)
-			judge(elem, m->flexible ? 0 : n, m->offset, ct->align >= L,
-			      ch_printf(ch_sparse_ctx, "array '%s'", key), loc_at(mem), cfg);
+		if (m) {
+			site.nelems = m->flexible ? 0 : n;
+			site.offset = m->offset;
+			site.decl_align = ct->align;
+			judge(elem, &site, L, loc_at(mem), cfg);
+		}
 	} END_FOR_EACH_PTR(mem);
 }
 
@@ -251,19 +263,26 @@ void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 		if (sym->namespace == NS_STRUCT && is_agg(sym) && sym->symbol_list && sym->ident) {
 			const char *tag = text(sym->ident);
 			struct ch_type *ct;
+			struct ch_pt_site site;
+			struct ch_pt_judgement j;
+			int attr;
 			check_members(sym, tag, cfg, L);
-			if (ch_attr_per_thread_type(sym))
+			attr = ch_attr_per_thread_type(sym);
+			if (attr)
 				to_manifest(tag);
-			if (!(ch_sidecar_per_thread_count(ch_sparse_ctx) &&
-			      ch_sidecar_per_thread(ch_sparse_ctx, tag, NULL)) &&
-			    !ch_attr_per_thread_type(sym))
+			if (!ch_per_thread_marked(ch_sparse_ctx, tag, attr, 1, NULL))
 				continue;
 			ct = ch_sparse_type(sym);
-			if (ct && !ct->randomized)
-				ch_check_array(ch_sparse_ctx, ct, ct->size, 0, 0, ct->align >= L,
-					       ch_printf(ch_sparse_ctx, "arrays of '%s %s'",
-							 sym->type == SYM_UNION ? "union" : "struct", tag),
-					       ct->loc, cfg, ch_print_finding, NULL);
+			if (!ct || ct->randomized)
+				continue;
+			memset(&site, 0, sizeof(site));
+			site.kind = CH_PT_TYPE;
+			site.name = tag;
+			site.is_union = sym->type == SYM_UNION;
+			site.elem_align = ct->align;
+			ch_per_thread_site(ch_sparse_ctx, &site, L, &j);
+			ch_check_array(ch_sparse_ctx, ct, ct->size, j.nelems, j.base_off, j.base_known,
+				       j.what, ct->loc, cfg, ch_print_finding, NULL);
 		} else if (sym->namespace == NS_TYPEDEF && sym->type == SYM_NODE && sym->ident &&
 			   is_agg(sym->ctype.base_type) && sym->ctype.base_type->namespace != NS_STRUCT &&
 			   sym->ctype.base_type->symbol_list &&
