@@ -678,9 +678,8 @@ const char *const *bl_scan_inline_names(struct bl_scan *s, size_t *n)
 	size_t k = 0;
 	free(s->names);
 	s->names = bl_xmalloc((s->inline_fns.n + 1) * sizeof(char *));
-	for (size_t i = 0; i < s->inline_fns.cap; i++)
-		if (s->inline_fns.tab[i].key)
-			s->names[k++] = s->inline_fns.tab[i].key;
+	for (size_t i = 0; i < s->inline_fns.n; i++)
+		s->names[k++] = s->inline_fns.v[i].key;
 	qsort(s->names, k, sizeof(char *), cmp_str);
 	s->names[k] = NULL;
 	*n = k;

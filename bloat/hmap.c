@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* hmap.c -- allocation helpers and the string-keyed hash map of bloat/
- * (see hmap.h). */
+ * (see hmap.h), on the core's hash index. */
 #include "hmap.h"
+#include "../core/cachehot-core.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -38,63 +39,48 @@ void *bl_xcalloc(size_t a, size_t b)
 	return p;
 }
 
-static uint64_t hash_str(const char *s)
+/* the entries by key (core's ch_index) */
+static int key_eq(size_t item, const void *key, const void *arg)
 {
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return !strcmp(((const struct hmap *)arg)->v[item].key, key);
 }
 
-static struct hent *hmap_slot(struct hmap *m, const char *key)
+static uint64_t key_hash(size_t item, const void *arg)
 {
-	size_t i = hash_str(key) & (m->cap - 1);
-	while (m->tab[i].key && strcmp(m->tab[i].key, key))
-		i = (i + 1) & (m->cap - 1);
-	return &m->tab[i];
+	return ch_hash_str(((const struct hmap *)arg)->v[item].key);
 }
 
 struct hent *bl_hmap_get(struct hmap *m, const char *key)
 {
-	struct hent *e;
-	if (!m->cap)
-		return NULL;
-	e = hmap_slot(m, key);
-	return e->key ? e : NULL;
+	size_t i = ch_index_find(&m->ix, ch_hash_str(key), key_eq, key, m);
+	return i == CH_INDEX_NONE ? NULL : &m->v[i];
 }
 
 struct hent *bl_hmap_put(struct hmap *m, const char *key)
 {
-	struct hent *e;
-	if ((m->n + 1) * 2 > m->cap) {
-		struct hmap nm = { bl_xcalloc(m->cap ? m->cap * 2 : 64, sizeof(struct hent)),
-				   m->cap ? m->cap * 2 : 64, m->n, m->borrow };
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->tab[i].key)
-				*hmap_slot(&nm, m->tab[i].key) = m->tab[i];
-		free(m->tab);
-		*m = nm;
-	}
-	e = hmap_slot(m, key);
-	if (!e->key) {
-		e->key = m->borrow ? (char *)key : strdup(key);
-		if (!e->key)
-			abort();
-		e->val = NULL;
-		m->n++;
-	}
+	struct hent *e = bl_hmap_get(m, key);
+	if (e)
+		return e;
+	CH_GROW(m->v, m->n, m->cap, 32);
+	e = &m->v[m->n];
+	e->key = m->borrow ? (char *)key : strdup(key);
+	if (!e->key)
+		abort();
+	e->val = NULL;
+	ch_index_add(&m->ix, m->n, ch_hash_str(key), key_hash, m);
+	m->n++;
 	return e;
 }
 
 void bl_hmap_free(struct hmap *m, void (*freeval)(void *))
 {
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->tab[i].key) {
-			if (!m->borrow)
-				free(m->tab[i].key);
-			if (freeval)
-				freeval(m->tab[i].val);
-		}
-	free(m->tab);
+	for (size_t i = 0; i < m->n; i++) {
+		if (!m->borrow)
+			free(m->v[i].key);
+		if (freeval)
+			freeval(m->v[i].val);
+	}
+	free(m->v);
+	ch_index_free(&m->ix);
 	memset(m, 0, sizeof(*m));
 }

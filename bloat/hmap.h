@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hmap.h -- what the files of bloat/ share: allocation that aborts with a
- * message instead of returning NULL, and a string-keyed hash map (open
- * addressing, FNV-1a; O(1) per operation, grows at half full).
+ * message instead of returning NULL, and a string-keyed map (the core's
+ * hash index, core/helpers.c; O(1) expected per operation).
  * Ownership: a map copies its keys (strdup) unless borrow is set, in which
  * case keys must outlive it; values are the caller's (bl_hmap_free can free
  * them).  Errors: none returned; out of memory aborts.
@@ -11,6 +11,7 @@
 #define CACHEHOT_BLOAT_HMAP_H
 
 #include <stddef.h>
+#include "../core/cachehot-core.h"
 
 void *bl_xmalloc(size_t n);
 void *bl_xrealloc(void *p, size_t n);
@@ -21,8 +22,9 @@ struct hent {
 	void *val;
 };
 struct hmap {
-	struct hent *tab;
-	size_t cap, n;
+	struct hent *v;             /* the entries, in the order they were put */
+	size_t n, cap;
+	struct ch_index ix;         /* core/helpers.c */
 	int borrow;     /* keys are not copied (they outlive the map) */
 };
 

@@ -436,6 +436,45 @@ const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
 #endif
 	;
 
+/* ---- small helpers every folder uses ----------------------------------- */
+/* realloc that never returns NULL: "cachehot: out of memory" and abort
+ * (helpers.c). n 0 is taken as 1. */
+void *ch_xrealloc(void *p, size_t n);
+/* Room for one more element at v[n] in the growable array v of cap
+ * elements (doubled; first elements at first; malloc'd, the caller frees
+ * v). */
+#define CH_GROW(v, n, cap, first)                                               \
+	do {                                                                    \
+		if ((n) >= (cap)) {                                             \
+			(cap) = (cap) ? 2 * (cap) : (first);                    \
+			(v) = (__typeof__(v))ch_xrealloc((v), (cap) * sizeof(*(v))); \
+		}                                                               \
+	} while (0)
+/* The one hash index (helpers.c): finds items the caller keeps in an array
+ * of its own by their number, with the caller's hash and equality; open
+ * addressing, grown at half full, O(1) expected. Zero-initialize; free with
+ * ch_index_free. The index never calls eq or hash on an item not added. */
+struct ch_index {
+	size_t *slot;              /* item + 1; 0 empty (malloc'd) */
+	size_t cap, n;             /* slots (a power of two, or 0), items */
+};
+#define CH_INDEX_NONE ((size_t)-1)
+typedef int (*ch_index_eq_fn)(size_t item, const void *key, const void *arg);
+typedef uint64_t (*ch_index_hash_fn)(size_t item, const void *arg);
+/* The item equal to key (eq(item, key, arg)) among those of hash h, or
+ * CH_INDEX_NONE. */
+size_t ch_index_find(const struct ch_index *ix, uint64_t h, ch_index_eq_fn eq, const void *key,
+		     const void *arg);
+/* Add item (hash h; not in the index yet); growing rehashes the others
+ * with hash(item, arg). */
+void ch_index_add(struct ch_index *ix, size_t item, uint64_t h, ch_index_hash_fn hash,
+		  const void *arg);
+void ch_index_free(struct ch_index *ix);
+/* 64-bit FNV-1a of n bytes, of a string; a mix of a pointer's bits. */
+uint64_t ch_hash_bytes(const void *p, size_t n);
+uint64_t ch_hash_str(const char *s);
+uint64_t ch_hash_ptr(const void *p);
+
 /* ---- building the model ----------------------------------------------- */
 /* The type recorded for a front-end key (a tree, a sparse symbol, a DWARF
  * offset cast to a pointer), or NULL. */

@@ -53,16 +53,6 @@ char *ch_read_text_file(ch_ctx *ctx, const char *path)
 	return buf;
 }
 
-void *ch_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fputs("cachehot: out of memory\n", stderr);
-		abort();
-	}
-	return q;
-}
-
 ch_ctx *ch_ctx_new(void)
 {
 	ch_ctx *ctx = (ch_ctx *)calloc(1, sizeof(*ctx));
@@ -85,6 +75,7 @@ void ch_ctx_free(ch_ctx *ctx)
 	free(ctx->allocs);
 	free(ctx->keys);
 	free(ctx->vals);
+	ch_index_free(&ctx->keyidx);
 	free(ctx->types);
 	if (ctx->side_lazy_ops)
 		ctx->side_lazy_ops->free(ctx);
@@ -114,10 +105,7 @@ static void *own_chunk(ch_ctx *ctx, size_t n)
 	void *p = calloc(1, n ? n : 1);
 	if (!p)
 		abort();
-	if (ctx->nallocs == ctx->capallocs) {
-		ctx->capallocs = ctx->capallocs ? 2 * ctx->capallocs : 64;
-		ctx->allocs = (void **)ch_xrealloc(ctx->allocs, ctx->capallocs * sizeof(void *));
-	}
+	CH_GROW(ctx->allocs, ctx->nallocs, ctx->capallocs, 64);
 	ctx->allocs[ctx->nallocs++] = p;
 	return p;
 }
@@ -197,51 +185,40 @@ const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
 	return d;
 }
 
-static size_t key_hash(const void *key, size_t cap)
+/* front-end keys -> types: keys[i] -> vals[i], found through ctx->keyidx */
+static int key_eq(size_t item, const void *key, const void *arg)
 {
-	uintptr_t k = (uintptr_t)key;
-	k ^= k >> 17;
-	k *= (uintptr_t)0x9E3779B97F4A7C15ull;
-	return (size_t)(k >> 7) & (cap - 1);
+	return ((const ch_ctx *)arg)->keys[item] == key;
+}
+
+static uint64_t key_hash(size_t item, const void *arg)
+{
+	return ch_hash_ptr(((const ch_ctx *)arg)->keys[item]);
 }
 
 struct ch_type *ch_type_lookup(ch_ctx *ctx, const void *key)
 {
 	size_t i;
-	if (!key || !ctx->capkeys)
+	if (!key)
 		return NULL;
-	for (i = key_hash(key, ctx->capkeys); ctx->keys[i]; i = (i + 1) & (ctx->capkeys - 1))
-		if (ctx->keys[i] == key)
-			return ctx->vals[i];
-	return NULL;
+	i = ch_index_find(&ctx->keyidx, ch_hash_ptr(key), key_eq, key, ctx);
+	return i == CH_INDEX_NONE ? NULL : ctx->vals[i];
 }
 
 static void key_insert(ch_ctx *ctx, const void *key, struct ch_type *t)
 {
-	size_t i;
-	if (2 * (ctx->nkeys + 1) > ctx->capkeys) {
-		size_t oldcap = ctx->capkeys, j;
-		const void **ok = ctx->keys;
-		struct ch_type **ov = ctx->vals;
-		ctx->capkeys = oldcap ? 2 * oldcap : 256;
-		ctx->keys = (const void **)calloc(ctx->capkeys, sizeof(void *));
-		ctx->vals = (struct ch_type **)calloc(ctx->capkeys, sizeof(void *));
-		if (!ctx->keys || !ctx->vals)
-			abort();
-		ctx->nkeys = 0;
-		for (j = 0; j < oldcap; j++)
-			if (ok[j])
-				key_insert(ctx, ok[j], ov[j]);
-		free(ok);
-		free(ov);
+	size_t i = ch_index_find(&ctx->keyidx, ch_hash_ptr(key), key_eq, key, ctx), cap;
+	if (i != CH_INDEX_NONE) {
+		ctx->vals[i] = t;
+		return;
 	}
-	for (i = key_hash(key, ctx->capkeys); ctx->keys[i]; i = (i + 1) & (ctx->capkeys - 1))
-		if (ctx->keys[i] == key) {
-			ctx->vals[i] = t;
-			return;
-		}
-	ctx->keys[i] = key;
-	ctx->vals[i] = t;
+	cap = ctx->capkeys;
+	CH_GROW(ctx->keys, ctx->nkeys, ctx->capkeys, 64);
+	if (cap != ctx->capkeys)
+		ctx->vals = (struct ch_type **)ch_xrealloc(ctx->vals, ctx->capkeys * sizeof(*ctx->vals));
+	ctx->keys[ctx->nkeys] = key;
+	ctx->vals[ctx->nkeys] = t;
+	ch_index_add(&ctx->keyidx, ctx->nkeys, ch_hash_ptr(key), key_hash, ctx);
 	ctx->nkeys++;
 }
 
@@ -253,10 +230,7 @@ struct ch_type *ch_type_new(ch_ctx *ctx, const void *key, const char *name,
 	t->is_union = is_union;
 	t->size = size;
 	t->align = align ? align : 1;
-	if (ctx->ntypes == ctx->captypes) {
-		ctx->captypes = ctx->captypes ? 2 * ctx->captypes : 64;
-		ctx->types = (struct ch_type **)ch_xrealloc(ctx->types, ctx->captypes * sizeof(void *));
-	}
+	CH_GROW(ctx->types, ctx->ntypes, ctx->captypes, 64);
 	ctx->types[ctx->ntypes++] = t;
 	if (key)
 		key_insert(ctx, key, t);
@@ -266,10 +240,7 @@ struct ch_type *ch_type_new(ch_ctx *ctx, const void *key, const char *name,
 struct ch_member *ch_type_add_member(ch_ctx *ctx, struct ch_type *t, const char *name)
 {
 	struct ch_member *m;
-	if (t->nmembers == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 8;
-		t->members = (struct ch_member *)ch_xrealloc(t->members, t->cap * sizeof(*m));
-	}
+	CH_GROW(t->members, t->nmembers, t->cap, 8);
 	m = &t->members[t->nmembers++];
 	memset(m, 0, sizeof(*m));
 	m->name = ch_strdup(ctx, name);

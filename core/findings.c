@@ -413,10 +413,7 @@ long ch_records_read(const char *path,
 struct ch_finding *ch_finding_new(struct ch_finding_list *fl)
 {
 	struct ch_finding *x;
-	if (fl->n == fl->cap) {
-		fl->cap = fl->cap ? 2 * fl->cap : 16;
-		fl->v = (struct ch_finding *)ch_xrealloc(fl->v, fl->cap * sizeof(*x));
-	}
+	CH_GROW(fl->v, fl->n, fl->cap, 16);
 	x = &fl->v[fl->n++];
 	memset(x, 0, sizeof(*x));
 	return x;

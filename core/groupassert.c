@@ -152,10 +152,7 @@ static const char *no_macro(const char *name, void *arg)
 
 static struct ch_group_assert *add(ch_asserts *a)
 {
-	if (a->n == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 64;
-		a->v = (struct ch_group_assert *)ch_xrealloc(a->v, a->cap * sizeof(*a->v));
-	}
+	CH_GROW(a->v, a->n, a->cap, 64);
 	memset(&a->v[a->n], 0, sizeof(*a->v));
 	return &a->v[a->n++];
 }

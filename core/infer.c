@@ -243,12 +243,7 @@ static json_t *attribution(json_t *fns, const char *key, int depth)
 
 static void fnset_add(struct fnset *s, const char *k)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 8;
-		s->v = (const char **)realloc(s->v, s->cap * sizeof(*s->v));
-		if (!s->v)
-			abort();
-	}
+	CH_GROW(s->v, s->n, s->cap, 8);
 	s->v[s->n++] = k;
 }
 

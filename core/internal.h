@@ -52,10 +52,11 @@ struct ch_ctx {
 	size_t nallocs, capallocs;
 	char *arena;            /* free part of the current chunk */
 	size_t arena_left;      /* bytes */
-	/* front-end key -> type, open addressing */
+	/* front-end key -> type: keys[i] -> vals[i], by keyidx (helpers.c) */
 	const void **keys;
 	struct ch_type **vals;
 	size_t nkeys, capkeys;
+	struct ch_index keyidx;
 	/* all types, for freeing members */
 	struct ch_type **types;
 	size_t ntypes, captypes;
@@ -150,7 +151,6 @@ struct ch_finding *ch_pair_finding(struct ch_finding_list *fl, enum ch_check che
 				   const struct ch_config *cfg, const struct ch_type *t,
 				   const struct ch_leaf *a, const struct ch_leaf *b,
 				   uint64_t line_index, unsigned L);
-void *ch_xrealloc(void *p, size_t n);
 /* [cachehot-global-sharing] (globals.c -> messages.c): one neighbour of a
  * hot global and the line (index from the section's first line) they share. */
 struct ch_global_nb {

@@ -15,10 +15,7 @@
 static int add_inst(struct flat *f, const struct ch_type *t, int is_union, int parent, uint64_t base)
 {
 	struct inst *in;
-	if (f->ninsts == f->capinsts) {
-		f->capinsts = f->capinsts ? 2 * f->capinsts : 32;
-		f->insts = (struct inst *)ch_xrealloc(f->insts, f->capinsts * sizeof(*in));
-	}
+	CH_GROW(f->insts, f->ninsts, f->capinsts, 32);
 	in = &f->insts[f->ninsts];
 	in->type = t;
 	in->is_union = is_union;
@@ -36,10 +33,7 @@ static struct leafx *add_leaf(struct flat *f)
 		f->truncated = 1;
 		return NULL;
 	}
-	if (f->nleaves == f->capleaves) {
-		f->capleaves = f->capleaves ? 2 * f->capleaves : 64;
-		f->leaves = (struct leafx *)ch_xrealloc(f->leaves, f->capleaves * sizeof(*x));
-	}
+	CH_GROW(f->leaves, f->nleaves, f->capleaves, 64);
 	x = &f->leaves[f->nleaves++];
 	memset(x, 0, sizeof(*x));
 	return x;

@@ -54,10 +54,7 @@ static void index_add(struct mindex *x, const struct ch_type *t, uint64_t base, 
 				index_add(x, m->type, base + m->offset, depth + 1);
 			continue;
 		}
-		if (x->n == x->cap) {
-			x->cap = x->cap ? 2 * x->cap : 64;
-			x->v = (struct mname *)ch_xrealloc(x->v, x->cap * sizeof(*x->v));
-		}
+		CH_GROW(x->v, x->n, x->cap, 64);
 		x->v[x->n].name = m->name;
 		x->v[x->n].m = m;
 		x->v[x->n++].off = base + m->offset;

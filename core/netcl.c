@@ -145,10 +145,7 @@ static int index_row(ch_netcl *t)
 		*ts = ++t->ntypes;
 	}
 	ty = &t->types[*ts - 1];
-	if (ty->n == ty->cap) {
-		ty->cap = ty->cap ? 2 * ty->cap : 8;
-		ty->idx = (size_t *)ch_xrealloc(ty->idx, ty->cap * sizeof(size_t));
-	}
+	CH_GROW(ty->idx, ty->n, ty->cap, 8);
 	ty->idx[ty->n++] = t->n - 1;
 	return 0;
 }
@@ -196,10 +193,7 @@ int ch_access_written(enum ch_access a)
 
 static struct ch_netcl_row *add_row(ch_netcl *t)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->rows = (struct ch_netcl_row *)ch_xrealloc(t->rows, t->cap * sizeof(*t->rows));
-	}
+	CH_GROW(t->rows, t->n, t->cap, 64);
 	memset(&t->rows[t->n], 0, sizeof(*t->rows));
 	return &t->rows[t->n++];
 }

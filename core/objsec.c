@@ -182,12 +182,7 @@ static int walk_cb(const char *path, const struct stat *st, int type, struct FTW
 			break;
 	if (!walk.suffixes[i])
 		return 0;
-	if (walk.n == walk.cap) {
-		walk.cap = walk.cap ? 2 * walk.cap : 64;
-		walk.v = (char **)realloc(walk.v, walk.cap * sizeof(*walk.v));
-		if (!walk.v)
-			abort();
-	}
+	CH_GROW(walk.v, walk.n, walk.cap, 64);
 	walk.v[walk.n] = strdup(path);
 	if (!walk.v[walk.n])
 		abort();

@@ -12,41 +12,24 @@
 #include <string.h>
 #include "reorg.h"
 
-static size_t key_hash(const char *k)
+static int key_eq(size_t item, const void *key, const void *arg)
 {
-	size_t h = 5381;
-	while (*k)
-		h = h * 33 + (unsigned char)*k++;
-	return h;
+	return !strcmp(((const struct keyset *)arg)->name[item], (const char *)key);
+}
+
+static uint64_t key_hash(size_t item, const void *arg)
+{
+	return ch_hash_str(((const struct keyset *)arg)->name[item]);
 }
 
 int ch_reorg_key(struct keyset *ks, ch_ctx *ctx, const char *k)
 {
-	size_t i, h;
-	if (2 * (ks->n + 1) >= ks->capidx) {
-		size_t c = ks->capidx ? 2 * ks->capidx : 64;
-		free(ks->idx);
-		ks->idx = (size_t *)calloc(c, sizeof(size_t));
-		if (!ks->idx)
-			abort();
-		ks->capidx = c;
-		for (i = 0; i < ks->n; i++) {
-			for (h = key_hash(ks->name[i]) & (c - 1); ks->idx[h]; h = (h + 1) & (c - 1))
-				;
-			ks->idx[h] = i + 1;
-		}
-	}
-	for (h = key_hash(k) & (ks->capidx - 1); ks->idx[h]; h = (h + 1) & (ks->capidx - 1))
-		if (!strcmp(ks->name[ks->idx[h] - 1], k))
-			return (int)(ks->idx[h] - 1);
-	if (ks->n == ks->cap) {
-		ks->cap = ks->cap ? 2 * ks->cap : 8;
-		ks->name = (const char **)realloc(ks->name, ks->cap * sizeof(*ks->name));
-		if (!ks->name)
-			abort();
-	}
+	size_t i = ch_index_find(&ks->idx, ch_hash_str(k), key_eq, k, ks);
+	if (i != CH_INDEX_NONE)
+		return (int)i;
+	CH_GROW(ks->name, ks->n, ks->cap, 8);
 	ks->name[ks->n] = ch_strdup(ctx, k);
-	ks->idx[h] = ks->n + 1;
+	ch_index_add(&ks->idx, ks->n, ch_hash_str(k), key_hash, ks);
 	return (int)ks->n++;
 }
 

@@ -109,12 +109,7 @@ static int by_align_desc(const void *a, const void *b)
 
 static void seg_push(struct seg *s, size_t ui)
 {
-	if (s->nu == s->capu) {
-		s->capu = s->capu ? 2 * s->capu : 4;
-		s->u = (size_t *)realloc(s->u, s->capu * sizeof(size_t));
-		if (!s->u)
-			abort();
-	}
+	CH_GROW(s->u, s->nu, s->capu, 4);
 	s->u[s->nu++] = ui;
 }
 
@@ -182,7 +177,7 @@ const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char 
 	struct unit *u;
 	struct seg *sg;
 	const struct ch_groups *gs;
-	struct keyset ks = { NULL, 0, 0, NULL, 0 };
+	struct keyset ks = { NULL, 0, 0, { NULL, 0, 0 } };
 	struct leafidx li;
 	size_t *begins;            /* member i: index + 1 of the group it begins, 0 */
 	uint64_t off, size;
@@ -265,7 +260,7 @@ const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char 
 		free(u);
 		free(sg);
 		free(ks.name);
-		free(ks.idx);
+		ch_index_free(&ks.idx);
 		free(begins);
 		ch_reorg_leaves_free(&li);
 		snprintf(err, errsz, "struct %s: the flexible array member is not last", name);
@@ -547,7 +542,7 @@ const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char 
 	free(sg);
 	free(u);
 	free(ks.name);
-	free(ks.idx);
+	ch_index_free(&ks.idx);
 	free(begins);
 	ch_reorg_leaves_free(&li);
 	free(key_seg);

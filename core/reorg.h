@@ -40,8 +40,7 @@ struct seg {
 struct keyset {
 	const char **name;
 	size_t n, cap;
-	size_t *idx;               /* open addressing: key index + 1, 0 empty */
-	size_t capidx;             /* power of two, > 2 * n */
+	struct ch_index idx;       /* the names */
 };
 
 /* The flattened leaves by where they lie: those of each direct member

@@ -326,10 +326,7 @@ static size_t conflict_pairs(const struct flat *f, unsigned L, struct pair **out
 				i = sp[k].k;
 				j = act[e].k;
 			}
-			if (np == cap) {
-				cap = cap ? 2 * cap : 64;
-				pv = (struct pair *)ch_xrealloc(pv, cap * sizeof(*pv));
-			}
+			CH_GROW(pv, np, cap, 64);
 			pv[np].i = i;
 			pv[np++].j = j;
 		}

@@ -21,12 +21,7 @@ static void collect(const struct ch_finding *f, void *arg)
 	struct flist *l = arg;
 	if (f->check != CH_CHECK_FALSE_SHARING || f->severity < CH_SEV_WARNING || !f->field_a)
 		return;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = realloc(l->v, l->cap * sizeof(*l->v));
-		if (!l->v)
-			abort();
-	}
+	CH_GROW(l->v, l->n, l->cap, 16);
 	l->v[l->n++] = *f;
 }
 

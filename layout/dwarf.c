@@ -329,12 +329,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 		rd->too_deep = 1;
 		return NULL;
 	}
-	if (rd->nbuilding == rd->capbuilding) {
-		rd->capbuilding = rd->capbuilding ? 2 * rd->capbuilding : 64;
-		rd->building = realloc(rd->building, rd->capbuilding * sizeof(*rd->building));
-		if (!rd->building)
-			abort();
-	}
+	CH_GROW(rd->building, rd->nbuilding, rd->capbuilding, 64);
 	explicit_align = lt_die_udata(die, DW_AT_alignment, &al) && al;
 	t = ch_type_new(ctx, key, name ? name : dwarf_diename(die),
 			dwarf_tag(die) == DW_TAG_union_type, size,
@@ -433,12 +428,7 @@ static struct ch_type *build(struct rd *rd, Dwarf_Die *die, const char *name)
 					   lt_dwarf_decl(NULL, mname ? mname : "");
 				m->type_name = tn ? ch_strdup(ctx, tn) : NULL;
 				free(tn);
-				if (ndecls == capdecls) {
-					capdecls = capdecls ? 2 * capdecls : 16;
-					decls = realloc(decls, capdecls * sizeof(*decls));
-					if (!decls)
-						abort();
-				}
+				CH_GROW(decls, ndecls, capdecls, 16);
 				decls[ndecls++] = dn;
 			}
 			set_loc(rd, &child, &m->loc);

@@ -40,7 +40,7 @@ void lt_set_free(struct lt_set *s)
 		free(s->ti[i].decl);
 	free(s->structs);
 	free(s->tds);
-	free(s->hidx);
+	ch_index_free(&s->names);
 	free(s->ti);
 	free(s->mkey);
 	free(s->mdecl);
@@ -49,41 +49,24 @@ void lt_set_free(struct lt_set *s)
 	free(s);
 }
 
-static size_t hash_str(const char *p)
+/* the structs by name (ch_index) */
+static int name_eq(size_t item, const void *key, const void *arg)
 {
-	size_t h = 1469598103934665603ull;
-	while (*p)
-		h = (h ^ (unsigned char)*p++) * 1099511628211ull;
-	return h;
+	const struct lt_set *s = arg;
+	return !strcmp(s->structs[item].name, key);
 }
 
-static void rehash(struct lt_set *s)
+static uint64_t name_hash(size_t item, const void *arg)
 {
-	size_t i, cap = s->hcap ? 2 * s->hcap : 1024;
-	free(s->hidx);
-	s->hidx = xcalloc(cap, sizeof(size_t));
-	s->hcap = cap;
-	for (i = 0; i < s->n; i++) {
-		size_t h = hash_str(s->structs[i].name) & (cap - 1);
-		while (s->hidx[h])
-			h = (h + 1) & (cap - 1);
-		s->hidx[h] = i + 1;
-	}
+	const struct lt_set *s = arg;
+	return ch_hash_str(s->structs[item].name);
 }
 
 struct lt_struct *lt_set_find(struct lt_set *s, const char *name)
 {
-	size_t h;
-	if (!s->hcap || !name)
-		return NULL;
-	h = hash_str(name) & (s->hcap - 1);
-	while (s->hidx[h]) {
-		struct lt_struct *st = &s->structs[s->hidx[h] - 1];
-		if (!strcmp(st->name, name))
-			return st;
-		h = (h + 1) & (s->hcap - 1);
-	}
-	return NULL;
+	size_t i = name ? ch_index_find(&s->names, ch_hash_str(name), name_eq, name, s)
+			: CH_INDEX_NONE;
+	return i == CH_INDEX_NONE ? NULL : &s->structs[i];
 }
 
 int lt_type_nonmonotonic(const struct ch_type *t)
@@ -107,12 +90,7 @@ void lt_set_add(struct lt_set *s, const char *name, struct ch_type *t,
 			old->layouts_differ = 1;
 		return;
 	}
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 256;
-		s->structs = realloc(s->structs, s->cap * sizeof(*s->structs));
-		if (!s->structs)
-			abort();
-	}
+	CH_GROW(s->structs, s->n, s->cap, 256);
 	st = &s->structs[s->n++];
 	memset(st, 0, sizeof(*st));
 	st->name = ch_strdup(s->ctx, name);
@@ -120,23 +98,7 @@ void lt_set_add(struct lt_set *s, const char *name, struct ch_type *t,
 	st->input = ch_strdup(s->ctx, input);
 	st->kind = kind;
 	st->nonmonotonic = lt_type_nonmonotonic(t);
-	if (2 * s->n >= s->hcap)
-		rehash(s);
-	else {
-		size_t h = hash_str(st->name) & (s->hcap - 1);
-		while (s->hidx[h])
-			h = (h + 1) & (s->hcap - 1);
-		s->hidx[h] = s->n;
-	}
-}
-
-static size_t hash_ptr(const void *p)
-{
-	uintptr_t v = (uintptr_t)p;
-	v ^= v >> 29;
-	v *= 0xbf58476d1ce4e5b9ull;
-	v ^= v >> 32;
-	return (size_t)v;
+	ch_index_add(&s->names, s->n - 1, ch_hash_str(st->name), name_hash, s);
 }
 
 struct lt_typeinfo *lt_typeinfo(struct lt_set *s, const struct ch_type *t)
@@ -148,7 +110,7 @@ struct lt_typeinfo *lt_typeinfo(struct lt_set *s, const struct ch_type *t)
 		for (i = 0; i < s->ticap; i++) {
 			if (!s->ti[i].t)
 				continue;
-			h = hash_ptr(s->ti[i].t) & (cap - 1);
+			h = (size_t)ch_hash_ptr(s->ti[i].t) & (cap - 1);
 			while (n[h].t)
 				h = (h + 1) & (cap - 1);
 			n[h] = s->ti[i];
@@ -157,7 +119,7 @@ struct lt_typeinfo *lt_typeinfo(struct lt_set *s, const struct ch_type *t)
 		s->ti = n;
 		s->ticap = cap;
 	}
-	h = hash_ptr(t) & (s->ticap - 1);
+	h = (size_t)ch_hash_ptr(t) & (s->ticap - 1);
 	while (s->ti[h].t) {
 		if (s->ti[h].t == t) {
 			if (s->ti[h].n < t->nmembers) {
@@ -240,7 +202,7 @@ static void index_member_decls(struct lt_set *s)
 		const struct ch_type *t = s->ti[i].t;
 		for (k = 0; t && k < s->ti[i].n && k < t->nmembers; k++) {
 			const struct ch_member *m = &t->members[k];
-			size_t h = hash_ptr(m) & (cap - 1);
+			size_t h = (size_t)ch_hash_ptr(m) & (cap - 1);
 			if (!s->ti[i].decl[k])
 				continue;
 			while (s->mkey[h] && s->mkey[h] != m)
@@ -261,7 +223,7 @@ const char *lt_member_decl(struct lt_set *s, const struct ch_member *m, const ch
 		/* readers fill decls while reading; printing comes after */
 		if (!s->mcap || s->m_at_tin != s->tin)
 			index_member_decls(s);
-		for (h = hash_ptr(m) & (s->mcap - 1); s->mkey[h]; h = (h + 1) & (s->mcap - 1))
+		for (h = (size_t)ch_hash_ptr(m) & (s->mcap - 1); s->mkey[h]; h = (h + 1) & (s->mcap - 1))
 			if (s->mkey[h] == m) {
 				decl = s->mdecl[h];
 				break;

@@ -100,9 +100,7 @@ struct lt_set {
 	size_t ntds;
 	struct lt_struct *structs;
 	size_t n, cap;
-	/* name -> index+1, open addressing */
-	size_t *hidx;
-	size_t hcap;
+	struct ch_index names;     /* structs by name */
 	/* ch_type* -> typeinfo, open addressing */
 	struct lt_typeinfo *ti;
 	size_t ticap, tin;

@@ -29,7 +29,7 @@ struct macros {
 	char **name, **body;
 	unsigned *line;
 	size_t n, cap;
-	size_t *idx, icap;      /* index + 1, 0 empty */
+	struct ch_index idx;    /* the names */
 	int any;
 	/* where the reader is: include depth (1 = the main file) */
 	unsigned depth, inc_line;  /* the main file's #include line being read */
@@ -41,44 +41,40 @@ struct macros {
 	int watch_all;
 };
 
-static size_t macro_hash(const char *s, size_t n, size_t cap)
+/* a name as the reader meets it: n bytes at s */
+struct mname {
+	const char *s;
+	size_t n;
+};
+
+static int macro_eq(size_t item, const void *key, const void *arg)
 {
-	uint32_t h = 2166136261u;
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h & (cap - 1);
+	const struct mname *k = (const struct mname *)key;
+	const char *o = ((const struct macros *)arg)->name[item];
+	return !strncmp(o, k->s, k->n) && !o[k->n];
 }
 
-static size_t *macro_slot(struct macros *mt, const char *name, size_t nl)
+static uint64_t macro_hash(size_t item, const void *arg)
 {
-	size_t i;
-	for (i = macro_hash(name, nl, mt->icap); mt->idx[i]; i = (i + 1) & (mt->icap - 1)) {
-		const char *o = mt->name[mt->idx[i] - 1];
-		if (!strncmp(o, name, nl) && !o[nl])
-			break;
-	}
-	return &mt->idx[i];
+	return ch_hash_str(((const struct macros *)arg)->name[item]);
+}
+
+/* The index of the macro named by the nl bytes at name, or mt->n. */
+static size_t macro_find(struct macros *mt, const char *name, size_t nl)
+{
+	struct mname k = { name, nl };
+	size_t i = ch_index_find(&mt->idx, ch_hash_bytes(name, nl), macro_eq, &k, mt);
+	return i == CH_INDEX_NONE ? mt->n : i;
 }
 
 static void macro_set(struct macros *mt, const char *def, unsigned line, int undef)
 {
 	size_t nl = strcspn(def, " (");
-	size_t *slot, i;
+	size_t i;
 	const char *body;
 	if (!nl)
 		return;
-	if (2 * (mt->n + 1) > mt->icap) {
-		size_t k;
-		mt->icap = mt->icap ? 2 * mt->icap : 512;
-		free(mt->idx);
-		mt->idx = calloc(mt->icap, sizeof(size_t));
-		if (!mt->idx)
-			abort();
-		for (k = 0; k < mt->n; k++)
-			*macro_slot(mt, mt->name[k], strlen(mt->name[k])) = k + 1;
-	}
-	slot = macro_slot(mt, def, nl);
-	i = *slot ? *slot - 1 : mt->n;
+	i = macro_find(mt, def, nl);
 	if (undef) {
 		if (i < mt->n) {
 			free(mt->body[i]);
@@ -102,8 +98,8 @@ static void macro_set(struct macros *mt, const char *def, unsigned line, int und
 		}
 		mt->name[i] = strndup(def, nl);
 		mt->body[i] = NULL;
+		ch_index_add(&mt->idx, i, ch_hash_bytes(def, nl), macro_hash, mt);
 		mt->n++;
-		*slot = i + 1;
 	}
 	free(mt->body[i]);
 	mt->body[i] = strdup(body);
@@ -113,20 +109,14 @@ static void macro_set(struct macros *mt, const char *def, unsigned line, int und
 static const char *macro_lookup(const char *name, void *arg)
 {
 	struct macros *mt = arg;
-	size_t *slot;
-	if (!mt->icap)
-		return NULL;
-	slot = macro_slot(mt, name, strlen(name));
-	return *slot ? mt->body[*slot - 1] : NULL;
+	size_t i = macro_find(mt, name, strlen(name));
+	return i < mt->n ? mt->body[i] : NULL;
 }
 
 static unsigned macro_line(struct macros *mt, const char *name)
 {
-	size_t *slot;
-	if (!mt->icap)
-		return 0;
-	slot = macro_slot(mt, name, strlen(name));
-	return *slot ? mt->line[*slot - 1] : 0;
+	size_t i = macro_find(mt, name, strlen(name));
+	return i < mt->n ? mt->line[i] : 0;
 }
 
 
@@ -166,12 +156,7 @@ static void evaluate(struct macros *mt, uint64_t pos, const char *cu)
 	struct lt_macro_step *e;
 	if (cm->n && cm->steps[cm->n - 1].line_size == v && !note && !cm->steps[cm->n - 1].note)
 		return;
-	if (cm->n == cm->cap) {
-		cm->cap = cm->cap ? 2 * cm->cap : 8;
-		cm->steps = realloc(cm->steps, cm->cap * sizeof(*cm->steps));
-		if (!cm->steps)
-			abort();
-	}
+	CH_GROW(cm->steps, cm->n, cm->cap, 8);
 	e = &cm->steps[cm->n++];
 	e->pos = pos;
 	e->line_size = v;
@@ -318,7 +303,7 @@ int lt_cu_macros_read(struct lt_set *s, Dwarf_Die *cudie, struct lt_cu_macros *c
 	free(mt.name);
 	free(mt.body);
 	free(mt.line);
-	free(mt.idx);
+	ch_index_free(&mt.idx);
 	return cm->any;
 }
 

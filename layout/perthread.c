@@ -52,12 +52,7 @@ int lt_pt_marked(struct lt_set *s, const char *name, uint64_t *count)
 
 void lt_pt_add_var(struct lt_set *s, const struct lt_var *v)
 {
-	if (s->nvars == s->capvars) {
-		s->capvars = s->capvars ? 2 * s->capvars : 16;
-		s->vars = realloc(s->vars, s->capvars * sizeof(*s->vars));
-		if (!s->vars)
-			abort();
-	}
+	CH_GROW(s->vars, s->nvars, s->capvars, 16);
 	s->vars[s->nvars] = *v;
 	s->vars[s->nvars].name = ch_strdup(s->ctx, v->name);
 	s->nvars++;
@@ -65,12 +60,7 @@ void lt_pt_add_var(struct lt_set *s, const struct lt_var *v)
 
 void lt_pt_add_ptr(struct lt_set *s, const struct lt_ptr_member *p)
 {
-	if (s->nptrs == s->capptrs) {
-		s->capptrs = s->capptrs ? 2 * s->capptrs : 16;
-		s->ptrs = realloc(s->ptrs, s->capptrs * sizeof(*s->ptrs));
-		if (!s->ptrs)
-			abort();
-	}
+	CH_GROW(s->ptrs, s->nptrs, s->capptrs, 16);
 	s->ptrs[s->nptrs] = *p;
 	if (p->pointee_name)
 		s->ptrs[s->nptrs].pointee_name = ch_strdup(s->ctx, p->pointee_name);

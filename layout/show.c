@@ -19,12 +19,7 @@ static void collect(const struct ch_finding *f, void *arg)
 {
 	struct fcoll *c = arg;
 	struct ch_finding *copy;
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 16;
-		c->v = realloc(c->v, c->cap * sizeof(*c->v));
-		if (!c->v)
-			abort();
-	}
+	CH_GROW(c->v, c->n, c->cap, 16);
 	/* findings are only valid during the callback: keep a copy (strings
 	 * are ctx-owned and stay) */
 	copy = malloc(sizeof(*copy));

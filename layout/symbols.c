@@ -46,12 +46,7 @@ struct symvec {
 
 static void push(struct symvec *sv, const struct sym *s)
 {
-	if (sv->n == sv->cap) {
-		sv->cap = sv->cap ? 2 * sv->cap : 256;
-		sv->v = realloc(sv->v, sv->cap * sizeof(*sv->v));
-		if (!sv->v)
-			abort();
-	}
+	CH_GROW(sv->v, sv->n, sv->cap, 256);
 	sv->v[sv->n++] = *s;
 }
 
@@ -228,12 +223,7 @@ static void collect_vars(ch_ctx *ctx, Dwarf_Die *parent, const char *comp_dir, D
 				file += cl + 1;
 			dwarf_decl_line(&die, &line);
 			dwarf_decl_column(&die, &col);
-			if (va->n == va->cap) {
-				va->cap = va->cap ? 2 * va->cap : 64;
-				va->v = realloc(va->v, va->cap * sizeof(*va->v));
-				if (!va->v)
-					abort();
-			}
+			CH_GROW(va->v, va->n, va->cap, 64);
 			va->v[va->n].addr = ops[0].number + bias;
 			va->v[va->n].loc.file = ch_strdup(ctx, file);
 			va->v[va->n].loc.line = line > 0 ? (unsigned)line : 0;
