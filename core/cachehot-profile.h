@@ -36,6 +36,11 @@ double ch_profile_seconds(const ch_profile *p);
  * array) at line_size bytes (64 or 128). */
 void ch_profile_pair(const ch_profile *p, const char *s, const char *a, const char *b,
 		     unsigned line_size, uint64_t *false_sharing, uint64_t *true_sharing);
+/* The same, and the false-sharing transfers as sampled (the count the
+ * estimate was made from; sampled_false may be NULL). */
+void ch_profile_pair_sampled(const ch_profile *p, const char *s, const char *a, const char *b,
+			     unsigned line_size, uint64_t *false_sharing, uint64_t *true_sharing,
+			     uint64_t *sampled_false);
 
 /* False-sharing transfers between two objects of struct s (elements of an
  * array: any fields) at line_size bytes. */
@@ -53,11 +58,15 @@ int ch_profile_field(const ch_profile *p, const char *s, const char *field,
 /* What the run saw of struct s as a whole, estimated, at 64-byte lines:
  * accesses (reads + writes + RMWs of its members), transfers between two
  * threads inside one object (false and true sharing) and false sharing
- * between two of its objects. 0 and *out filled when the profile has an
- * access to s, else -1 (not exercised, or not instrumented). The table is
- * built once per profile (linear in its fields and pairs). */
+ * between two of its objects; and the counts as sampled, that the
+ * estimates were made from (equal at CACHEHOT_RT_SAMPLE=1). 0 and *out
+ * filled when the profile has an access to s, else -1 (not exercised, or
+ * not instrumented). The table is built once per profile (linear in its
+ * fields and pairs). */
 struct ch_profile_struct {
 	uint64_t accesses, false_sharing, true_sharing, objects;
+	uint64_t sampled_accesses, sampled_moved, sampled_objects;   /* sampled_moved: false +
+								      * true sharing inside objects */
 };
 int ch_profile_struct(ch_profile *p, const char *s, struct ch_profile_struct *out);
 
@@ -93,15 +102,27 @@ struct ch_profile_opts {
 	unsigned min_share;      /* ... and at least min_share per mille of the
 				  * struct's accesses (10: 1 %; a transfer costs about
 				  * a hundred accesses, so fewer is noise) */
+	unsigned min_samples;    /* ... and at least this many of them sampled (10): at
+				  * 1 in 1024 one sampled transfer is an estimate of 1024,
+				  * and a handful is noise at any rate. A struct with too
+				  * few sampled accesses to see min_share per mille at all
+				  * is not judged (ch_profile_decidable) */
 	int all_structs;         /* annotate every struct with counts */
 	const char *only;        /* one struct, or NULL */
 };
 void ch_profile_defaults(struct ch_profile_opts *o);
-/* n transfers in struct st are worth a layout change: at least
- * o->min_transfers and o->min_share per mille of st's accesses (a transfer
- * costs about as much as a hundred cached accesses). The one measure of
- * annotate --profile and of annotate with a recorded run. */
-int ch_profile_worth(const struct ch_profile_struct *st, uint64_t n, const struct ch_profile_opts *o);
+/* n transfers (estimated; sampled of them as recorded) in struct st are
+ * worth a layout change: at least o->min_transfers, o->min_samples sampled,
+ * and o->min_share per mille of st's accesses (a transfer costs about as
+ * much as a hundred cached accesses). The one measure of annotate --profile
+ * and of annotate with a recorded run. */
+int ch_profile_worth(const struct ch_profile_struct *st, uint64_t n, uint64_t sampled,
+		     const struct ch_profile_opts *o);
+/* The run sampled enough of st's accesses to see a share of min_share per
+ * mille in min_samples sampled transfers (sampled accesses x min_share >=
+ * min_samples x 1000): below that, "few transfers" says nothing about
+ * ownership. */
+int ch_profile_decidable(const struct ch_profile_struct *st, const struct ch_profile_opts *o);
 /* Writes the sidecar; returns the number of annotation lines. */
 size_t ch_profile_sidecar(ch_profile *p, const struct ch_profile_opts *o, FILE *out);
 

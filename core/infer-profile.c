@@ -7,6 +7,9 @@
  * recorded run"):
  *  - a struct the run never touched (not exercised by the workload, or not
  *    instrumented): its lines are written commented out;
+ *  - a struct of which the run sampled too few accesses to see min_share
+ *    per mille of them in min_samples sampled transfers (a short run, or
+ *    1 in 1024 of a struct touched rarely): not judged, lines commented out;
  *  - a struct whose objects moved between threads in fewer than
  *    min_share per mille of its accesses (transfers inside one object, false
  *    and true sharing at 64-byte lines; at least min_transfers): each
@@ -59,7 +62,18 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 		return CH_RUN_UNSEEN;
 	}
 	moved = run.false_sharing + run.true_sharing;
-	if (!ch_profile_worth(&run, moved, po)) {
+	if (!ch_profile_worth(&run, moved, run.sampled_moved, po) && !ch_profile_decidable(&run, po)) {
+		snprintf(why, whylen, "too few samples to judge: the run sampled %llu of its accesses "
+			 "(estimated %llu); seeing %llu per mille of them in at least %llu sampled "
+			 "transfers needs %llu; lines commented out (record longer, or with a lower "
+			 "CACHEHOT_RT_SAMPLE)", (unsigned long long)run.sampled_accesses,
+			 (unsigned long long)run.accesses, (unsigned long long)po->min_share,
+			 (unsigned long long)po->min_samples,
+			 (unsigned long long)((po->min_samples * 1000 + po->min_share - 1) /
+					      (po->min_share ? po->min_share : 1)));
+		return CH_RUN_UNSEEN;
+	}
+	if (!ch_profile_worth(&run, moved, run.sampled_moved, po)) {
 		snprintf(why, whylen, "owned at run time: %llu transfers between threads inside its objects "
 			 "in %llu accesses (fewer than %u per mille): each object is handled by one thread "
 			 "at a time; lines commented out", (unsigned long long)moved,
@@ -106,7 +120,7 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 	 * run records that member's transfers as a whole, no evidence. */
 	for (i = 0; i < n; i++) {
 		size_t j, best = 0;
-		uint64_t best_fs = 0, best_ts = 0;
+		uint64_t best_fs = 0, best_ts = 0, sf;
 		int found = 0, worth = 0;
 		char a[512], b[512];
 		if (m[i].cls != CH_CLASS_READ_MOSTLY)
@@ -117,10 +131,10 @@ enum ch_run ch_infer_profile_apply(const struct ch_infer_opts *o, const char *st
 			if (m[j].cls != CH_CLASS_HOT || j == i)
 				continue;
 			top_field(&m[j], b, sizeof(b));
-			ch_profile_pair(o->profile, st, a, b, 64, &nf, &nt);
+			ch_profile_pair_sampled(o->profile, st, a, b, 64, &nf, &nt, &sf);
 			/* under one top-level member the run's pairs are that
 			 * member's as a whole: no evidence for these two */
-			worth = strcmp(a, b) && ch_profile_worth(&run, nf, po);
+			worth = strcmp(a, b) && ch_profile_worth(&run, nf, sf, po);
 			if (!found || nf > best_fs) {
 				found = 1;
 				best = j;

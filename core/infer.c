@@ -851,10 +851,11 @@ size_t ch_infer_sidecar(ch_access_facts *a, const struct ch_infer_opts *o, FILE 
 		o->init_fields, a->nskipped ? "; units of other programs left out" : "");
 	if (o->profile && o->profile_opts)
 		fprintf(out, "# with a recorded run: %u profile%s, %.2f s; a struct is shared when transfers "
-			"between threads inside its objects are >= %llu and >= %u per mille of its accesses; "
-			"then hot-writes=%llu rm-reads=%llu rm-ratio=%u (counts)\n", ch_profile_count(o->profile),
+			"between threads inside its objects are >= %llu (>= %llu sampled) and >= %u per mille "
+			"of its accesses; then hot-writes=%llu rm-reads=%llu rm-ratio=%u (counts)\n", ch_profile_count(o->profile),
 			ch_profile_count(o->profile) == 1 ? "" : "s", ch_profile_seconds(o->profile),
-			(unsigned long long)o->profile_opts->min_transfers, o->profile_opts->min_share,
+			(unsigned long long)o->profile_opts->min_transfers,
+			(unsigned long long)o->profile_opts->min_samples, o->profile_opts->min_share,
 			(unsigned long long)o->profile_opts->hot_writes,
 			(unsigned long long)o->profile_opts->rm_reads, o->profile_opts->rm_ratio);
 	if (dropped)

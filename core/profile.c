@@ -4,8 +4,10 @@
  * merge, verdicts on findings, and the sidecar made from real counts.
  *
  * Merged state (jansson):
- *   fields: "STRUCT.FIELD" -> [reads, writes, rmws, rthreads, wthreads, mthreads]
- *   pairs:  "LS STRUCT A B" (A <= B) -> [false, true]: A and B in one object;
+ *   fields: "STRUCT.FIELD" -> [reads, writes, rmws, rthreads, wthreads, mthreads,
+ *           sampled accesses]
+ *   pairs:  "LS STRUCT A B" (A <= B) -> [false, true, sampled false, sampled true]:
+ *           A and B in one object;
  *           "LSx STRUCT A B": in two objects of STRUCT (elements of an array)
  * FIELD is the top-level field of the recorded member path.
  */
@@ -23,8 +25,9 @@ struct ch_profile {
 	json_t *paths;                      /* "STRUCT.a.b" -> counts as fields: every
 					     * prefix of every recorded member path */
 	json_t *typedefs;                   /* "STRUCT" -> true: a typedef's name, no tag */
-	json_t *summary;                    /* "STRUCT" -> [accesses, fs, ts, objects] at 64
-					     * bytes, built on demand (NULL: stale) */
+	json_t *summary;                    /* "STRUCT" -> [accesses, fs, ts, objects, and
+					     * the three sampled: accesses, fs + ts, objects]
+					     * at 64 bytes, built on demand (NULL: stale) */
 	double seconds;
 	unsigned files;
 	char err[512];
@@ -111,16 +114,19 @@ static json_t *slot(json_t *obj, const char *key, size_t n)
 	return a;
 }
 
-/* A recorded member's counts (times the profile's sample) and thread
- * counts (the largest) added to a counts entry. */
+/* A recorded member's counts (times the profile's sample), thread
+ * counts (the largest) and sampled accesses (as recorded) added to a
+ * counts entry. */
 static void add_counts(json_t *a, json_t *m, json_int_t sample)
 {
+	json_int_t n = geti(m, "reads") + geti(m, "writes") + geti(m, "rmws");
 	add_at(a, 0, geti(m, "reads") * sample, 0);
 	add_at(a, 1, geti(m, "writes") * sample, 0);
 	add_at(a, 2, geti(m, "rmws") * sample, 0);
 	add_at(a, 3, geti(m, "reader_threads"), 1);
 	add_at(a, 4, geti(m, "writer_threads"), 1);
 	add_at(a, 5, geti(m, "rmw_threads"), 1);
+	add_at(a, 6, n, 0);
 }
 
 static char *pair_key(unsigned ls, int objects, const char *s, const char *a, const char *b)
@@ -153,9 +159,11 @@ static int merge_sharing(ch_profile *p, json_t *table, json_int_t sample)
 					 json_string_value(json_object_get(e, "objects")) : "one", "two"),
 			     sa, fa, fb);
 		if (k) {
-			json_t *a = slot(p->pairs, k, 2);
+			json_t *a = slot(p->pairs, k, 4);
 			add_at(a, 0, geti(e, "false_sharing") * sample, 0);
 			add_at(a, 1, geti(e, "true_sharing") * sample, 0);
+			add_at(a, 2, geti(e, "false_sharing"), 0);
+			add_at(a, 3, geti(e, "true_sharing"), 0);
 		}
 		free(k); free(sa); free(fa); free(sb); free(fb);
 	}
@@ -200,7 +208,7 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 				char *next = strchr(dot + 1, '.');
 				if (next)
 					*next = 0;
-				add_counts(slot(p->paths, key, 6), m, sample);
+				add_counts(slot(p->paths, key, 7), m, sample);
 				if (next)
 					*next = '.';
 				dot = next;
@@ -208,7 +216,7 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 		}
 		if (split_member(key, &ss, &f) == 0) {
 			sprintf(key, "%s.%s", ss, f);
-			add_counts(slot(p->fields, key, 6), m, sample);
+			add_counts(slot(p->fields, key, 7), m, sample);
 			json_object_set_new(p->structs, ss, json_integer(geti(m, "struct_size")));
 			if (json_is_true(json_object_get(m, "typedef")))
 				json_object_set_new(p->typedefs, ss, json_true());
@@ -232,10 +240,18 @@ int ch_profile_merge_file(ch_profile *p, const char *path)
 void ch_profile_pair(const ch_profile *p, const char *s, const char *a, const char *b,
 		     unsigned line_size, uint64_t *nfalse, uint64_t *ntrue)
 {
+	ch_profile_pair_sampled(p, s, a, b, line_size, nfalse, ntrue, NULL);
+}
+
+void ch_profile_pair_sampled(const ch_profile *p, const char *s, const char *a, const char *b,
+			     unsigned line_size, uint64_t *nfalse, uint64_t *ntrue, uint64_t *sampled_false)
+{
 	char *k = pair_key(line_size, 0, s, a, b);
 	json_t *v = k ? json_object_get(p->pairs, k) : NULL;
 	*nfalse = v ? (uint64_t)json_integer_value(json_array_get(v, 0)) : 0;
 	*ntrue = v ? (uint64_t)json_integer_value(json_array_get(v, 1)) : 0;
+	if (sampled_false)
+		*sampled_false = v ? (uint64_t)json_integer_value(json_array_get(v, 2)) : 0;
 	free(k);
 }
 
@@ -343,8 +359,9 @@ static void build_summary(ch_profile *p)
 		char *s;
 		if (!dot || !(s = strndup(k, (size_t)(dot - k))))
 			continue;
-		add_at(slot(p->summary, s, 4), 0, json_integer_value(json_array_get(v, 0)) +
+		add_at(slot(p->summary, s, 7), 0, json_integer_value(json_array_get(v, 0)) +
 		       json_integer_value(json_array_get(v, 1)) + json_integer_value(json_array_get(v, 2)), 0);
+		add_at(slot(p->summary, s, 7), 4, json_integer_value(json_array_get(v, 6)), 0);
 		free(s);
 	}
 	json_object_foreach(p->pairs, k, v) {
@@ -358,10 +375,13 @@ static void build_summary(ch_profile *p)
 		if (!(e = strchr(s0, ' ')) || !(s = strndup(s0, (size_t)(e - s0))))
 			continue;
 		if (objects) {
-			add_at(slot(p->summary, s, 4), 3, json_integer_value(json_array_get(v, 0)), 0);
+			add_at(slot(p->summary, s, 7), 3, json_integer_value(json_array_get(v, 0)), 0);
+			add_at(slot(p->summary, s, 7), 6, json_integer_value(json_array_get(v, 2)), 0);
 		} else {
-			add_at(slot(p->summary, s, 4), 1, json_integer_value(json_array_get(v, 0)), 0);
-			add_at(slot(p->summary, s, 4), 2, json_integer_value(json_array_get(v, 1)), 0);
+			add_at(slot(p->summary, s, 7), 1, json_integer_value(json_array_get(v, 0)), 0);
+			add_at(slot(p->summary, s, 7), 2, json_integer_value(json_array_get(v, 1)), 0);
+			add_at(slot(p->summary, s, 7), 5, json_integer_value(json_array_get(v, 2)) +
+			       json_integer_value(json_array_get(v, 3)), 0);
 		}
 		free(s);
 	}
@@ -382,12 +402,22 @@ int ch_profile_struct(ch_profile *p, const char *s, struct ch_profile_struct *ou
 	out->false_sharing = (uint64_t)json_integer_value(json_array_get(v, 1));
 	out->true_sharing = (uint64_t)json_integer_value(json_array_get(v, 2));
 	out->objects = (uint64_t)json_integer_value(json_array_get(v, 3));
+	out->sampled_accesses = (uint64_t)json_integer_value(json_array_get(v, 4));
+	out->sampled_moved = (uint64_t)json_integer_value(json_array_get(v, 5));
+	out->sampled_objects = (uint64_t)json_integer_value(json_array_get(v, 6));
 	return 0;
 }
 
-int ch_profile_worth(const struct ch_profile_struct *st, uint64_t n, const struct ch_profile_opts *o)
+int ch_profile_worth(const struct ch_profile_struct *st, uint64_t n, uint64_t sampled,
+		     const struct ch_profile_opts *o)
 {
-	return n >= o->min_transfers && n * 1000 >= (uint64_t)o->min_share * st->accesses;
+	return n >= o->min_transfers && sampled >= o->min_samples &&
+	       n * 1000 >= (uint64_t)o->min_share * st->accesses;
+}
+
+int ch_profile_decidable(const struct ch_profile_struct *st, const struct ch_profile_opts *o)
+{
+	return !o->min_share || st->sampled_accesses * o->min_share >= (uint64_t)o->min_samples * 1000;
 }
 
 void ch_profile_defaults(struct ch_profile_opts *o)
@@ -399,6 +429,7 @@ void ch_profile_defaults(struct ch_profile_opts *o)
 	o->min_transfers = 100;
 	o->fs_ratio = 4;
 	o->min_share = 10;
+	o->min_samples = 10;
 }
 
 /* ---- the sidecar ------------------------------------------------------------- */
@@ -426,7 +457,7 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	size_t nf = 0, i, j, lines = 0, plen = strlen(s);
 	const char *key;
 	json_t *v;
-	uint64_t fs_total = 0, ts_total = 0, self_total = 0, nfa, nta;
+	uint64_t fs_total = 0, ts_total = 0, self_total = 0, fs_sampled = 0, nfa, nta, sfa;
 	int shared_data, fs_worth, self_worth;
 	int ncolors = 0;
 	struct ch_profile_struct st;
@@ -445,9 +476,11 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	qsort(fs, nf, sizeof(*fs), cmp_pfield);
 	for (i = 0; i < nf; i++)
 		for (j = i; j < nf; j++) {
-			ch_profile_pair(p, s, fs[i].name, fs[j].name, 64, &nfa, &nta);
-			if (j != i)
+			ch_profile_pair_sampled(p, s, fs[i].name, fs[j].name, 64, &nfa, &nta, &sfa);
+			if (j != i) {
 				fs_total += nfa;
+				fs_sampled += sfa;
+			}
 			ts_total += nta;
 		}
 	/* false sharing that does not dominate the true sharing of the same
@@ -457,8 +490,21 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 	shared_data = fs_total < (uint64_t)o->fs_ratio * ts_total;
 	self_total = ch_profile_objects(p, s, 64);
 	ch_profile_struct(p, s, &st);
-	fs_worth = ch_profile_worth(&st, fs_total, o);
-	self_worth = ch_profile_worth(&st, self_total, o);
+	fs_worth = ch_profile_worth(&st, fs_total, fs_sampled, o);
+	self_worth = ch_profile_worth(&st, self_total, st.sampled_objects, o);
+	if (!o->all_structs && !fs_worth && !self_worth &&
+	    (fs_total >= o->min_transfers || self_total >= o->min_transfers) &&
+	    (fs_sampled < o->min_samples && st.sampled_objects < o->min_samples)) {
+		/* an estimate from a handful of sampled transfers is noise */
+		fprintf(out, "\n# struct %s: %llu false-sharing transfers between its fields, %llu between "
+			"objects of it, estimated from %llu and %llu sampled: fewer than %llu sampled, too "
+			"few to judge (min-samples; record longer or with a lower CACHEHOT_RT_SAMPLE)\n", s,
+			(unsigned long long)fs_total, (unsigned long long)self_total,
+			(unsigned long long)fs_sampled, (unsigned long long)st.sampled_objects,
+			(unsigned long long)o->min_samples);
+		free(fs);
+		return 0;
+	}
 	if (!o->all_structs && !fs_worth && !self_worth &&
 	    (fs_total >= o->min_transfers || self_total >= o->min_transfers)) {
 		fprintf(out, "\n# struct %s: %llu false-sharing transfers between its fields, %llu between "
@@ -552,8 +598,8 @@ static size_t one_struct(ch_profile *p, const char *s, const struct ch_profile_o
 			(unsigned long long)c->reads, c->reader_threads, (unsigned long long)c->writes,
 			c->writer_threads, (unsigned long long)c->rmws, c->rmw_threads);
 		/* false sharing inside the field: elements of a member array */
-		ch_profile_pair(p, s, fs[i].name, fs[i].name, 64, &nfa, &nta);
-		if (ch_profile_worth(&st, nfa, o)) {
+		ch_profile_pair_sampled(p, s, fs[i].name, fs[i].name, 64, &nfa, &nta, &sfa);
+		if (ch_profile_worth(&st, nfa, sfa, o)) {
 			fprintf(out, "%s.%s[] per_thread\t# %llu false-sharing transfers between its "
 				"elements\n", s, fs[i].name, (unsigned long long)nfa);
 			lines++;
@@ -588,11 +634,11 @@ size_t ch_profile_sidecar(ch_profile *p, const struct ch_profile_opts *o, FILE *
 		names[n++] = key;
 	qsort(names, n, sizeof(*names), cmp_str);
 	fprintf(out, "# cachehot annotate --profile: %u profile%s, %.2f s recorded; thresholds: "
-		"hot-writes=%llu rm-reads=%llu rm-ratio=%u min-transfers=%llu min-share=%u fs-ratio=%u "
-		"(docs/record.md)\n",
+		"hot-writes=%llu rm-reads=%llu rm-ratio=%u min-transfers=%llu min-share=%u "
+		"min-samples=%llu fs-ratio=%u (docs/record.md)\n",
 		p->files, p->files == 1 ? "" : "s", p->seconds, (unsigned long long)o->hot_writes,
 		(unsigned long long)o->rm_reads, o->rm_ratio, (unsigned long long)o->min_transfers,
-		o->min_share, o->fs_ratio);
+		o->min_share, (unsigned long long)o->min_samples, o->fs_ratio);
 	for (i = 0; i < n; i++)
 		if (!o->only || !strcmp(o->only, names[i]))
 			lines += one_struct(p, names[i], o, out);

@@ -75,6 +75,8 @@ static void usage_annotate(FILE *f)
 	      "  --min-share=N           --profile: a struct is shared when transfers between\n"
 	      "                          threads inside its objects are >= N per mille of its\n"
 	      "                          accesses (default 10)\n"
+	      "  --min-samples=N         --profile: ... and N of them sampled; a struct with too\n"
+	      "                          few sampled accesses to see that is not judged (default 10)\n"
 	      "Functions are counted off slow paths (__init, __exit, __cold and what only\n"
 	      "they call; in userspace also exit and signal handlers and what main() calls\n"
 	      "before its first thread); accesses through objects one thread or CPU owns\n"
@@ -369,6 +371,7 @@ int cmd_annotate(int argc, char **argv)
 		{ "profile", required_argument, 0, 'P' },
 		{ "program", required_argument, 0, 11 },
 		{ "min-share", required_argument, 0, 10 },
+		{ "min-samples", required_argument, 0, 12 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -445,6 +448,7 @@ int cmd_annotate(int argc, char **argv)
 			break;
 		}
 		case 10: slot = &po.min_share; max = 1000; break;
+		case 12: slot = &po.min_samples; break;
 		case 'h': usage_annotate(stdout); return 0;
 		default: usage_annotate(stderr); return EXIT_TROUBLE;
 		}

@@ -172,6 +172,8 @@ static void usage_annotate_profile(FILE *f)
 	      "                          transfers (default 4)\n"
 	      "  --min-share=N           ... and N per mille of the struct's accesses (default\n"
 	      "                          10: 1 %; fewer transfers do not pay for a layout change)\n"
+	      "  --min-samples=N         ... and N of them sampled (default 10: at 1 in 1024 one\n"
+	      "                          sampled transfer is an estimate of 1024)\n"
 	      "  --all-structs           annotate every struct the profile counted\n"
 	      "exit status: 0 done, 2 usage or tool error\n", f);
 }
@@ -207,6 +209,7 @@ int cmd_annotate_profile(int argc, char **argv)
 		{ "all-structs", no_argument, 0, 5 },
 		{ "fs-ratio", required_argument, 0, 6 },
 		{ "min-share", required_argument, 0, 7 },
+		{ "min-samples", required_argument, 0, 8 },
 		{ "help", no_argument, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
@@ -223,8 +226,9 @@ int cmd_annotate_profile(int argc, char **argv)
 		case 'o': output = optarg; break;
 		case 's': o.only = optarg; break;
 		case 5: o.all_structs = 1; break;
-		case 1: case 2: case 3: case 4: case 6: case 7:
-			if (num_arg(optarg, &v) || ((c == 3 || c == 6) && v > 1000000) || (c == 7 && v > 1000)) {
+		case 1: case 2: case 3: case 4: case 6: case 7: case 8:
+			if (num_arg(optarg, &v) || ((c == 3 || c == 6 || c == 8) && v > 1000000) ||
+			    (c == 7 && v > 1000)) {
 				fprintf(stderr, "cachehot: annotate: thresholds are whole numbers, not '%s'\n",
 					optarg);
 				return EXIT_TROUBLE;
@@ -234,6 +238,7 @@ int cmd_annotate_profile(int argc, char **argv)
 			else if (c == 3) o.rm_ratio = (unsigned)v;
 			else if (c == 6) o.fs_ratio = (unsigned)v;
 			else if (c == 7) o.min_share = (unsigned)v;
+			else if (c == 8) o.min_samples = (unsigned)v;
 			else o.min_transfers = v;
 			break;
 		case 'h': usage_annotate_profile(stdout); return 0;

@@ -127,3 +127,37 @@ expect_eq evidence/min-share-too-rare "# struct hub: 500 false-sharing transfers
 expect_eq evidence/min-share-no-line "" "$(lines "$T/rare.sidecar")"
 "$CH" annotate --profile "$T/rare.json" --min-share=0 >"$T/rare0.sidecar"
 expect_eq evidence/min-share-0 "hub.hits hot|hub.limit read_mostly" "$(lines "$T/rare0.sidecar" | tr '\n' '|' | sed 's/|$//')"
+
+# ---- sampled runs: an estimate from a handful of sampled transfers is no evidence -------
+# At 1 in 1024 (the runtime's default) one sampled transfer is an estimate of
+# 1024: 3 sampled transfers in 100 sampled accesses pass min-transfers and
+# min-share (3072 in 102400: 30 per mille) but not min-samples (10).
+python3 - "$T/few.json" "$T/req.json" <<'PY'
+import json, sys
+line = lambda ls, fs: {"line_size": ls, "lines_dropped": 0, "lines": [],
+                   "sharing": [{"a": "hub.hits", "b": "hub.limit", "objects": "one", "false_sharing": fs, "true_sharing": 0}] if fs else []}
+def m(s, f, off, r, w, rm, ss=16, th=2):
+    return {"struct": s, "member": f, "offset": off, "size": 8, "struct_size": ss, "reads": r, "writes": w, "rmws": rm,
+            "reader_threads": th if r else 0, "writer_threads": th if w else 0, "rmw_threads": th if rm else 0}
+prof = lambda ms, fs: {"cachehot_profile": 1, "program": "p", "pid": 1, "seconds": 1.0, "sample": 1024, "threads": 2,
+                       "dropped_in_signal": 0, "members": ms, "line64": line(64, fs), "line128": line(128, fs)}
+json.dump(prof([m("hub", "limit", 0, 90, 0, 0), m("hub", "hits", 8, 0, 0, 10)], 3), open(sys.argv[1], "w"))
+# req, a struct of server.c that the run sampled 60 times, with no transfer seen
+json.dump(prof([m("req", "flags", 0, 20, 10, 0, 24, 1), m("req", "sent", 8, 20, 10, 0, 24, 1)], 0), open(sys.argv[2], "w"))
+PY
+"$CH" annotate --profile "$T/few.json" >"$T/few.sidecar"
+expect_eq evidence/min-samples-too-few "# struct hub: 3072 false-sharing transfers between its fields, 0 between objects of it, estimated from 3 and 0 sampled: fewer than 10 sampled, too few to judge (min-samples; record longer or with a lower CACHEHOT_RT_SAMPLE)" \
+	"$(grep '^# struct hub' "$T/few.sidecar")"
+expect_eq evidence/min-samples-no-line "" "$(lines "$T/few.sidecar")"
+"$CH" annotate --profile "$T/few.json" --min-samples=3 >"$T/few3.sidecar"
+expect_eq evidence/min-samples-3 "hub.hits hot|hub.limit read_mostly" "$(lines "$T/few3.sidecar" | tr '\n' '|' | sed 's/|$//')"
+# with the code's facts: 60 sampled accesses cannot show 10 per mille in 10
+# sampled transfers (that needs 1000): not judged, not "owned"
+"$CH" annotate "$T/facts.json" --profile "$T/req.json" >"$T/req.sidecar"
+expect_eq evidence/min-samples-not-judged "# struct req: too few samples to judge: the run sampled 60 of its accesses (estimated 61440); seeing 10 per mille of them in at least 10 sampled transfers needs 1000; lines commented out (record longer, or with a lower CACHEHOT_RT_SAMPLE)" \
+	"$(grep '^# struct req: ' "$T/req.sidecar")"
+expect_eq evidence/min-samples-no-owned 0 "$(grep -c '^req owned' "$T/req.sidecar")"
+"$CH" annotate "$T/facts.json" --profile "$T/req.json" --min-samples=0 >"$T/req0.sidecar"
+expect_eq evidence/min-samples-0-owned 1 "$(grep -c '^req owned' "$T/req0.sidecar")"
+out=$("$CH" annotate --profile "$T/few.json" --min-samples=x 2>&1 >/dev/null; echo "rc=$?")
+expect_eq evidence/bad-min-samples "cachehot: annotate: thresholds are whole numbers, not 'x'|rc=2" "$(echo "$out" | tr '\n' '|' | sed 's/|$//')"
