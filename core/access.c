@@ -493,8 +493,14 @@ static void prune_functions(ch_access_facts *a)
 		/* a function defined elsewhere stays when this unit calls it
 		 * (callers: the edge into another unit, which the userspace
 		 * slow-path rules follow) or names it a handler */
+		/* idempotent: the facts can be written twice from one compile
+		 * (the access facts file and the object's records), and after
+		 * the first time "callers" is a sorted array, no longer a set
+		 * (an array's json_object_size is 0: every function defined
+		 * elsewhere was dropped from the file) */
+		c = json_object_get(v, "callers");
 		if (!json_object_get(v, "file") && !json_object_get(v, "slow_root") &&
-		    !json_object_size(json_object_get(v, "callers"))) {
+		    !(json_is_array(c) ? json_array_size(c) : json_object_size(c))) {
 			json_object_del(fns, k);
 			continue;
 		}

@@ -118,6 +118,17 @@ $CC $P -fplugin-arg-cachehot-access=facts -O2 -c other.c -o /dev/null
 "$CH" annotate pc.o other.o --min-fields=1 >from-objects 2>&1
 expect_file_eq build/annotate-objects-equal-files from-files from-objects
 expect_eq build/annotate-objects-found "page_counter.usage hot" "$(grep -o '^page_counter.usage hot' from-objects)"
+# one compile writing both (access=DIR also puts the records into the
+# object): the file and the section are the same facts, including a function
+# defined elsewhere that the unit calls (the file lost every such function
+# when the facts were written twice: "callers" was an array by then;
+# ccache-kernel's page.private writes 51 fn from the files, 52 from objects)
+printf 'struct s { long a, b; };\nvoid ext(struct s *);\nvoid f(struct s *p) { p->a++; ext(p); }\n' >calls.c
+mkdir -p both && $CC $P -fplugin-arg-cachehot-access=both -O2 -c calls.c -o calls.o
+objcopy --dump-section .discard.cachehot=calls.sec calls.o calls-copy.o
+expect_eq build/facts-file-equals-section "ext f|ext f" \
+	"$(jq -r '.functions | keys | join(" ")' both/*calls.c*.json)|$(tr -d '\0' <calls.sec | jq -r '.functions | keys | join(" ")')"
+expect_eq build/facts-file-equals-section-whole "" "$(diff <(jq -S . both/*calls.c*.json) <(tr -d '\0' <calls.sec | jq -S .))"
 rm -f lib.a; ar rcs lib.a pc.o other.o
 "$CH" annotate lib.a --min-fields=1 >from-archive 2>&1
 expect_file_eq build/annotate-archive from-files from-archive
