@@ -14,7 +14,7 @@ DEB_PACKAGES += clang-14 libclang-rt-14-dev
 # the tools' main() files are compiled too (helpers live there), with
 # main renamed so that libFuzzer's main is the program's
 FUZZ_LIBSRC  := $(wildcard core/*.c) $(wildcard layout/*.c) bloat/bloat.c bloat/hmap.c bloat/linefiles.c bloat/reloc.c bloat/source.c \
-		$(filter-out driver/main.c,$(wildcard driver/*.c))
+		$(filter-out driver/main.c driver/engines.c,$(wildcard driver/*.c))
 FUZZ_LIBOBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_LIBSRC))
 FUZZ_INC     := -Icore -Ilayout -Ibloat -Idriver
 FUZZ_LIBS    = -ldw -lelf -lbpf -lstdc++ -ljansson $(DRIVER_LIBS)
