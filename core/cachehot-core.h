@@ -563,6 +563,10 @@ int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
  * Returns CH_CLASS_NONE when there is none. */
 enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
 			       const char *field, const char **group);
+/* The same, and *inferred (when not NULL) as ch_sidecar_inferred() would
+ * say for that entry: one lookup for both (0 when there is no entry). */
+enum ch_class ch_sidecar_class_inferred(ch_ctx *ctx, const char *type_name,
+					const char *field, const char **group, int *inferred);
 /* 1 if the sidecar has a member-path entry "type_name.PREFIX.x..." (any
  * member path of type_name when prefix is NULL): the embedded struct at
  * PREFIX is annotated in this container even when its own type is not. */

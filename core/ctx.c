@@ -4,7 +4,15 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
+
+/* Context allocations come from chunks (CH_ARENA_CHUNK bytes, larger
+ * requests get a chunk of their own): nothing is freed before the context,
+ * so one allocation per chunk instead of per string (a whole kernel's BTF
+ * makes ~10^6 small ones). Aligned for any type. */
+#define CH_ARENA_CHUNK ((size_t)1024 * 1024)
+#define CH_ARENA_ALIGN ((size_t)16)
 
 char *ch_read_stream(FILE *f, size_t *len)
 {
@@ -73,6 +81,9 @@ void ch_ctx_free(ch_ctx *ctx)
 	for (i = 0; i < ctx->nallocs; i++)
 		free(ctx->allocs[i]);
 	free(ctx->allocs);
+	for (i = 0; i < ctx->nchunks; i++)
+		munmap(ctx->chunks[i], CH_ARENA_CHUNK);
+	free(ctx->chunks);
 	free(ctx->keys);
 	free(ctx->vals);
 	ch_index_free(&ctx->keyidx);
@@ -110,12 +121,24 @@ static void *own_chunk(ch_ctx *ctx, size_t n)
 	return p;
 }
 
-/* Context allocations come from chunks (CH_ARENA_CHUNK bytes, larger
- * requests get a chunk of their own): nothing is freed before the context,
- * so one calloc per chunk instead of per string (a whole kernel's BTF makes
- * ~10^6 small ones). Aligned for any type. */
-#define CH_ARENA_CHUNK ((size_t)64 * 1024)
-#define CH_ARENA_ALIGN ((size_t)16)
+/* A chunk of the arena: mapped from the kernel, which hands it out
+ * zeroed (calloc cleared each one with memset: 30 M instructions for the
+ * 29 MB a kernel's every struct takes, once glibc's mmap threshold had
+ * risen past the chunk size); calloc'd when mapping fails. */
+static void *arena_chunk(ch_ctx *ctx)
+{
+	void *p = mmap(NULL, CH_ARENA_CHUNK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	if (p == MAP_FAILED)
+		return own_chunk(ctx, CH_ARENA_CHUNK);
+	if (ctx->nchunks == ctx->capchunks) {
+		ctx->capchunks = ctx->capchunks ? 2 * ctx->capchunks : 16;
+		ctx->chunks = (void **)ch_xrealloc(ctx->chunks, ctx->capchunks * sizeof(void *));
+	}
+	ctx->chunks[ctx->nchunks++] = p;
+	return p;
+}
+
 void *ch_alloc(ch_ctx *ctx, size_t n)
 {
 	void *p;
@@ -123,7 +146,7 @@ void *ch_alloc(ch_ctx *ctx, size_t n)
 	if (n > CH_ARENA_CHUNK / 4)
 		return own_chunk(ctx, n);
 	if (n > ctx->arena_left) {
-		ctx->arena = (char *)own_chunk(ctx, CH_ARENA_CHUNK);
+		ctx->arena = (char *)arena_chunk(ctx);
 		ctx->arena_left = CH_ARENA_CHUNK;
 	}
 	p = ctx->arena;
@@ -148,8 +171,18 @@ void ch_buf_vappend(char **buf, size_t *n, size_t *cap, const char *fmt, va_list
 {
 	va_list aq;
 	int k;
+	if (*cap - *n >= 64) {   /* fits as it is, usually: one pass */
+		va_copy(aq, ap);
+		k = ch_vformat(*buf + *n, *cap - *n, fmt, aq);
+		va_end(aq);
+		if (k >= 0 && (size_t)k < *cap - *n) {
+			*n += (size_t)k;
+			return;
+		}
+		(*buf)[*n] = 0;
+	}
 	va_copy(aq, ap);
-	k = vsnprintf(NULL, 0, fmt, aq);
+	k = ch_vformat(NULL, 0, fmt, aq);
 	va_end(aq);
 	if (k < 0)
 		return;
@@ -157,7 +190,7 @@ void ch_buf_vappend(char **buf, size_t *n, size_t *cap, const char *fmt, va_list
 		*cap = 2 * (*n + (size_t)k + 1);
 		*buf = (char *)ch_xrealloc(*buf, *cap);
 	}
-	vsnprintf(*buf + *n, *cap - *n, fmt, ap);
+	ch_vformat(*buf + *n, *cap - *n, fmt, ap);
 	*n += (size_t)k;
 }
 
@@ -170,7 +203,7 @@ const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
 	 * 300-700 bytes), two for a longer one: a text past the buffer costs
 	 * glibc's snprintf a call per byte beyond it, then a second pass */
 	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof(small), fmt, ap);
+	n = ch_vformat(small, sizeof(small), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		n = 0;
@@ -180,7 +213,7 @@ const char *ch_printf(ch_ctx *ctx, const char *fmt, ...)
 		return d;
 	}
 	va_start(ap, fmt);
-	vsnprintf(d, (size_t)n + 1, fmt, ap);
+	ch_vformat(d, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return d;
 }

@@ -115,7 +115,7 @@ static int find_conflict(const struct ch_type *t, const struct ch_fix_leaf *v, s
 				continue;
 			if (v[j].cls != CH_CLASS_NONE && j < i)
 				continue;
-			if (!ch_classes_conflict(v[i].cls, v[i].group, v[j].cls, v[j].group))
+			if (!ch_conflicting(v[i].cls, v[i].group, v[j].cls, v[j].group))
 				continue;
 			bo = s->off[v[j].top] + (v[j].offset - t->members[v[j].top].offset);
 			b0 = bo / L;
@@ -581,7 +581,7 @@ static int sweep_first(struct sweep *sw, struct sim *s, size_t P, size_t *pa, si
 				const struct ch_fix_leaf *a = &v[x->leaf];
 				if (a->cls == CH_CLASS_NONE && b->cls == CH_CLASS_NONE)
 					continue;
-				if (!ch_classes_conflict(a->cls, a->group, b->cls, b->group))
+				if (!ch_conflicting(a->cls, a->group, b->cls, b->group))
 					continue;
 				if ((x->l0 > b0 ? x->l0 : b0) > (x->l1 < b1 ? x->l1 : b1))
 					continue;
@@ -928,7 +928,7 @@ static void cheaper_reorder(const struct ch_type *t, const struct ch_fix_leaf *v
 				continue;
 			for (b = 0; b < n && !conf[v[a].top]; b++)
 				if (v[b].data && v[b].top != v[a].top &&
-				    ch_classes_conflict(v[a].cls, v[a].group, v[b].cls, v[b].group) &&
+				    ch_conflicting(v[a].cls, v[a].group, v[b].cls, v[b].group) &&
 				    v[a].offset / L <= (v[b].offset + v[b].size - 1) / L &&
 				    v[b].offset / L <= (v[a].offset + v[a].size - 1) / L)
 					conf[v[a].top] = 1;

@@ -29,6 +29,10 @@ struct inst {
 	int depth;
 	uint64_t base;              /* bytes from the outermost struct */
 	int elem;                   /* array element: its index, else -1 */
+	int named_top;              /* the outermost instance other than the
+				     * root, on the way from this one up to
+				     * the root, whose type is a named struct
+				     * (this one included), else -1 */
 };
 
 struct leafx {
@@ -44,6 +48,7 @@ struct leafx {
 struct flat {
 	ch_ctx *ctx;
 	const char *top_name;   /* the judged struct's tag: member-path entries */
+	struct ch_side_chain top_sc;   /* the sidecar's entries of top_name */
 	int top_paths;          /* the sidecar has member-path entries of it */
 	struct inst *insts;
 	size_t ninsts, capinsts;

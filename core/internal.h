@@ -2,6 +2,7 @@
 /* internal.h -- what the core sources share; not part of the public API. */
 #ifndef CACHEHOT_CORE_INTERNAL_H
 #define CACHEHOT_CORE_INTERNAL_H
+#include <string.h>
 #include "cachehot-core.h"
 
 struct ch_sidecar_entry {
@@ -31,7 +32,23 @@ struct ch_sidecar_entry {
 struct ch_side_type {
 	const char *name;
 	size_t first, last;
+	size_t n;               /* entries in the chain first .. last */
 };
+
+/* The sidecar's entries of one struct, found once (ch_sidecar_chain) and
+ * asked about each of its members (ch_sidecar_class_chain): a struct's
+ * members cost a walk of its few entries, not two string hashes each. */
+struct ch_side_chain {
+	const char *type;       /* the struct's name */
+	size_t first;           /* its first entry + 1, 0 when it has none */
+	size_t n;               /* how many it had when found */
+};
+/* 1 and *c filled when the sidecar names type (NULL: 0, *c empty). */
+int ch_sidecar_chain(ch_ctx *ctx, const char *type, struct ch_side_chain *c);
+/* ch_sidecar_class_inferred(ctx, c->type, field, group, inferred), the
+ * same answer and the same entry marked matched. */
+enum ch_class ch_sidecar_class_chain(ch_ctx *ctx, const struct ch_side_chain *c,
+				     const char *field, const char **group, int *inferred);
 
 /* the first len bytes of s (ch_sidecar_hint_tag) */
 struct ch_name_prefix {
@@ -50,6 +67,8 @@ struct ch_ctx {
 	/* every allocation (chunks of ch_alloc's arena), freed by ch_ctx_free */
 	void **allocs;
 	size_t nallocs, capallocs;
+	void **chunks;          /* arena chunks mapped from the kernel (ctx.c) */
+	size_t nchunks, capchunks;
 	char *arena;            /* free part of the current chunk */
 	size_t arena_left;      /* bytes */
 	/* front-end key -> type: keys[i] -> vals[i], by keyidx (helpers.c) */
@@ -80,6 +99,7 @@ struct ch_ctx {
 	 * each STRUCT with a "STRUCT.FIELD[] per_thread" entry, so that a
 	 * struct without one costs one lookup, not one per member */
 	size_t nside_glob;      /* global-variable entries (counted by index_entry) */
+	size_t nside_owned;     /* "STRUCT owned" entries (counted by index_entry) */
 	/* a sidecar loaded through its index (sidecar-index.c): struct
 	 * lines not parsed yet, and the sequence numbers of entries */
 	void *side_lazy;
@@ -111,6 +131,27 @@ struct ch_ctx {
 	char *records;
 	size_t records_len, records_cap, nrecords;
 };
+
+/* vsnprintf(out, cap, fmt, ap), the same bytes and return value; the
+ * conversions the core's messages use done without glibc (format.c). */
+int ch_vformat(char *out, size_t cap, const char *fmt, va_list ap);
+
+/* ch_classes_conflict (rules.c), inline for the loops over pairs of
+ * leaves (a million pairs over a kernel's every struct, rules.c, fix.c) */
+static inline int ch_conflicting(enum ch_class ca, const char *ga, enum ch_class cb, const char *gb)
+{
+	if (ca == CH_CLASS_EXCLUSIVE || cb == CH_CLASS_EXCLUSIVE)
+		return 1;
+	if ((ca == CH_CLASS_HOT && cb == CH_CLASS_READ_MOSTLY) ||
+	    (cb == CH_CLASS_HOT && ca == CH_CLASS_READ_MOSTLY))
+		return 1;
+	if (ca == CH_CLASS_HOT && cb == CH_CLASS_HOT) {
+		if (!ga || !gb)
+			return 1;
+		return strcmp(ga, gb) != 0;
+	}
+	return 0;
+}
 
 void *ch_alloc(ch_ctx *ctx, size_t n);     /* zeroed, ctx-owned */
 void ch_set_error(ch_ctx *ctx, const char *fmt, ...)

@@ -23,6 +23,9 @@ static int add_inst(struct flat *f, const struct ch_type *t, int is_union, int p
 	in->depth = parent < 0 ? 0 : f->insts[parent].depth + 1;
 	in->base = base;
 	in->elem = -1;
+	in->named_top = parent < 0 ? -1
+		      : f->insts[parent].named_top >= 0 ? f->insts[parent].named_top
+		      : t && t->name ? (int)f->ninsts : -1;
 	return (int)f->ninsts++;
 }
 
@@ -39,16 +42,19 @@ static struct leafx *add_leaf(struct flat *f)
 	return x;
 }
 
-/* Class of member m of a type whose nearest named type is sname. */
-static enum ch_class member_class(ch_ctx *ctx, const char *sname, const struct ch_member *m,
-				  const char **group)
+/* Class of member m of a type whose nearest named type has the sidecar
+ * entries sc (ch_sidecar_chain of its name); *inferred: the class comes
+ * from an inferred sidecar entry. */
+static enum ch_class member_class(ch_ctx *ctx, const struct ch_side_chain *sc,
+				  const struct ch_member *m, const char **group, int *inferred)
 {
 	*group = m->group;
+	*inferred = 0;
 	if (m->cls != CH_CLASS_NONE)
 		return m->cls;
 	if (!m->name)
 		return CH_CLASS_NONE;
-	return ch_sidecar_class(ctx, sname, m->name, group);
+	return ch_sidecar_class_chain(ctx, sc, m->name, group, inferred);
 }
 
 /* nesting walked; a corrupt input may nest a type in itself. Deep enough
@@ -66,6 +72,7 @@ static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, i
 	size_t i;
 	int found = 0, mycut = 0, named;
 	const char *name = t->name ? t->name : sname;
+	struct ch_side_chain sc;
 	if (t->name && t->annot_state)
 		return t->annot_state == 1;
 	if (depth > CH_MAX_DEPTH) {
@@ -73,13 +80,15 @@ static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, i
 		return 0;
 	}
 	/* one lookup settles a struct the sidecar does not name (most) */
-	named = name && ch_sidecar_names_type(ctx, name);
+	named = ch_sidecar_chain(ctx, name, &sc);
 	if (t->name && named && ch_sidecar_path_under(ctx, t->name, NULL))
 		found = 1;   /* member paths into its embedded structs */
 	for (i = 0; i < t->nmembers; i++) {
 		const struct ch_member *m = &t->members[i];
 		const char *g;
-		if (m->cls != CH_CLASS_NONE || (named && member_class(ctx, name, m, &g) != CH_CLASS_NONE))
+		int inf;
+		if (m->cls != CH_CLASS_NONE ||
+		    (named && member_class(ctx, &sc, m, &g, &inf) != CH_CLASS_NONE))
 			found = 1;   /* keep going: marks every sidecar match */
 		else if (m->type && m->type != t &&
 			 annotated_in_cut(ctx, (struct ch_type *)m->type, name, depth + 1, &mycut))
@@ -154,28 +163,34 @@ static const char *join_path(ch_ctx *ctx, const char *a, const char *b, const ch
 	return d;
 }
 
-static void flatten_member_in(struct flat *f, const struct ch_member *m, const char *sname,
-			      int inst, const char *prefix, int top, int depth);
+static void flatten_member_in(struct flat *f, const struct ch_member *m,
+			      const struct ch_side_chain *sc, int inst, const char *prefix,
+			      int top, int depth);
 
-static void flatten_member(struct flat *f, const struct ch_member *m, const char *sname,
-			   int inst, const char *prefix, int top, int depth)
+/* sc: the sidecar entries of the nearest named type (sc->type its name) */
+static void flatten_member(struct flat *f, const struct ch_member *m,
+			   const struct ch_side_chain *sc, int inst, const char *prefix,
+			   int top, int depth)
 {
 	const struct ch_group *saved_kg = f->cur_kg;
 	int saved_chain = f->anon_chain;
 	if (f->anon_chain && !f->cur_kg && m->kgroup)
 		f->cur_kg = m->kgroup;
 	f->anon_chain = f->anon_chain && !m->name;
-	flatten_member_in(f, m, sname, inst, prefix, top, depth);
+	flatten_member_in(f, m, sc, inst, prefix, top, depth);
 	f->cur_kg = saved_kg;
 	f->anon_chain = saved_chain;
 }
 
-static void flatten_member_in(struct flat *f, const struct ch_member *m, const char *sname,
-			      int inst, const char *prefix, int top, int depth)
+static void flatten_member_in(struct flat *f, const struct ch_member *m,
+			      const struct ch_side_chain *sc, int inst, const char *prefix,
+			      int top, int depth)
 {
 	ch_ctx *ctx = f->ctx;
+	const char *sname = sc->type;
 	const char *group;
-	enum ch_class cls = member_class(ctx, sname, m, &group);
+	int inferred;   /* the class comes from an inferred sidecar entry */
+	enum ch_class cls = member_class(ctx, sc, m, &group, &inferred);
 	uint64_t off = f->insts[inst].base + m->offset;
 	const char *path;
 	struct ch_type *mt = (struct ch_type *)m->type;
@@ -193,10 +208,12 @@ static void flatten_member_in(struct flat *f, const struct ch_member *m, const c
 	if (depth > 0 && m->name && m->cls == CH_CLASS_NONE && f->top_name && path &&
 	    (f->top_paths || !strchr(path, '.'))) {
 		const char *pg = NULL;
-		enum ch_class pc = ch_sidecar_class(ctx, f->top_name, path, &pg);
+		int pinf;
+		enum ch_class pc = ch_sidecar_class_chain(ctx, &f->top_sc, path, &pg, &pinf);
 		if (pc != CH_CLASS_NONE) {
 			cls = pc;
 			group = pg;
+			inferred = pinf;
 			path_entry = 1;
 		}
 	}
@@ -211,9 +228,7 @@ static void flatten_member_in(struct flat *f, const struct ch_member *m, const c
 		if (path_entry && f->nleaves)
 			f->leaves[f->nleaves - 1].path_own = 1;
 		if (cls != CH_CLASS_NONE && m->cls == CH_CLASS_NONE && m->name && f->nleaves)
-			f->leaves[f->nleaves - 1].l.inferred = path_entry
-				? ch_sidecar_inferred(ctx, f->top_name, path)
-				: ch_sidecar_inferred(ctx, sname, m->name);
+			f->leaves[f->nleaves - 1].l.inferred = inferred;
 		return;
 	}
 	{
@@ -246,8 +261,10 @@ static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, i
 			 const char *prefix, int top, int depth)
 {
 	size_t i;
+	struct ch_side_chain sc;
+	ch_sidecar_chain(f->ctx, sname, &sc);
 	for (i = 0; i < t->nmembers; i++)
-		flatten_member(f, &t->members[i], sname, inst, prefix,
+		flatten_member(f, &t->members[i], &sc, inst, prefix,
 			       top < 0 ? (int)i : top, depth);
 }
 
@@ -259,6 +276,7 @@ void ch_flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 	/* one look per struct: without member-path entries of it, no nested
 	 * "a.b" path is looked up (a hash of both names per nested member) */
 	f->top_paths = t->name && ch_sidecar_path_under(ctx, t->name, NULL);
+	ch_sidecar_chain(ctx, t->name, &f->top_sc);
 	f->anon_chain = 1;
 	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
@@ -329,15 +347,5 @@ enum ch_pad_kind ch_member_pad_kind(const struct ch_member *m)
 
 int ch_classes_conflict(enum ch_class ca, const char *ga, enum ch_class cb, const char *gb)
 {
-	if (ca == CH_CLASS_EXCLUSIVE || cb == CH_CLASS_EXCLUSIVE)
-		return 1;
-	if ((ca == CH_CLASS_HOT && cb == CH_CLASS_READ_MOSTLY) ||
-	    (cb == CH_CLASS_HOT && ca == CH_CLASS_READ_MOSTLY))
-		return 1;
-	if (ca == CH_CLASS_HOT && cb == CH_CLASS_HOT) {
-		if (!ga || !gb)
-			return 1;
-		return strcmp(ga, gb) != 0;
-	}
-	return 0;
+	return ch_conflicting(ca, ga, cb, gb);
 }

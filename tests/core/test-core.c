@@ -1,6 +1,7 @@
 /* test-core.c -- unit tests for core/: models built by hand with the real
  * offsets of the kernel structs they reduce; exact messages asserted.
  * Prints "PASS: name" / "FAIL: name: why" lines (tests/core/run.sh). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -720,6 +721,97 @@ static void test_variable_hints(void)
 	ch_ctx_free(ctx);
 }
 
+static void ch_buf_append_test(char **buf, size_t *n, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ch_buf_vappend(buf, n, cap, fmt, ap);
+	va_end(ap);
+}
+/* ch_printf does the core's usual conversions itself (core/format.c): the
+ * same bytes as glibc's snprintf for each, and for those it leaves to
+ * glibc; ch_buf_vappend the same across growth. */
+#define SAME(fmt, ...) do { \
+		char exp_[8192]; \
+		snprintf(exp_, sizeof(exp_), fmt, __VA_ARGS__); \
+		check_str("format: " fmt, exp_, ch_printf(ctx, fmt, __VA_ARGS__)); \
+	} while (0)
+static void test_format(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	const char *volatile nul = NULL;
+	char big[6000], *buf = NULL, exp[40000];
+	size_t n = 0, cap = 0, e = 0;
+	int i;
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	SAME("%s '%s' (%s) shares line %lld", "hot field", "usage", "offset 0, size 8", -3LL);
+	SAME("%d %d %d %d", -2147483647 - 1, -1, 0, 2147483647);
+	SAME("%u|%u", 0u, 4294967295u);
+	SAME("%lld %lld %llu", -9223372036854775807LL - 1, 9223372036854775807LL,
+	     18446744073709551615ULL);
+	SAME("%ld %lu %zu", -9223372036854775807L - 1, 18446744073709551615UL, (size_t)-1);
+	SAME("[%.*s][%.*s][%.*s][%.*s]", 3, "abcdef", 0, "abc", -1, "abc", 100, "abc");
+	SAME("100%% of %s%%", "lines");
+	SAME("%s", nul);                       /* "(null)", from glibc */
+	SAME("%.*s|%s", 2, nul, "x");
+	SAME("%5llu|%-4s|%08lx|%.2f|%c", 42ULL, "ab", 255UL, 1.005, 'q');   /* glibc's */
+	SAME("%s%s", big, "tail");             /* past ch_printf's 4 KiB buffer */
+	SAME("%s", "");
+	SAME("no conversion%s", "");
+	for (i = 0; i < 2000; i++) {
+		ch_buf_append_test(&buf, &n, &cap, "%s-%u,%.*s;", i % 7 ? "f" : "field", (unsigned)i, i % 5, "abcdef");
+		e += (size_t)snprintf(exp + e, sizeof(exp) - e, "%s-%u,%.*s;", i % 7 ? "f" : "field", (unsigned)i, i % 5, "abcdef");
+	}
+	check(n == e && buf && !strcmp(buf, exp), "format: ch_buf_vappend over 2000 appends",
+	      "differs from snprintf");
+	free(buf);
+	ch_ctx_free(ctx);
+}
+
+/* A struct's entries found once and asked member by member (the walk of a
+ * short chain, the hash past CH_CHAIN_WALK entries): the answers of
+ * ch_sidecar_class_inferred, and the same entries marked used. */
+static void test_sidecar_chain(void)
+{
+	ch_ctx *a = ch_ctx_new(), *b = ch_ctx_new();
+	char text[2048], f[16];
+	size_t n = 0;
+	int i, same = 1;
+	struct ch_side_chain big, small, none;
+	for (i = 0; i < 12; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "big.f%d %s\n", i,
+				      i % 3 == 0 ? "hot:g1" : i % 3 == 1 ? "read_mostly" : "exclusive");
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "small.a hot\n# cachehot annotate: x\n"
+			      "small.b read_mostly\nsmall.c.d hot\nbig.f12 hot:g2\n");
+	check(!ch_sidecar_load_string(a, "c.ann", text) && !ch_sidecar_load_string(b, "c.ann", text),
+	      "sidecar chain: loads", ch_ctx_error(a));
+	check(ch_sidecar_chain(a, "big", &big) && big.n == 13 && ch_sidecar_chain(a, "small", &small) &&
+	      small.n == 3 && !ch_sidecar_chain(a, "none", &none) && !none.first &&
+	      !ch_sidecar_chain(a, NULL, &none), "sidecar chain: found once, counted", "");
+	for (i = 0; i < 16; i++) {
+		const char *ga = "-", *gb = "-";
+		int ia = -1, ib = -1, k;
+		snprintf(f, sizeof(f), "f%d", i);
+		for (k = 0; k < 2; k++) {
+			const struct ch_side_chain *c = k ? &small : &big;
+			const char *fl = k ? (i == 0 ? "a" : i == 1 ? "b" : i == 2 ? "c.d" : f) : f;
+			if (ch_sidecar_class_chain(a, c, fl, &ga, &ia) !=
+			    ch_sidecar_class_inferred(b, k ? "small" : "big", fl, &gb, &ib) ||
+			    strcmp(ga ? ga : "", gb ? gb : "") || ia != ib)
+				same = 0;
+		}
+	}
+	check(same, "sidecar chain: same class, group, inferred as the hash", "");
+	check(ch_sidecar_class_chain(a, &small, "b", NULL, &i) == CH_CLASS_READ_MOSTLY && i == 1 &&
+	      ch_sidecar_class_chain(a, &small, "a", NULL, &i) == CH_CLASS_HOT && i == 0,
+	      "sidecar chain: inferred after the annotate line", "");
+	check(ch_sidecar_unmatched(a, NULL, NULL) == 0 && ch_sidecar_unmatched(b, NULL, NULL) == 0,
+	      "sidecar chain: every entry asked is marked used", "");
+	ch_ctx_free(a);
+	ch_ctx_free(b);
+}
+
 int main(void)
 {
 	test_v510();
@@ -734,5 +826,7 @@ int main(void)
 	test_fix_sweep();
 	test_fix_brief();
 	test_variable_hints();
+	test_format();
+	test_sidecar_chain();
 	return 0;
 }
