@@ -175,6 +175,36 @@ static int die_declared_inline(Dwarf_Die *die)
 	return 0;
 }
 
+/* The attributes pass 1 asks a subprogram about, from one walk of its
+ * attribute list (dwarf_getattrs): asked one by one (dwarf_attr,
+ * dwarf_hasattr), each question walked the list again, six or seven
+ * walks per function named by a symbol. */
+struct sub_attrs {
+	Dwarf_Attribute inl;   /* DW_AT_inline, when has_inline */
+	int has_inline, declaration, low_pc, ranges, external, origin;
+};
+
+static int note_sub_attr(Dwarf_Attribute *a, void *arg)
+{
+	struct sub_attrs *sa = arg;
+	switch (dwarf_whatattr(a)) {
+	case DW_AT_inline: sa->inl = *a; sa->has_inline = 1; break;
+	case DW_AT_declaration: sa->declaration = 1; break;
+	case DW_AT_low_pc: sa->low_pc = 1; break;
+	case DW_AT_ranges: sa->ranges = 1; break;
+	case DW_AT_external: sa->external = 1; break;
+	case DW_AT_abstract_origin: case DW_AT_specification: sa->origin = 1; break;
+	}
+	return DWARF_CB_OK;
+}
+
+/* dwarf_hasattr_integrate(die, DW_AT_external) knowing the DIE's own
+ * attributes: it looks further only through an origin or specification */
+static int sub_external(Dwarf_Die *die, const struct sub_attrs *sa)
+{
+	return sa->external || (sa->origin && dwarf_hasattr_integrate(die, DW_AT_external));
+}
+
 static int ends_with(const char *s, const char *suf)
 {
 	size_t a = strlen(s), b = strlen(suf);
@@ -550,20 +580,41 @@ int bl_scan_object(struct bl_scan *s, const char *path, char *err, size_t errlen
 			const char *name = dwarf_diename(&die);
 			if (!name || (!s->all_names && !bl_hmap_get(&symbase, name)))
 				continue;
-			if (dwarf_hasattr(&die, DW_AT_inline)) {
+			struct sub_attrs sa = { .has_inline = 0 };
+			if (dwarf_getattrs(&die, note_sub_attr, &sa, 0) < 0) {
+				/* (an unreadable attribute list: asked one by one) */
+				if (dwarf_hasattr(&die, DW_AT_inline)) {
+					if (!die_inline_declared_here(&die))
+						continue;
+					declared = 1;
+				} else if (dwarf_hasattr(&die, DW_AT_declaration)) {
+					continue;
+				} else if (!dwarf_hasattr(&die, DW_AT_low_pc) &&
+					   !dwarf_hasattr(&die, DW_AT_ranges) &&
+					   dwarf_hasattr_integrate(&die, DW_AT_external)) {
+					continue;
+				} else if (die_declared_inline(&die)) {
+					declared = 1;
+				} else if (dwarf_hasattr_integrate(&die, DW_AT_external)) {
+					continue;
+				} else
+					declared = 0;
+			} else if (sa.has_inline) {
 				/* abstract instance: inlined somewhere here */
-				if (!die_inline_declared_here(&die))
+				Dwarf_Word v;
+				if (dwarf_formudata(&sa.inl, &v) ||
+				    (v != DW_INL_declared_inlined && v != DW_INL_declared_not_inlined))
 					continue;
 				declared = 1;
-			} else if (dwarf_hasattr(&die, DW_AT_declaration)) {
+			} else if (sa.declaration) {
 				continue;   /* a declaration */
-			} else if (!dwarf_hasattr(&die, DW_AT_low_pc) &&
-				   !dwarf_hasattr(&die, DW_AT_ranges) &&
-				   dwarf_hasattr_integrate(&die, DW_AT_external)) {
+			} else if (!sa.low_pc && !sa.ranges && sub_external(&die, &sa)) {
 				continue;   /* a prototype of a global */
-			} else if (die_declared_inline(&die)) {
+			} else if (sa.origin && die_declared_inline(&die)) {
+				/* (without an origin or a specification, and without
+				 * DW_AT_inline here, die_declared_inline says 0) */
 				declared = 1;
-			} else if (dwarf_hasattr_integrate(&die, DW_AT_external)) {
+			} else if (sub_external(&die, &sa)) {
 				continue;
 			} else
 				declared = 0;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <stdint.h>
 
 struct srcfile {           /* cached source text for BL_SOURCE */
 	char *text;            /* NULL: unreadable */
@@ -30,7 +32,13 @@ static struct srcfile *load_source(struct hmap *cache, const char *path)
 	fp = fopen(path, "rb");
 	if (!fp)
 		return f;
+	/* the file's size (and one byte, to see its end) when it says one:
+	 * doubling from 64 KiB copied big files several times */
 	size_t cap = 1 << 16;
+	struct stat st;
+	if (!fstat(fileno(fp), &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < ((uint64_t)1 << 40))
+		cap = (size_t)st.st_size + 1;
 	f->text = bl_xmalloc(cap);
 	for (;;) {
 		size_t r = fread(f->text + f->len, 1, cap - f->len, fp);

@@ -470,7 +470,9 @@ size_t ch_index_find(const struct ch_index *ix, uint64_t h, ch_index_eq_fn eq, c
 void ch_index_add(struct ch_index *ix, size_t item, uint64_t h, ch_index_hash_fn hash,
 		  const void *arg);
 void ch_index_free(struct ch_index *ix);
-/* 64-bit FNV-1a of n bytes, of a string; a mix of a pointer's bits. */
+/* A 64-bit hash of n bytes (eight a step, and n), of a string (the same
+ * as of its bytes); a mix of a pointer's bits. In-memory tables only:
+ * never written to a file (the values may change between versions). */
 uint64_t ch_hash_bytes(const void *p, size_t n);
 uint64_t ch_hash_str(const char *s);
 uint64_t ch_hash_ptr(const void *p);

@@ -171,26 +171,24 @@ void ch_buf_vappend(char **buf, size_t *n, size_t *cap, const char *fmt, va_list
 {
 	va_list aq;
 	int k;
-	if (*cap - *n >= 64) {   /* fits as it is, usually: one pass */
-		va_copy(aq, ap);
-		k = ch_vformat(*buf + *n, *cap - *n, fmt, aq);
-		va_end(aq);
-		if (k >= 0 && (size_t)k < *cap - *n) {
-			*n += (size_t)k;
-			return;
-		}
-		(*buf)[*n] = 0;
-	}
-	va_copy(aq, ap);
-	k = ch_vformat(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (k < 0)
-		return;
-	if (*n + (size_t)k + 1 > *cap) {
-		*cap = 2 * (*n + (size_t)k + 1);
+	/* room for the usual piece first: one formatting pass, not a
+	 * measuring one and then another */
+	if (*cap - *n < 256) {
+		*cap = *cap < *n + 256 ? 2 * (*n + 256) : 2 * *cap;
 		*buf = (char *)ch_xrealloc(*buf, *cap);
 	}
-	ch_vformat(*buf + *n, *cap - *n, fmt, ap);
+	va_copy(aq, ap);
+	k = ch_vformat(*buf + *n, *cap - *n, fmt, aq);
+	va_end(aq);
+	if (k < 0) {
+		(*buf)[*n] = 0;
+		return;
+	}
+	if ((size_t)k >= *cap - *n) {   /* longer: the whole length is known now */
+		*cap = 2 * (*n + (size_t)k + 1);
+		*buf = (char *)ch_xrealloc(*buf, *cap);
+		ch_vformat(*buf + *n, *cap - *n, fmt, ap);
+	}
 	*n += (size_t)k;
 }
 

@@ -24,21 +24,28 @@ void *ch_xrealloc(void *p, size_t n)
 	return q;
 }
 
+/* Eight bytes a step: names are looked up per member of every judged
+ * struct and per function DIE of every object (a byte loop, FNV-1a, was
+ * 3 % of a census and most of the sidecar's look-ups) */
 uint64_t ch_hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)p;
-	uint64_t h = 1469598103934665603ull;
-	while (n--)
-		h = (h ^ *s++) * 1099511628211ull;
-	return h;
+	const uint64_t k = 0x9E3779B97F4A7C15ull;
+	uint64_t h = 1469598103934665603ull ^ ((uint64_t)n << 56), w;
+	for (; n >= 8; n -= 8, s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 29;
+	}
+	for (w = 0; n; n--)   /* (memcpy of a variable length: a libc call) */
+		w = (w << 8) | s[n - 1];
+	h = (h ^ w) * k;
+	return h ^ (h >> 32);
 }
 
 uint64_t ch_hash_str(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	return ch_hash_bytes(s, strlen(s));
 }
 
 uint64_t ch_hash_ptr(const void *p)

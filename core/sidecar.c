@@ -47,38 +47,19 @@ static int is_path(const char *s)
 	return ch_is_ident(s, strlen(s));
 }
 
-/* The bytes of s mixed into h eight at a time (and its length, so that
- * ("ab", "c") and ("a", "bc") differ): every member of every judged struct
- * is looked up by (STRUCT, member), half a million hashes for a kernel's
- * every struct, where FNV-1a's byte loop cost three times as much. Used
- * in this process only (the index file has its own, sidecar-index.c). */
-static uint64_t mix_str(uint64_t h, const char *s)
-{
-	const uint64_t k = 0x9E3779B97F4A7C15ull;
-	size_t n = strlen(s), len = n;
-	uint64_t w;
-	for (; n >= 8; n -= 8, s += 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * k;
-		h ^= h >> 29;
-	}
-	for (w = 0; n; n--)   /* (memcpy of a variable length: a libc call) */
-		w = (w << 8) | (unsigned char)s[n - 1];
-	h = (h ^ w ^ ((uint64_t)len << 56)) * k;
-	return h ^ (h >> 32);
-}
-
+/* ch_hash_str: in this process only (the index file has its own,
+ * sidecar-index.c) */
 static size_t type_hash(const char *type, size_t cap)
 {
-	return (size_t)mix_str(0x243F6A8885A308D3ull, type) & (cap - 1);
+	return (size_t)ch_hash_str(type) & (cap - 1);
 }
 
 /* STRUCT, then the member key or a marker for "FUNCTION() addressable",
  * whose field is NULL */
 static size_t entry_hash(const char *type, const char *field, size_t cap)
 {
-	uint64_t h = mix_str(0x243F6A8885A308D3ull, type);
-	h = field ? mix_str(h ^ 0xff, field) : (h ^ 0xfe) * 0x9E3779B97F4A7C15ull;
+	uint64_t h = ch_hash_str(type) * 0x9E3779B97F4A7C15ull;
+	h ^= field ? ch_hash_str(field) : 0xfe;
 	return (size_t)(h ^ (h >> 29)) & (cap - 1);
 }
 
