@@ -138,6 +138,12 @@ struct ch_type {
 	size_t cap;
 	int annot_state;          /* 0 unknown, 1 has annotations, 2 none */
 	struct ch_groups *groups; /* ch_type_groups() result, computed once */
+	/* the sidecar's entries of side_name (ch_type_chain), valid while
+	 * name is side_name and the sidecar's generation + 1 is side_gen
+	 * (0: not looked up) */
+	const char *side_name;
+	size_t side_first, side_n;
+	unsigned long side_gen;
 };
 
 /* Configuration of one check run. */

@@ -81,6 +81,8 @@ void ch_ctx_free(ch_ctx *ctx)
 	for (i = 0; i < ctx->nallocs; i++)
 		free(ctx->allocs[i]);
 	free(ctx->allocs);
+	free(ctx->flat_insts);
+	free(ctx->flat_leaves);
 	for (i = 0; i < ctx->nchunks; i++)
 		munmap(ctx->chunks[i], CH_ARENA_CHUNK);
 	free(ctx->chunks);

@@ -137,3 +137,13 @@ int ch_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 	va_end(aq);
 	return n >= 0 ? n : vsnprintf(out, cap, fmt, ap);
 }
+
+int ch_snprintf(char *out, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+	va_start(ap, fmt);
+	n = ch_vformat(out, cap, fmt, ap);
+	va_end(ap);
+	return n;
+}

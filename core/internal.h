@@ -45,6 +45,10 @@ struct ch_side_chain {
 };
 /* 1 and *c filled when the sidecar names type (NULL: 0, *c empty). */
 int ch_sidecar_chain(ch_ctx *ctx, const char *type, struct ch_side_chain *c);
+/* ch_sidecar_chain(ctx, t->name, c), remembered in t for as long as the
+ * sidecar does not change (a struct type met again and again, nested in
+ * others, is looked up once). t->name must not be NULL. */
+void ch_type_chain(ch_ctx *ctx, struct ch_type *t, struct ch_side_chain *c);
 /* ch_sidecar_class_inferred(ctx, c->type, field, group, inferred), the
  * same answer and the same entry marked matched. */
 enum ch_class ch_sidecar_class_chain(ch_ctx *ctx, const struct ch_side_chain *c,
@@ -100,6 +104,12 @@ struct ch_ctx {
 	 * struct without one costs one lookup, not one per member */
 	size_t nside_glob;      /* global-variable entries (counted by index_entry) */
 	size_t nside_owned;     /* "STRUCT owned" entries (counted by index_entry) */
+	unsigned long side_gen; /* bumped whenever entries or their index change */
+	/* the arrays of the last struct flattened (model.c), kept for the
+	 * next: judging every struct of a kernel grew them from nothing
+	 * 9 000 times (malloc'd; NULL while a flattening holds them) */
+	void *flat_insts, *flat_leaves;
+	size_t flat_capinsts, flat_capleaves;
 	/* a sidecar loaded through its index (sidecar-index.c): struct
 	 * lines not parsed yet, and the sequence numbers of entries */
 	void *side_lazy;
@@ -135,6 +145,12 @@ struct ch_ctx {
 /* vsnprintf(out, cap, fmt, ap), the same bytes and return value; the
  * conversions the core's messages use done without glibc (format.c). */
 int ch_vformat(char *out, size_t cap, const char *fmt, va_list ap);
+/* snprintf through ch_vformat */
+int ch_snprintf(char *out, size_t cap, const char *fmt, ...)
+#ifdef __GNUC__
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
 
 /* ch_classes_conflict (rules.c), inline for the loops over pairs of
  * leaves (a million pairs over a kernel's every struct, rules.c, fix.c) */

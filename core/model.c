@@ -80,7 +80,11 @@ static int annotated_in_cut(ch_ctx *ctx, struct ch_type *t, const char *sname, i
 		return 0;
 	}
 	/* one lookup settles a struct the sidecar does not name (most) */
-	named = ch_sidecar_chain(ctx, name, &sc);
+	if (t->name)
+		ch_type_chain(ctx, t, &sc);
+	else
+		ch_sidecar_chain(ctx, name, &sc);
+	named = sc.first != 0;
 	if (t->name && named && ch_sidecar_path_under(ctx, t->name, NULL))
 		found = 1;   /* member paths into its embedded structs */
 	for (i = 0; i < t->nmembers; i++) {
@@ -163,6 +167,17 @@ static const char *join_path(ch_ctx *ctx, const char *a, const char *b, const ch
 	return d;
 }
 
+/* "a.b": the common case of join_path, one copy less */
+static const char *member_path(ch_ctx *ctx, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *d = (char *)ch_alloc(ctx, na + nb + 2);
+	memcpy(d, a, na);
+	d[na] = '.';
+	memcpy(d + na + 1, b, nb + 1);
+	return d;
+}
+
 static void flatten_member_in(struct flat *f, const struct ch_member *m,
 			      const struct ch_side_chain *sc, int inst, const char *prefix,
 			      int top, int depth);
@@ -199,7 +214,7 @@ static void flatten_member_in(struct flat *f, const struct ch_member *m,
 	if (!m->name && !mt)
 		return;   /* unnamed bit-field: padding bits */
 	if (m->name)
-		path = prefix ? join_path(ctx, prefix, ".", m->name) : m->name;
+		path = prefix ? member_path(ctx, prefix, m->name) : m->name;
 	else
 		path = prefix;  /* anonymous struct/union: its members read as ours */
 	/* a member-path entry of the judged struct ("global.out_rate.curr")
@@ -249,7 +264,7 @@ static void flatten_member_in(struct flat *f, const struct ch_member *m,
 				int ei = add_inst(f, mt, mt->is_union, ai, off + i * m->elem_size);
 				f->insts[ei].elem = (int)i;
 				char ix[24];
-				snprintf(ix, sizeof(ix), "[%llu]", (unsigned long long)i);
+				ch_snprintf(ix, sizeof(ix), "[%llu]", (unsigned long long)i);
 				const char *ep = join_path(ctx, path ? path : "", ix, "");
 				flatten_type(f, mt, inner, ei, ep, top, depth + 1);
 			}
@@ -262,7 +277,10 @@ static void flatten_type(struct flat *f, struct ch_type *t, const char *sname, i
 {
 	size_t i;
 	struct ch_side_chain sc;
-	ch_sidecar_chain(f->ctx, sname, &sc);
+	if (t->name && sname == t->name)
+		ch_type_chain(f->ctx, t, &sc);
+	else
+		ch_sidecar_chain(f->ctx, sname, &sc);
 	for (i = 0; i < t->nmembers; i++)
 		flatten_member(f, &t->members[i], &sc, inst, prefix,
 			       top < 0 ? (int)i : top, depth);
@@ -272,11 +290,21 @@ void ch_flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 {
 	memset(f, 0, sizeof(*f));
 	f->ctx = ctx;
+	if (ctx->flat_insts && ctx->flat_leaves) {   /* the last struct's arrays */
+		f->insts = (struct inst *)ctx->flat_insts;
+		f->capinsts = ctx->flat_capinsts;
+		f->leaves = (struct leafx *)ctx->flat_leaves;
+		f->capleaves = ctx->flat_capleaves;
+		ctx->flat_insts = ctx->flat_leaves = NULL;
+	}
 	f->top_name = t->name;
 	/* one look per struct: without member-path entries of it, no nested
 	 * "a.b" path is looked up (a hash of both names per nested member) */
 	f->top_paths = t->name && ch_sidecar_path_under(ctx, t->name, NULL);
-	ch_sidecar_chain(ctx, t->name, &f->top_sc);
+	if (t->name)
+		ch_type_chain(ctx, t, &f->top_sc);
+	else
+		ch_sidecar_chain(ctx, NULL, &f->top_sc);
 	f->anon_chain = 1;
 	ch_type_groups(ctx, t);   /* members' kgroup, before the leaves copy it */
 	add_inst(f, t, t->is_union, -1, 0);
@@ -298,6 +326,14 @@ void ch_flat_build(struct flat *f, ch_ctx *ctx, struct ch_type *t)
 
 void ch_flat_free(struct flat *f)
 {
+	ch_ctx *ctx = f->ctx;
+	if (ctx && !ctx->flat_insts && !ctx->flat_leaves) {
+		ctx->flat_insts = f->insts;
+		ctx->flat_capinsts = f->capinsts;
+		ctx->flat_leaves = f->leaves;
+		ctx->flat_capleaves = f->capleaves;
+		return;
+	}
 	free(f->insts);
 	free(f->leaves);
 }

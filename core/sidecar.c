@@ -183,6 +183,7 @@ static void reindex(ch_ctx *ctx, size_t want)
 	ctx->nside_types = 0;
 	ctx->nside_glob = 0;
 	ctx->nside_owned = 0;
+	ctx->side_gen++;
 	for (i = 0; i < ctx->nside; i++)
 		index_entry(ctx, i);
 }
@@ -196,6 +197,7 @@ static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
 	}
 	ctx->side[ctx->nside] = *e;
 	ctx->side[ctx->nside++].seq = ctx->side_seq;
+	ctx->side_gen++;
 	if (2 * ctx->nside > ctx->cap_side_idx)
 		reindex(ctx, 2 * ctx->nside);
 	else
@@ -549,6 +551,22 @@ int ch_sidecar_chain(ch_ctx *ctx, const char *type, struct ch_side_chain *c)
 	c->first = t ? t->first : 0;
 	c->n = t ? t->n : 0;
 	return t != NULL;
+}
+
+void ch_type_chain(ch_ctx *ctx, struct ch_type *t, struct ch_side_chain *c)
+{
+	if (t->side_gen && t->side_gen == ctx->side_gen + 1 && t->side_name == t->name) {
+		c->type = t->name;
+		c->first = t->side_first;
+		c->n = t->side_n;
+		return;
+	}
+	ch_sidecar_chain(ctx, t->name, c);
+	/* after the look-up: it may parse the struct's lines from an index */
+	t->side_name = t->name;
+	t->side_first = c->first;
+	t->side_n = c->n;
+	t->side_gen = ctx->side_gen + 1;
 }
 
 /* Walked up to this many entries (a struct's members asked one by one:

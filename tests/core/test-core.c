@@ -812,6 +812,32 @@ static void test_sidecar_chain(void)
 	ch_ctx_free(b);
 }
 
+/* A struct's sidecar entries are remembered with its type (ch_type_chain)
+ * only while the sidecar stays as it was: a struct judged with no entries
+ * (its hot field marked in the source), then given one by a sidecar loaded
+ * later, has it counted when it is judged again. */
+static void test_sidecar_chain_cache(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 1 };
+	struct collect c;
+	struct ch_type *t = ch_type_new(ctx, NULL, "outer", 0, 32, 8);
+	scalar(ctx, t, "a", 0, 8, CH_CLASS_HOT, 5);
+	scalar(ctx, t, "b", 24, 8, CH_CLASS_NONE, 7);
+	check(!ch_sidecar_load_string(ctx, "1.ann", "other.x hot\n"), "sidecar chain cache: loads", "");
+	memset(&c, 0, sizeof(c));
+	check(ch_check_type(ctx, t, &cfg, collect, &c) == 0, "sidecar chain cache: one hot field, quiet",
+	      c.buf);
+	check(!ch_sidecar_load_string(ctx, "2.ann", "outer.b read_mostly\n"),
+	      "sidecar chain cache: second file loads", "");
+	memset(&c, 0, sizeof(c));
+	ch_check_type(ctx, t, &cfg, collect, &c);
+	check(strstr(c.buf, "read-mostly field 'b' (offset 24, size 8) shares cache line 0 "
+		  "(64-byte lines) of 'struct outer' with hot field 'a' (offset 0, size 8)") != NULL,
+	      "sidecar chain cache: a line loaded later is seen", c.buf);
+	ch_ctx_free(ctx);
+}
+
 int main(void)
 {
 	test_v510();
@@ -828,5 +854,6 @@ int main(void)
 	test_variable_hints();
 	test_format();
 	test_sidecar_chain();
+	test_sidecar_chain_cache();
 	return 0;
 }
