@@ -6,7 +6,7 @@
  * source package) linked with the link-time wraps in main.c: every sparse
  * argument and every sparse warning stays exactly as in stock sparse; the
  * wraps add the cachehot attributes, the -fcachehot-* options, and, after
- * each file is parsed, hand each struct to core/ (model.c) and look for
+ * each file is parsed, hand each struct to core/ (model.c, check.c) and look for
  * inline functions used as values (inline.c).
  *
  * Units: bytes unless a name says bits. Strings handed to core are copied by
@@ -81,7 +81,7 @@ void ch_attr_end_function(void);
 void ch_enum_register(void);
 void ch_enum_options(int argc, char **argv);
 
-/* ---- main.c: options and shared state ----------------------------------- */
+/* ---- report.c: options and shared state (parsed in main.c) -------------- */
 struct ch_sparse_opts {
 	unsigned line_size;        /* bytes; 0 = from SMP_CACHE_BYTES, else 64 */
 	unsigned predict;          /* bytes; 0 = off */
@@ -98,6 +98,20 @@ extern struct ch_sparse_opts ch_opts;
 extern ch_ctx *ch_sparse_ctx;
 
 /* ---- model.c ------------------------------------------------------------- */
+/* (ch_sparse_type and ch_sparse_base: below, with the per-thread checks.) */
+struct symbol;
+int ch_sparse_is_aggregate(const struct symbol *s);
+/* A struct with a tag of its own (bound in sparse's tag namespace). */
+int ch_sparse_is_tagged(const struct symbol *s);
+/* The first typedef of an anonymous struct names it and gives its
+ * alignment ("} foo_t __aligned(64);"): noted, then asked for. */
+void ch_sparse_note_typedef(struct symbol *td);
+unsigned long ch_sparse_typedef_align(const struct symbol *s);
+/* Why sparse's layout of ct is not GCC's (a shape docs/sparse.rst lists),
+ * *vla set for a variable-length member; NULL when it is. */
+const char *ch_sparse_no_layout_why(const struct ch_type *ct, int *vla);
+
+/* ---- check.c --------------------------------------------------------------- */
 /* Check every struct/union defined in the current file scope (or, with
  * builtin=1, in sparse's builtin scope: "-include" files), each once, in
  * source order; print findings through sparse's diagnostics. */
@@ -107,6 +121,7 @@ void ch_check_scope(int builtin, const struct ch_config *cfg);
  * with the file's. */
 struct scope;
 void ch_note_block_scope(struct scope *sc);
+/* ---- report.c -------------------------------------------------------------- */
 /* Record r (findings=PATH) at sparse position pos unless r->file is set,
  * then print it as sparse_error() does (severity error) or as a note. */
 struct position;
@@ -129,11 +144,11 @@ unsigned ch_name_column(const char *path, unsigned line, unsigned col, const cha
 /* A sparse position as a core location (file interned per stream, so that
  * ch_print_finding can map it back). */
 struct ch_loc ch_sparse_loc(struct position pos);
-/* Note the struct names the loaded sidecar files mention (call once, after
+/* check.c: note the struct names the loaded sidecar files mention (call once, after
  * loading them and before any file is checked): only members of those
  * structs are looked up in the sidecar. */
 void ch_sidecar_names_init(void);
-/* Resolve the effective config for the current file. Must run while the
+/* linesize.c: resolve the effective config for the current file. Must run while the
  * file's tokens exist: macro bodies are freed with them (clear_token_alloc). */
 void ch_file_config(struct ch_config *cfg);
 /* The body of object-like macro name as text (ctx-owned), "" for an empty

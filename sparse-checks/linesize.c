@@ -226,3 +226,73 @@ unsigned ch_line_size_at(struct position p)
 	}
 	return e->line_size;
 }
+
+/* ---- config -------------------------------------------------------------- */
+const char *ch_sparse_macro_body(const char *name)
+{
+	struct symbol *sym = lookup_symbol(built_in_ident(name), NS_MACRO);
+	struct token *t;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	const char *copy;
+
+	if (!sym || sym->arglist || !sym->expansion)
+		return NULL;
+	for (t = sym->expansion; t && !eof_token(t); t = t->next) {
+		const char *s;
+		size_t l;
+		if (token_type(t) > TOKEN_SPECIAL)
+			continue;   /* preprocessor markers such as <untaint> */
+		s = show_token(t);
+		l = strlen(s);
+		if (n + l + 2 > cap) {
+			cap = 2 * (n + l + 2) + 256;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		memcpy(buf + n, s, l);
+		n += l;
+		buf[n++] = ' ';
+	}
+	if (!buf)
+		return "";
+	buf[n] = 0;
+	/* a copy: ch_eval_macro resolves nested names while holding this one */
+	copy = ch_strdup(ch_sparse_ctx, buf);
+	free(buf);
+	return copy;
+}
+
+static int macro_defined(const char *name)
+{
+	return lookup_symbol(built_in_ident(name), NS_MACRO) != NULL;
+}
+
+static const char *macro_body(const char *name, void *arg)
+{
+	(void)arg;
+	return ch_sparse_macro_body(name);
+}
+
+void ch_file_config(struct ch_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->line_size = ch_opts.line_size;
+	if (!cfg->line_size) {
+		/* the value at the end of the file; each struct is judged at
+		 * the value in effect where it is defined (ch_line_size_at(),
+		 * which also prints the note of a body the core cannot
+		 * evaluate) */
+		cfg->line_size = ch_line_size_eval(ch_sparse_ctx, macro_body, NULL, NULL, NULL);
+		if (!cfg->line_size)
+			cfg->line_size = CH_DEFAULT_LINE_SIZE;
+	}
+	cfg->predict = ch_opts.predict;
+	cfg->severity = ch_opts.severity;
+	if (ch_opts.smp >= 0)
+		cfg->smp = ch_opts.smp;
+	else    /* a kernel build without CONFIG_SMP has no false sharing */
+		cfg->smp = !(macro_defined("__KERNEL__") && !macro_defined("CONFIG_SMP"));
+	cfg->kernel = macro_defined("__KERNEL__") ? 1 : 0;
+}

@@ -44,11 +44,6 @@
 
 #include "cachehot-sparse.h"
 
-struct ch_sparse_opts ch_opts = {
-	.line_size = 0, .predict = 0, .smp = -1, .severity = CH_SEV_WARNING,
-	.manifest = NULL, .inline_addr = 0, .inline_notes = 1, .unmatched = 1, .layout = 1,
-};
-ch_ctx *ch_sparse_ctx;
 
 struct symbol_list *__real_sparse_initialize(int argc, char **argv, struct string_list **filelist);
 struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct string_list **filelist);

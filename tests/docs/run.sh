@@ -2,9 +2,9 @@
 # tests/docs/run.sh -- the documentation's entry point: every relative link
 # in docs/index.md (and in the README) names a file of the repository, every
 # page under docs/ is reachable from docs/index.md, and the README sends
-# readers to docs/index.md; and the code of core/, layout/, driver/ and
-# bloat/ can be read in an order (docs/development.md): no file uses a
-# file that uses it back, directly or through others.
+# readers to docs/index.md; and the code of core/, layout/, driver/, bloat/
+# and sparse-checks/ can be read in an order (docs/development.md): no file
+# uses a file that uses it back, directly or through others.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP" || exit 1
 links() { grep -o '](\([^)#]*\)' "$1" | sed 's/^](//' | grep -v '^[a-z]*://'; }
@@ -41,7 +41,7 @@ refs=$(git -C "$TOP" grep -n -I -E '[Ii]ssues? #?[0-9]+|FIELD-NOTES|/work/shared
 expect_eq docs/no-references-outside-the-repository "" "$refs"
 
 # no dependency circle among the objects of a folder (tests/docs/deps.py)
-for d in core layout driver bloat; do
+for d in core layout driver bloat sparse-checks; do
 	if ls "$BUILD/$d"/*.o >/dev/null 2>&1; then
 		expect_eq "docs/no-dependency-circle-$d" "" "$(python3 "$TOP/tests/docs/deps.py" "$BUILD/$d"/*.o 2>&1)"
 	else
