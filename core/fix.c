@@ -777,11 +777,16 @@ static const char *fix_text(ch_ctx *ctx, const struct ch_fix *fx, const struct c
 	return r;
 }
 
-/* The main search on s (identity order, no breaks): 1 when clean. */
+/* The main search on s (identity order, no breaks): 1 when clean. sw: the
+ * sweep of (t, v, n, L, ins) when the caller made one for many searches
+ * (it depends on nothing else, and greedy_sweep starts each search afresh),
+ * else NULL. */
 static int search_fix(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n, struct sim *s,
-		      size_t *pos, unsigned L, int ins, int search)
+		      size_t *pos, unsigned L, int ins, int search, struct sweep *shared)
 {
 	int ok;
+	if (shared)
+		return greedy_sweep(shared, s, pos, search);
 	if (ch_fix_reference_search || !sweep_fits(t, v, n)) {
 		ok = greedy_ref(t, v, n, s, pos, L, ins, search);
 	} else {
@@ -818,7 +823,7 @@ static int cheaper(const struct sim *a, const struct sim *b)
  * block member counts as moved when its predecessor changed. */
 static void block_tries(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n,
 			const struct sim *s, unsigned L, int ins, const char *cand, struct sim *tr,
-			size_t *tpos, struct sim *best, int *have)
+			size_t *tpos, struct sim *best, int *have, struct sweep *sw)
 {
 	size_t nc = 0, i, j, k, q, w;
 	for (i = 0; i < s->n; i++)
@@ -854,7 +859,7 @@ static void block_tries(const struct ch_type *t, const struct ch_fix_leaf *v, si
 			tr->moved[m] = cand[m] && !stays;
 		}
 		tr->sep = s->sep;
-		if (!search_fix(t, v, n, tr, tpos, L, ins, 0))
+		if (!search_fix(t, v, n, tr, tpos, L, ins, 0, sw))
 			continue;
 		simulate(t, tr, L);
 		if (!*have || cheaper(tr, best)) {
@@ -879,8 +884,13 @@ static void cheaper_reorder(const struct ch_type *t, const struct ch_fix_leaf *v
 	size_t *tpos, i, q, k, last = s->n - 1;
 	int have = 0;
 	char *cand;
+	struct sweep sweep, *sw = NULL;   /* one for all the searches below */
 	if (s->n > CH_FIX_BLOCK_MAX || s->n < 2)
 		return;
+	if (!ch_fix_reference_search && sweep_fits(t, v, n)) {
+		sweep_init(&sweep, t, v, n, L, ins);
+		sw = &sweep;
+	}
 	cand = (char *)xcalloc(s->n, 1);
 	for (i = 0; i < n; i++)
 		if (v[i].data && v[i].cls == CH_CLASS_READ_MOSTLY)
@@ -908,7 +918,7 @@ static void cheaper_reorder(const struct ch_type *t, const struct ch_fix_leaf *v
 			}
 			tr.sep = s->sep;
 			sim_move(&tr, tpos, i, q);
-			if (!search_fix(t, v, n, &tr, tpos, L, ins, 0))
+			if (!search_fix(t, v, n, &tr, tpos, L, ins, 0, sw))
 				continue;
 			simulate(t, &tr, L);
 			if (!have || cheaper(&tr, &best)) {
@@ -933,8 +943,8 @@ static void cheaper_reorder(const struct ch_type *t, const struct ch_fix_leaf *v
 				    v[b].offset / L <= (v[a].offset + v[a].size - 1) / L)
 					conf[v[a].top] = 1;
 		}
-		block_tries(t, v, n, s, L, ins, cand, &tr, tpos, &best, &have);
-		block_tries(t, v, n, s, L, ins, conf, &tr, tpos, &best, &have);
+		block_tries(t, v, n, s, L, ins, cand, &tr, tpos, &best, &have, sw);
+		block_tries(t, v, n, s, L, ins, conf, &tr, tpos, &best, &have, sw);
 		free(conf);
 	}
 	if (have && best.size < s->size)
@@ -943,6 +953,8 @@ static void cheaper_reorder(const struct ch_type *t, const struct ch_fix_leaf *v
 	sim_free(&best);
 	free(tpos);
 	free(cand);
+	if (sw)
+		sweep_free(sw);
 }
 
 const struct ch_fix *ch_struct_fix(ch_ctx *ctx, const struct ch_type *t,
@@ -987,7 +999,7 @@ const struct ch_fix *ch_struct_fix_idiom(ch_ctx *ctx, const struct ch_type *t,
 			goto out;
 	if (s.size != t->size)
 		goto out;
-	ok = search_fix(t, v, n, &s, pos, L, ins, 1);
+	ok = search_fix(t, v, n, &s, pos, L, ins, 1, NULL);
 	if (!ok)
 		goto out;
 	simulate(t, &s, L);

@@ -204,6 +204,31 @@ static bool is_unlock(const char *n)
 	return false;
 }
 
+/* The unlock a call or an inlined block of FNDECL stands for, or NULL:
+ * is_unlock(fn_name()) memoized per function name (facts_of asks it of
+ * every call and every inlined block around every statement of a loop
+ * body: eight strstr each, 25 M instructions on vmscan.c). Keyed by the
+ * name's identifier, which lives as long as the unit. */
+static hash_map<tree, const char *> *unlock_memo;
+
+static const char *unlock_of(tree fndecl)
+{
+	static const char *const no = "";
+	const char **hit, *n;
+	if (!fndecl || !DECL_NAME(fndecl))
+		return NULL;
+	if (!unlock_memo)
+		unlock_memo = new hash_map<tree, const char *>;
+	hit = unlock_memo->get(DECL_NAME(fndecl));
+	if (hit)
+		return *hit == no ? NULL : *hit;
+	n = fn_name(fndecl);
+	if (!is_unlock(n))
+		n = no;
+	unlock_memo->put(DECL_NAME(fndecl), n);
+	return n == no ? NULL : n;
+}
+
 static bool cb_dom_computed;
 
 /* A loop over elements carries a value around: a PHI in its header that
@@ -228,24 +253,28 @@ static loop_facts facts_of(class loop *l)
 	}
 	loop_facts f = { loop_location(l), NULL, 0u, 0u, false };
 	basic_block *body = get_loop_body(l);
+	tree last_block = NULL_TREE;   /* statements in a row share their block */
+	const char *last_inlined = NULL;
 	for (unsigned i = 0; i < l->num_nodes && !f.unlock; i++)
 		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); !gsi_end_p(g); gsi_next(&g)) {
 			gimple *s = gsi_stmt(g);
 			const char *n = NULL;
 			location_t at;
 			if (is_gimple_call(s) && gimple_call_fndecl(s))
-				n = fn_name(gimple_call_fndecl(s));
-			if (!n || !is_unlock(n)) {
+				n = unlock_of(gimple_call_fndecl(s));
+			if (!n && gimple_block(s) == last_block && last_block) {
+				n = last_inlined;
+			} else if (!n) {
 				/* an inlined unlock: the innermost inlined function named so */
-				n = NULL;
 				for (tree b = gimple_block(s); b && TREE_CODE(b) == BLOCK && !n;
 				     b = BLOCK_SUPERCONTEXT(b))
 					if (inlined_function_outer_scope_p(b)) {
 						tree o = block_ultimate_origin(b);
-						if (o && TREE_CODE(o) == FUNCTION_DECL &&
-						    is_unlock(fn_name(o)))
-							n = fn_name(o);
+						if (o && TREE_CODE(o) == FUNCTION_DECL)
+							n = unlock_of(o);
 					}
+				last_block = gimple_block(s);
+				last_inlined = n;
 			}
 			if (n) {
 				inline_chain(s, &at);

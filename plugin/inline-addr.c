@@ -244,15 +244,25 @@ static struct ia_slot slot_for_lhs(tree lhs)
 	return s;
 }
 
-static void walk(tree t, struct ia_slot s, location_t loc);
+static void walk(tree t, const struct ia_slot *s, location_t loc);
+
+/* The slot of kind k alone, one per kind: the walk passes slots by
+ * pointer and builds none per node. */
+static const struct ia_slot *kind_slot(enum ia_kind k)
+{
+	static struct ia_slot slots[IA_S_COND + 1];
+	static bool init;
+	if (!init) {
+		for (int i = 0; i <= IA_S_COND; i++)
+			slots[i].kind = (enum ia_kind)i;
+		init = true;
+	}
+	return &slots[k];
+}
 
 static void walk_kind(tree t, enum ia_kind k, location_t loc)
 {
-	struct ia_slot s;
-
-	memset(&s, 0, sizeof(s));
-	s.kind = k;
-	walk(t, s, loc);
+	walk(t, kind_slot(k), loc);
 }
 
 /* A use of a variable (not its address). */
@@ -308,13 +318,13 @@ static void walk_call(tree t, location_t loc)
 		s.kind = IA_ARG;
 		s.callee = callee;
 		s.argno = i + 1;
-		walk(CALL_EXPR_ARG(t, i), s, loc);
+		walk(CALL_EXPR_ARG(t, i), &s, loc);
 	}
 }
 
-static void walk_1(tree t, struct ia_slot s, location_t loc);
+static void walk_1(tree t, const struct ia_slot *s, location_t loc);
 
-static void walk(tree t, struct ia_slot s, location_t loc)
+static void walk(tree t, const struct ia_slot *s, location_t loc)
 {
 	int pushed = 0;
 
@@ -329,7 +339,7 @@ static void walk(tree t, struct ia_slot s, location_t loc)
 		anc_depth--;
 }
 
-static void walk_1(tree t, struct ia_slot s, location_t loc)
+static void walk_1(tree t, const struct ia_slot *s, location_t loc)
 {
 	enum tree_code code;
 	int i, n;
@@ -340,7 +350,7 @@ static void walk_1(tree t, struct ia_slot s, location_t loc)
 	/* decls, types and constants: nothing below them is walked */
 	if (DECL_P(t)) {
 		if (code == VAR_DECL || code == PARM_DECL)
-			var_use(t, &s);
+			var_use(t, s);
 		return;
 	}
 	if (TYPE_P(t) || CONSTANT_CLASS_P(t) || code == IDENTIFIER_NODE)
@@ -358,15 +368,10 @@ static void walk_1(tree t, struct ia_slot s, location_t loc)
 		tree op = TREE_OPERAND(t, 0);
 
 		if (op && TREE_CODE(op) == FUNCTION_DECL) {
-			if (s.kind < IA_S_CALLFN)
-				record(op, loc, &s);
-			else if (s.kind != IA_S_CALLFN && s.kind != IA_S_LHS) {
-				struct ia_slot o;
-
-				memset(&o, 0, sizeof(o));
-				o.kind = s.kind == IA_S_COND ? IA_COMPARE : IA_OTHER;
-				record(op, loc, &o);
-			}
+			if (s->kind < IA_S_CALLFN)
+				record(op, loc, s);
+			else if (s->kind != IA_S_CALLFN && s->kind != IA_S_LHS)
+				record(op, loc, kind_slot(s->kind == IA_S_COND ? IA_COMPARE : IA_OTHER));
 			return;
 		}
 		if (op && (TREE_CODE(op) == VAR_DECL || TREE_CODE(op) == PARM_DECL)) {
@@ -383,16 +388,21 @@ static void walk_1(tree t, struct ia_slot s, location_t loc)
 	case INIT_EXPR: {
 		tree lhs = TREE_OPERAND(t, 0);
 
+		struct ia_slot l = slot_for_lhs(lhs);
+
 		walk_kind(lhs, IA_S_LHS, loc);
-		walk(TREE_OPERAND(t, 1), slot_for_lhs(lhs), loc);
+		walk(TREE_OPERAND(t, 1), &l, loc);
 		return;
 	}
 	case DECL_EXPR: {
 		tree d = DECL_EXPR_DECL(t);
 
 		/* static locals are seen by PLUGIN_FINISH_DECL */
-		if (d && is_local_var(d) && DECL_INITIAL(d))
-			walk(DECL_INITIAL(d), slot_for_lhs(d), loc);
+		if (d && is_local_var(d) && DECL_INITIAL(d)) {
+			struct ia_slot l = slot_for_lhs(d);
+
+			walk(DECL_INITIAL(d), &l, loc);
+		}
 		return;
 	}
 	case COMPOUND_LITERAL_EXPR: {
@@ -415,9 +425,9 @@ static void walk_1(tree t, struct ia_slot s, location_t loc)
 
 		memset(&e, 0, sizeof(e));
 		e.kind = IA_TABLE;
-		e.var = s.var;
+		e.var = s->var;
 		FOR_EACH_CONSTRUCTOR_VALUE(CONSTRUCTOR_ELTS(t), ix, val)
-			walk(val, e, loc);
+			walk(val, &e, loc);
 		return;
 	}
 	case COND_EXPR:
@@ -579,7 +589,7 @@ void cachehot_inline_finish_decl(tree d)
 	s.var = d;
 	visited = new hash_set<tree>;
 	walk_context = d;
-	walk(DECL_INITIAL(d), s, DECL_SOURCE_LOCATION(d));
+	walk(DECL_INITIAL(d), &s, DECL_SOURCE_LOCATION(d));
 	walk_context = NULL_TREE;
 	delete visited;
 	visited = NULL;
