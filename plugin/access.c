@@ -88,7 +88,7 @@ static enum ch_access_kind as_rare(enum ch_access_kind k)
 static ch_access_facts *get_facts(void)
 {
 	if (!facts_) {
-		char *src = main_input_filename ? realpath(main_input_filename, NULL) : NULL;
+		char *src = cachehot_source_path(main_input_filename);
 		facts_ = ch_access_new(src ? src : main_input_filename);
 		ch_access_set_flags(facts_, cachehot_unit_flags());
 		free(src);
@@ -367,7 +367,7 @@ static void record_ref_to(tree ref, const char *fn, enum ch_access_kind kind,
 				/* where the tag is defined: its first member, by real path */
 				expanded_location x = expand_location(DECL_SOURCE_LOCATION(f0));
 				tree sz = TYPE_SIZE_UNIT(rt);
-				char *real = x.file ? realpath(x.file, NULL) : NULL;
+				char *real = cachehot_source_path(x.file);
 				ch_access_struct_def(facts, st, real ? real : x.file,
 						     x.line > 0 ? (unsigned)x.line : 0,
 						     sz && tree_fits_uhwi_p(sz) ? tree_to_uhwi(sz) : 0,
@@ -1007,8 +1007,10 @@ struct access_pass : gimple_opt_pass {
  * command line or #include did: "util.c", "../lib/util.c"): the merge keys
  * static functions by it, so one header helper reached by two relative
  * paths is one function and two util.c in different directories are two.
- * GCC's file names are interned: remembered per pointer. The spelling as
- * is when the file is not there (preprocessed input from elsewhere). */
+ * GCC's file names are interned: remembered per pointer. A file that is
+ * not there (preprocessed text compiled on a farm node): joined to the
+ * text's working directory when it names one, else spelled as is
+ * (cachehot_source_path). */
 static const char *canonical_file(const char *file)
 {
 	static const char *keys[16];
@@ -1021,7 +1023,7 @@ static const char *canonical_file(const char *file)
 	for (i = 0; i < 16; i++)
 		if (keys[i] == file)
 			return vals[i] ? vals[i] : file;
-	real = realpath(file, NULL);
+	real = cachehot_source_path(file);
 	i = next++ % 16;
 	free(vals[i]);
 	keys[i] = file;
@@ -1108,7 +1110,7 @@ unsigned int access_pass::execute(function *fun)
  * behind a digest of the whole path: the compile never fails on it. */
 static char *unit_file(const char *dir)
 {
-	char *src = main_input_filename ? realpath(main_input_filename, NULL) : NULL;
+	char *src = cachehot_source_path(main_input_filename);
 	const char *s = src ? src : (main_input_filename ? main_input_filename : "stdin");
 	std::string name, tail;
 	const char *suffix = ".access.json";

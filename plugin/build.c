@@ -82,6 +82,44 @@ const char *cachehot_unit_flags(void)
 	return flags_hex;
 }
 
+/* A source file's name in the unit's records: its real path; for a file
+ * that is not on this machine (preprocessed text compiled on a farm node)
+ * a relative name is joined to the directory the text was preprocessed in
+ * when the text names it (GCC's "# 1 \"DIR//\"" marker: -fworking-directory,
+ * on by default with -g), "." and ".." folded by spelling; otherwise NULL
+ * (the caller keeps the name as spelled). Caller frees. */
+char *cachehot_source_path(const char *file)
+{
+	char *real, cwd[4096];
+	const char *pwd;
+	std::string out;
+	if (!file)
+		return NULL;
+	if ((real = realpath(file, NULL)))
+		return real;
+	pwd = get_src_pwd();
+	if (file[0] == '/' || !pwd || pwd[0] != '/' || !getcwd(cwd, sizeof(cwd)) || !strcmp(cwd, pwd))
+		return NULL;
+	std::string path = std::string(pwd) + "/" + file;
+	size_t i = 0;
+	while (i < path.size()) {
+		size_t j = path.find('/', i);
+		if (j == std::string::npos)
+			j = path.size();
+		std::string part = path.substr(i, j - i);
+		i = j + 1;
+		if (part.empty() || part == ".")
+			continue;
+		if (part == "..") {
+			size_t k = out.rfind('/');
+			out.erase(k == std::string::npos ? 0 : k);
+			continue;
+		}
+		out += "/" + part;
+	}
+	return xstrdup(out.empty() ? "/" : out.c_str());
+}
+
 /* ---- #pragma cachehot ---------------------------------------------------- */
 
 /* The pragma's tokens spelled back into one sidecar line: a space before a

@@ -111,6 +111,10 @@ void cachehot_build_init(const char *plugin_name, const char *annotations, const
 void cachehot_build_finish_init(const char *plugin_name);
 /* The unit's options as 16 hex digits (with its source, its identity). */
 const char *cachehot_unit_flags(void);
+/* A source file's name in the unit's records (malloc'd, or NULL: keep the
+ * name as spelled): its real path, or on a farm node where the file does
+ * not exist, the preprocessed text's working directory joined to it. */
+char *cachehot_source_path(const char *file);
 /* once=DIR: true when this finding (at loc, about a file other than the
  * main source) was already printed by a unit of this build. */
 bool cachehot_once_printed(unsigned loc, const char *msg);

@@ -4,7 +4,8 @@
 # cachehot" in an -include header, the unit's records in its object (and
 # the links that drop them), the access directory mode's names, annotate
 # --build, once=DIR, ccache 4.7 in direct, depend and preprocessor modes,
-# and the sharded path of compile farms (check --shard K/N, --merge).
+# icecream with the plugin in the job's compiler environment, and the
+# sharded path of compile farms (check --shard K/N, --merge).
 . "$(dirname "$0")/../lib.sh"
 set -u
 export CI=true LC_ALL=C
@@ -282,6 +283,10 @@ if command -v ccache >/dev/null; then
 else
 	fail build/ccache "ccache not installed (make deps installs it)"
 fi
+
+# ---- icecream: the plugin on a compile farm (tests/buildcontract/icecc.sh) -------------------
+. "$TOP/tests/buildcontract/icecc.sh"
+cd "$T"
 
 # ---- the sharded path: check --shard K/N, then --merge ---------------------------------------
 mkdir -p shard && cd shard
