@@ -6,7 +6,9 @@
 # under $BUILD/fuzz/seeds/NAME. Crashing inputs go to
 # $BUILD/fuzz/crashes/NAME/; copy each into tests/fuzz/crashes/NAME/ once
 # fixed: tests/fuzz/run.sh replays them in `make check`.
-# Prints one line per harness: execs, coverage, corpus, crashes, CPU seconds.
+# Prints one line per harness: execs, coverage, corpus, crashes, CPU seconds
+# (of the fuzzer and its children). FUZZ_FLAGS adds libFuzzer options, e.g.
+# FUZZ_FLAGS=-fork=2: two fuzzing processes of one harness.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
@@ -72,10 +74,11 @@ for n in "${names[@]}"; do
 	start=$(awk '{print $14+$15}' /proc/self/stat)
 	/usr/bin/time -f '%U %S' -o "$BUILD/fuzz/$n.time" nice -n 19 "$bin" \
 		-max_total_time="$SECS" -timeout="${FUZZ_TIMEOUT:-120}" -rss_limit_mb=2048 -max_len=262144 \
-		-print_final_stats=1 -artifact_prefix="$BUILD/fuzz/crashes/$n/" \
+		-print_final_stats=1 -artifact_prefix="$BUILD/fuzz/crashes/$n/" ${FUZZ_FLAGS:-} \
 		"$BUILD/fuzz/corpus/$n" "tests/fuzz/$n" "$S/$n" >"$log" 2>&1
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	last=$(grep -E '^#[0-9]+' "$log" | tail -1)
+	[ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last")   # -fork=N: no final stats
 	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
 	ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
 	corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
@@ -84,5 +87,5 @@ for n in "${names[@]}"; do
 	nice -n 19 "$bin" -merge=1 -timeout="${FUZZ_TIMEOUT:-120}" -rss_limit_mb=2048 -max_len=262144 \
 		"tests/fuzz/$n" "$BUILD/fuzz/corpus/$n" >"$BUILD/fuzz/$n.merge.log" 2>&1
 	printf '%-9s %12s %8s %8s %8s %8s  cpu %s s\n' "$n" "${execs:-?}" "${cov:-?}" "${ft:-?}" \
-		"${corp:-?}" "$crashes" "$(awk '{print $1+$2}' "$BUILD/fuzz/$n.time")"
+		"${corp:-?}" "$crashes" "$(tail -n 1 "$BUILD/fuzz/$n.time" | awk '{print $1+$2}')"
 done
