@@ -78,7 +78,7 @@ for n in "${names[@]}"; do
 		"$BUILD/fuzz/corpus/$n" "tests/fuzz/$n" "$S/$n" >"$log" 2>&1
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	last=$(grep -E '^#[0-9]+' "$log" | tail -1)
-	[ -n "$execs" ] || execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last")   # -fork=N: no final stats
+	[ -n "$execs" ] && [ "$execs" != 0 ] || execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$last")   # -fork=N: no final stats
 	cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
 	ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
 	corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
