@@ -152,6 +152,26 @@ static void count_emit(const struct ch_finding *f, void *arg)
 		++*(int *)arg;
 }
 
+/* The planner's scratch: the units and their member lists, the first nseg
+ * segments' unit lists, the class keys, the group starts, the leaf index. */
+static void scratch_free(struct unit *u, size_t nu, struct seg *sg, size_t nseg, struct keyset *ks,
+			 size_t *begins, struct leafidx *li)
+{
+	size_t i;
+	for (i = 0; i < nseg; i++)
+		free(sg[i].u);
+	for (i = 0; i < nu; i++) {
+		free(u[i].mem);
+		free(u[i].relbit);
+	}
+	free(sg);
+	free(u);
+	free(ks->name);
+	ch_index_free(&ks->idx);
+	free(begins);
+	ch_reorg_leaves_free(li);
+}
+
 static void member_place(struct ch_member *nm, const struct ch_member *om, const struct unit *x,
 			 size_t q)
 {
@@ -253,16 +273,7 @@ const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char 
 		nu = ch_reorg_bitfield_units(u, nu, t, r0, rn, same_storage ? S : 0, &li, &ks, ctx);
 	}
 	if (flex != (size_t)-1 && flex != nu - 1) {
-		for (i = 0; i < nu; i++) {
-			free(u[i].mem);
-			free(u[i].relbit);
-		}
-		free(u);
-		free(sg);
-		free(ks.name);
-		ch_index_free(&ks.idx);
-		free(begins);
-		ch_reorg_leaves_free(&li);
+		scratch_free(u, nu, sg, 0, &ks, begins, &li);
 		snprintf(err, errsz, "struct %s: the flexible array member is not last", name);
 		return NULL;
 	}
@@ -533,18 +544,7 @@ const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char 
 	}
 	r->nmembers = np;
 
-	for (j = 0; j < nseg; j++)
-		free(sg[j].u);
-	for (i = 0; i < nu; i++) {
-		free(u[i].mem);
-		free(u[i].relbit);
-	}
-	free(sg);
-	free(u);
-	free(ks.name);
-	ch_index_free(&ks.idx);
-	free(begins);
-	ch_reorg_leaves_free(&li);
+	scratch_free(u, nu, sg, nseg, &ks, begins, &li);
 	free(key_seg);
 	(void)cmp_align_desc_idx;
 	return r;
