@@ -773,6 +773,9 @@ int ch_check_type(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
  * every annotation with the fewest lines, then bytes. All ctx-owned. */
 struct ch_reorg_seg {
 	uint64_t start, end;       /* bytes: the segment's first and past-last byte */
+	const char *pad;           /* what starts it on a fresh line
+				    * ("CACHELINE_PADDING(_pad2_)"), NULL for the
+				    * first */
 	const char *what;          /* its class key: "hot usage", "read-mostly",
 				    * "written groups", "unannotated", "embedded
 				    * 'x' with its own layout" */
@@ -784,6 +787,21 @@ struct ch_reorg_member {
 	size_t seg;                /* its segment; (size_t)-1: a flexible array
 				    * member, after every segment */
 };
+/* One model of a laid-out struct, the measure both plans are judged by
+ * (core/layout-eval.c). */
+struct ch_layout_eval {
+	uint64_t size;             /* bytes */
+	uint64_t lines;            /* cache lines the struct spans: size / line */
+	uint64_t key_lines;        /* lines touched by annotated fields, summed
+				    * over class keys (each hot group, each
+				    * ungrouped hot or exclusive field,
+				    * read-mostly): a line holding two keys
+				    * counts twice */
+	uint64_t holes;            /* bytes no member covers, tail included */
+};
+/* t as laid out (its members' offsets and size) at line size L (bytes). */
+void ch_layout_eval(ch_ctx *ctx, struct ch_type *t, unsigned L, struct ch_layout_eval *out);
+
 struct ch_reorg {
 	unsigned line_size;        /* bytes */
 	unsigned seg_align;        /* bytes: segments start on these boundaries */
@@ -799,13 +817,33 @@ struct ch_reorg {
 	int conflicts;             /* warnings ch_check_type still finds on it
 				    * (inside embedded types, which keep their
 				    * own layout) */
+	int from_fix;              /* 1: the fix's layout (core/fix.c: its breaks
+				    * and moves, the declared order when the
+				    * struct is clean); 0: regrouped by class */
+	size_t fix_edits;          /* from_fix: the fix's edits (0: as declared) */
+	struct ch_layout_eval eval;  /* the proposal's */
+	int have_other;            /* 1: the other plan was made (other, other_conflicts) */
+	struct ch_layout_eval other; /* the plan not taken */
+	int other_conflicts;
 };
 /* Plan the reorganization of t (named name in messages) at cfg's line
- * size; NULL with a message in err (errsz bytes) for a union, a struct laid
- * out by randstruct, one without members or whose flexible array member is
- * not last. */
+ * size: the fix's layout (its breaks and moves; the declared order when
+ * there is nothing to fix) unless the regrouping by class is better, in
+ * this order: fewer warnings on the proposal; then fewer lines touched by
+ * annotated fields at no more bytes; then as many such lines and fewer
+ * bytes (core/reorg-plan.c). NULL with a message in err (errsz bytes) for
+ * a union, a struct laid out by randstruct, one without members or whose
+ * flexible array member is not last. */
 const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char *name,
 				     const struct ch_config *cfg, char *err, size_t errsz);
+enum ch_reorg_mode {
+	CH_REORG_BEST,             /* ch_reorganize's choice */
+	CH_REORG_REGROUP,          /* the regrouping by class, whatever the fix's
+				    * layout gives (still measured: other) */
+};
+const struct ch_reorg *ch_reorganize_mode(ch_ctx *ctx, struct ch_type *t, const char *name,
+					  const struct ch_config *cfg, enum ch_reorg_mode mode,
+					  char *err, size_t errsz);
 
 /* The false-sharing rule on two classes (and hot groups, NULL = ungrouped):
  * 1 if fields of these classes must not share a cache line. exclusive vs

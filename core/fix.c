@@ -1077,3 +1077,18 @@ out:
 	free(pos);
 	return fx;
 }
+
+/* ---- the planner API (core/reorg-plan.c) ---- */
+
+uint64_t ch_fix_lay_out(const struct ch_type *t, const size_t *order, const int *brk,
+			unsigned L, uint64_t *off)
+{
+	struct sim s;
+	memset(&s, 0, sizeof(s));
+	s.n = t->nmembers;
+	s.order = (size_t *)order;
+	s.pad = (int *)brk;
+	s.off = off;
+	simulate(t, &s, L);
+	return s.size;
+}

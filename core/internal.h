@@ -231,6 +231,17 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 				  uint64_t first, uint64_t last, const struct ch_global_nb *nb,
 				  size_t n, size_t more, const struct ch_global *next, uint64_t pad,
 				  const struct ch_config *cfg);
+/* fix.c: the fix planner's model of a layout: t's members in order (member
+ * indexes, t->nmembers of them), brk[member] = 1 starting that member on a
+ * fresh line (CACHELINE_PADDING or an alignment to L bytes before it),
+ * bit-fields sharing a storage unit kept at their distance; each member's
+ * offset into off[member] (bytes); returns the size in bytes. */
+uint64_t ch_fix_lay_out(const struct ch_type *t, const size_t *order, const int *brk,
+			unsigned L, uint64_t *off);
+/* rules.c: the fix ch_check_type names on t's false sharing at line size L
+ * in vocabulary kernel (ch_config.kernel), computed alone; NULL as
+ * ch_struct_fix. ctx-owned. */
+const struct ch_fix *ch_type_struct_fix(ch_ctx *ctx, struct ch_type *t, unsigned L, int kernel);
 /* fix.c: 1 makes ch_struct_fix() use its reference search (rounds over
  * every pair) instead of the sweep; tests compare the two. */
 extern int ch_fix_reference_search;

@@ -33,6 +33,21 @@ int ch_reorg_key(struct keyset *ks, ch_ctx *ctx, const char *k)
 	return (int)ks->n++;
 }
 
+int ch_reorg_leaf_key(const struct ch_leaf *l, char *buf, size_t bufsz)
+{
+	if (l->pad == CH_PAD_UNIFIED || l->pad == CH_PAD_PRIVATE || l->pad == CH_PAD_BYTES ||
+	    l->cls == CH_CLASS_NONE)
+		return 0;
+	if (l->cls == CH_CLASS_EXCLUSIVE)
+		snprintf(buf, bufsz, "exclusive %s", l->path);
+	else if (l->cls == CH_CLASS_HOT)
+		snprintf(buf, bufsz, l->group ? "hot group %s" : "hot %s",
+			 l->group ? l->group : l->path);
+	else
+		snprintf(buf, bufsz, "read-mostly");
+	return 1;
+}
+
 void ch_reorg_unit_new(struct unit *x, const struct ch_member *m, size_t idx)
 {
 	memset(x, 0, sizeof(*x));
@@ -178,14 +193,9 @@ void ch_reorg_unit_key(struct unit *x, const struct ch_type *t, struct leafidx *
 			has_none = 1;
 			continue;
 		}
-		if (l->cls == CH_CLASS_EXCLUSIVE) {
+		if (l->cls == CH_CLASS_EXCLUSIVE)
 			x->has_ex = 1;
-			snprintf(kbuf, sizeof(kbuf), "exclusive %s", l->path);
-		} else if (l->cls == CH_CLASS_HOT)
-			snprintf(kbuf, sizeof(kbuf), l->group ? "hot group %s" : "hot %s",
-				 l->group ? l->group : l->path);
-		else
-			snprintf(kbuf, sizeof(kbuf), "read-mostly");
+		ch_reorg_leaf_key(l, kbuf, sizeof(kbuf));
 		k = ch_reorg_key(ks, ctx, kbuf);
 		if (key == KEY_NONE)
 			key = k;

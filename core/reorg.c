@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * reorg.c -- the reorganization planner behind cachehot-layout --reorganize
- * STRUCT (layout/reorg.c prints it): a member order and CACHELINE_PADDING
- * placement that satisfies every annotation with the fewest cache lines,
- * then the fewest bytes, verified by running the core's own check on the
- * proposed layout. (fix.c plans the other way: the fewest edits to the
- * declared order that resolve its conflicts, the fix every warning names.)
+ * reorg.c -- the regrouping by class, one of the two plans of cachehot-layout
+ * --reorganize STRUCT (reorg-plan.c chooses; layout/reorg.c prints): a
+ * member order and CACHELINE_PADDING placement that satisfies every
+ * annotation with the fewest cache lines, then the fewest bytes, verified
+ * by running the core's own check on the proposed layout. (fix.c plans the
+ * other way: the fewest edits to the declared order that resolve its
+ * conflicts, the fix every warning names; it is the other plan.)
  *
  * Model. The direct members are the units that can move (an embedded struct
  * keeps its own layout; a run of bit-fields sharing storage moves as one,
@@ -47,11 +48,10 @@ static void lay_unit(struct unit *x, struct lay *st, int commit)
 {
 	size_t q;
 	if (x->S) {
-		uint64_t p = st->prev_bits ? st->bitcur : st->off * 8, bits = x->S * 8, first = 0;
+		uint64_t p = st->prev_bits ? st->bitcur : st->off * 8, first = 0;
 		for (q = 0; q < x->nmem; q++) {
 			unsigned b = x->t->members[x->mem[q]].bit_size;
-			if (p % bits + b > bits)
-				p = align_up(p, bits);
+			p = ch_bitfield_place(p, b, x->S);
 			if (!q)
 				first = p;
 			if (commit)
@@ -172,6 +172,31 @@ static void scratch_free(struct unit *u, size_t nu, struct seg *sg, size_t nseg,
 	ch_reorg_leaves_free(li);
 }
 
+struct ch_type *ch_reorg_padding_type(ch_ctx *ctx, unsigned L)
+{
+	struct ch_type *cpt = ch_type_new(ctx, NULL, "cacheline_padding", 0, 0, L);
+	struct ch_member *pm = ch_type_add_member(ctx, cpt, "x");
+	pm->nelems = 0;
+	pm->elem_size = 1;
+	pm->is_integer = 1;
+	pm->align = 1;
+	pm->type_name = "char[0]";
+	return cpt;
+}
+
+void ch_reorg_add_pad(ch_ctx *ctx, struct ch_type *nt, struct ch_type *cpt, const char *name,
+		      uint64_t off, unsigned L, struct ch_loc loc)
+{
+	struct ch_member *pm = ch_type_add_member(ctx, nt, name);
+	pm->type = cpt;
+	pm->align = L;
+	pm->user_align = 1;
+	pm->elem_size = 0;
+	pm->type_name = "struct cacheline_padding";
+	pm->offset = off;
+	pm->loc = loc;
+}
+
 static void member_place(struct ch_member *nm, const struct ch_member *om, const struct unit *x,
 			 size_t q)
 {
@@ -184,8 +209,8 @@ static void member_place(struct ch_member *nm, const struct ch_member *om, const
 		nm->offset = om->offset - x->orig_off + x->new_off;
 }
 
-const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char *name,
-				     const struct ch_config *cfg, char *err, size_t errsz)
+struct ch_reorg *ch_reorg_regroup(ch_ctx *ctx, struct ch_type *t, const char *name,
+				  const struct ch_config *cfg, char *err, size_t errsz)
 {
 	unsigned L = ch_config_line_size(cfg);
 	/* segments start on the architecture's line: CACHELINE_PADDING follows
@@ -452,31 +477,15 @@ const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char 
 	new_lines = (size + L - 1) / L;
 
 	/* the proposal as a core type, judged by the core itself */
-	cpt = ch_type_new(ctx, NULL, "cacheline_padding", 0, 0, L);
-	{
-		struct ch_member *pm = ch_type_add_member(ctx, cpt, "x");
-		pm->nelems = 0;
-		pm->elem_size = 1;
-		pm->is_integer = 1;
-		pm->align = 1;
-		pm->type_name = "char[0]";
-	}
+	cpt = ch_reorg_padding_type(ctx, L);
 	nt = ch_type_new(ctx, NULL, t->name, 0, size, salign);
 	nt->name_is_typedef = t->name_is_typedef;
 	nt->loc = t->loc;
 	for (j = 0; j < nseg; j++) {
 		size_t k;
-		if (j > 0) {
-			struct ch_member *pm = ch_type_add_member(ctx, nt,
-					ch_printf(ctx, "_pad%zu_", j));
-			pm->type = cpt;
-			pm->align = L;
-			pm->user_align = 1;
-			pm->elem_size = 0;
-			pm->type_name = "struct cacheline_padding";
-			pm->offset = sg[j].start;
-			pm->loc = t->loc;
-		}
+		if (j > 0)
+			ch_reorg_add_pad(ctx, nt, cpt, ch_printf(ctx, "_pad%zu_", j), sg[j].start, L,
+					 t->loc);
 		for (k = 0; k < sg[j].nu; k++) {
 			struct unit *x = &u[sg[j].u[k]];
 			size_t q;
@@ -510,6 +519,7 @@ const struct ch_reorg *ch_reorganize(ch_ctx *ctx, struct ch_type *t, const char 
 	for (j = 0; j < nseg; j++) {
 		r->segs[j].start = sg[j].start;
 		r->segs[j].end = sg[j].end;
+		r->segs[j].pad = j ? ch_printf(ctx, "CACHELINE_PADDING(_pad%zu_)", j) : NULL;
 		if (sg[j].key == KEY_COMPOSITE)
 			r->segs[j].what = ch_printf(ctx, "embedded '%s' with its own layout",
 						    t->members[u[sg[j].u[0]].first].name ?

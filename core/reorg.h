@@ -65,7 +65,41 @@ static inline int ch_reorg_is_pad(const struct ch_member *m)
 	return k == CH_PAD_UNIFIED || k == CH_PAD_PRIVATE || k == CH_PAD_BYTES;
 }
 
+/* reorg.c: the regrouping by class (ch_reorganize's errors; the fields
+ * from_fix and after it left zero). */
+struct ch_reorg *ch_reorg_regroup(ch_ctx *ctx, struct ch_type *t, const char *name,
+				  const struct ch_config *cfg, char *err, size_t errsz);
+
+/* layout-eval.c: the one model of a struct laid out in an order, as GCC
+ * lays it out. A bit-field of width bits whose storage type has storage
+ * bytes, at the first free bit p: where it starts (the next storage unit
+ * when it would straddle one). */
+uint64_t ch_bitfield_place(uint64_t p, unsigned width, uint64_t storage);
+/* t's members in order (member indexes, t->nmembers of them), brk[member]
+ * = 1 (brk may be NULL) starting that member on a fresh L-byte line
+ * (CACHELINE_PADDING before it); each member's first bit into
+ * bitpos[member] (bits from the start); the struct's alignment into *align
+ * (bytes); returns its size in bytes. */
+uint64_t ch_layout_order(const struct ch_type *t, const size_t *order, const int *brk, unsigned L,
+			 uint64_t *bitpos, unsigned *align);
+/* layout-eval.c: ch_reorg_leaf_key, and for an unannotated field of a
+ * kernel cacheline group its group's key ("written groups", "read-mostly"):
+ * the keys ch_layout_eval counts lines of. */
+int ch_layout_leaf_key(const struct ch_leaf *l, char *buf, size_t bufsz);
+
+/* The kernel's struct cacheline_padding at line size L (bytes), and a
+ * member of it named name at offset off (bytes) appended to nt: the
+ * CACHELINE_PADDING of a proposal. ctx-owned. */
+struct ch_type *ch_reorg_padding_type(ch_ctx *ctx, unsigned L);
+void ch_reorg_add_pad(ch_ctx *ctx, struct ch_type *nt, struct ch_type *cpt, const char *name,
+		      uint64_t off, unsigned L, struct ch_loc loc);
+
 /* reorg-units.c: the units of a struct and their class keys. */
+/* The class key of leaf l into buf (bufsz bytes): "exclusive PATH", "hot
+ * group G", "hot PATH" (an ungrouped hot field is a group of its own),
+ * "read-mostly"; 0 (buf untouched) for padding and unannotated leaves. Keys
+ * other than each other's conflict (core/rules.c). */
+int ch_reorg_leaf_key(const struct ch_leaf *l, char *buf, size_t bufsz);
 /* Index of class key k in ks (added, ctx-owned, when new). */
 int ch_reorg_key(struct keyset *ks, ch_ctx *ctx, const char *k);
 /* A unit of member m (index idx) alone. */

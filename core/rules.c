@@ -435,6 +435,16 @@ static const struct ch_fix *struct_fix(ch_ctx *ctx, const struct flat *f,
 	return fx;
 }
 
+const struct ch_fix *ch_type_struct_fix(ch_ctx *ctx, struct ch_type *t, unsigned L, int kernel)
+{
+	struct flat f;
+	const struct ch_fix *fx;
+	ch_flat_build(&f, ctx, t);
+	fx = struct_fix(ctx, &f, t, L, kernel, 0);
+	ch_flat_free(&f);
+	return fx;
+}
+
 static void judge_pairs(ch_ctx *ctx, const struct flat *f, const struct ch_type *t, unsigned L,
 			unsigned base_L, const struct ch_config *cfg, struct finding_list *fl,
 			struct pad_names *pn)

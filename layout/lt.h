@@ -265,6 +265,7 @@ struct lt_opts {
 	struct ch_config cfg;
 	int show_all;              /* --show of unannotated structs too */
 	int macros;                /* --reorganize: emit cachehot.h macros */
+	int regroup;               /* --reorganize --regroup: CH_REORG_REGROUP */
 };
 /* Format a finding the way the compilers do: "file:line:col: warning: msg".
  * The file falls back to the input path when the model has no location. */
@@ -295,11 +296,11 @@ void lt_print_loc(FILE *out, const struct ch_loc *l, const char *field, const ch
  * fields, then the findings as diagnostics. Returns 0. */
 int lt_show(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
 	    FILE *out);
-/* --reorganize: write the core's plan for st (core/reorg.c, ch_reorganize:
- * a member order with CACHELINE_PADDING that satisfies every annotation
- * with the fewest lines, then bytes; the rules are core/rules.c's and
- * docs/checks.rst's; the proposal is judged by ch_check_type before it is
- * printed). Returns 0, or -1 with err filled (union, randomized struct,
+/* --reorganize: write the core's plan for st (core/reorg-plan.c,
+ * ch_reorganize_mode: the fix's layout, or the regrouping by class where it
+ * is better or o->regroup asks for it; the proposal is judged by
+ * ch_check_type before it is printed, and both plans are measured on the
+ * "plan:" line). Returns 0, or -1 with err filled (union, randomized struct,
  * flexible array not last) and nothing written. */
 int lt_reorganize(struct lt_set *s, struct lt_struct *st,
 		  const struct lt_opts *o, FILE *out, char *err, size_t errsz);

@@ -34,6 +34,8 @@ static const char usage[] =
 "  --severity S         note | warning | error (default warning)\n"
 "  --struct NAME        only judge NAME (repeatable)\n"
 "  --macros             --reorganize: write cachehot.h annotation macros\n"
+"  --regroup            --reorganize: the regrouping by class even where the\n"
+"                       fix's layout is as good or better\n"
 "  --groups             list the kernel's cacheline groups of every struct with\n"
 "                       __cacheline_group_begin/end markers (or of --struct NAME)\n"
 "  --json               --groups: as JSON\n"
@@ -76,7 +78,7 @@ static unsigned parse_uint(const char *opt, const char *s)
 
 
 enum { OPT_ANN = 256, OPT_MANIFEST, OPT_LINE, OPT_PREDICT, OPT_SEV, OPT_STRUCT,
-       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_VERSION, OPT_FINDINGS, OPT_UNMATCHED, OPT_INLINE,
+       OPT_SHOW, OPT_REORG, OPT_DIFF, OPT_MACROS, OPT_REGROUP, OPT_VERSION, OPT_FINDINGS, OPT_UNMATCHED, OPT_INLINE,
        OPT_NETCL, OPT_LOCALITY, OPT_GASSERT, OPT_ASSERTS, OPT_GROUPS, OPT_JSON };
 
 
@@ -94,6 +96,7 @@ int main(int argc, char **argv)
 		{ "reorganize", required_argument, NULL, OPT_REORG },
 		{ "diff", no_argument, NULL, OPT_DIFF },
 		{ "macros", no_argument, NULL, OPT_MACROS },
+		{ "regroup", no_argument, NULL, OPT_REGROUP },
 		{ "groups", no_argument, NULL, OPT_GROUPS },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "unmatched", required_argument, NULL, OPT_UNMATCHED },
@@ -157,6 +160,7 @@ int main(int argc, char **argv)
 		case OPT_REORG: reorg = optarg; break;
 		case OPT_DIFF: diff = 1; break;
 		case OPT_MACROS: o.macros = 1; break;
+		case OPT_REGROUP: o.regroup = 1; break;
 		case OPT_GROUPS: groups = 1; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_UNMATCHED:

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * reorg.c -- cachehot-layout --reorganize STRUCT: the core's plan
- * (core/reorg.c, ch_reorganize: a member order and CACHELINE_PADDING
- * placement that satisfies every annotation with the fewest cache lines,
- * then the fewest bytes, verified by the core's own check) printed as a
- * struct ready to paste, each member with its declaration from the debug
- * information, its new offset, size and class.
+ * (core/reorg-plan.c, ch_reorganize_mode: the fix's layout, or the
+ * regrouping by class where that is better; verified by the core's own
+ * check) printed as a struct ready to paste, each member with its
+ * declaration from the debug information, its new offset, size and class,
+ * under a header measuring both plans.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,12 +104,24 @@ static void print_member(FILE *out, struct lt_set *s, const struct ch_member *m,
 	(void)head;
 }
 
+/* "annotated fields on 3 lines, 112 bytes, 24 in holes[, 1 conflict]". */
+static const char *eval_text(ch_ctx *ctx, const struct ch_layout_eval *e, int conflicts)
+{
+	return ch_printf(ctx, "annotated fields on %llu line%s, %llu bytes, %llu in holes%s",
+			 (unsigned long long)e->key_lines, e->key_lines == 1 ? "" : "s",
+			 (unsigned long long)e->size, (unsigned long long)e->holes,
+			 conflicts ? ch_printf(ctx, ", %d conflict%s", conflicts,
+					       conflicts == 1 ? "" : "s") : "");
+}
+
 int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *o,
 		  FILE *out, char *err, size_t errsz)
 {
 	ch_ctx *ctx = s->ctx;
 	const struct ch_type *t = st->t;
-	const struct ch_reorg *r = ch_reorganize(ctx, st->t, st->name, &o->cfg, err, errsz);
+	const struct ch_reorg *r = ch_reorganize_mode(ctx, st->t, st->name, &o->cfg,
+						      o->regroup ? CH_REORG_REGROUP : CH_REORG_BEST,
+						      err, errsz);
 	unsigned L;
 	size_t j, k = 0;
 
@@ -131,6 +143,21 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		fprintf(out, "checked by the core: no conflict\n");
 	if (r->conflicts)
 		ch_check_type(ctx, r->proposal, &o->cfg, still_emit, out);
+	fprintf(out, " * plan: %s: %s",
+		r->from_fix ? (r->fix_edits ? ch_printf(ctx, "the fix's layout (%zu edit%s)",
+							r->fix_edits, r->fix_edits == 1 ? "" : "s")
+					    : "the declared order")
+			    : "regrouped by class",
+		eval_text(ctx, &r->eval, r->conflicts));
+	if (r->have_other)
+		fprintf(out, "; %s: %s",
+			r->from_fix ? "regrouped by class"
+				    : (r->fix_edits ? ch_printf(ctx, "the fix's layout (%zu edit%s)",
+								r->fix_edits,
+								r->fix_edits == 1 ? "" : "s")
+						    : "the declared order"),
+			eval_text(ctx, &r->other, r->other_conflicts));
+	fprintf(out, "\n");
 	for (j = 0; j < r->nsegs; j++) {
 		const struct ch_reorg_seg *g = &r->segs[j];
 		fprintf(out, " * lines %llu-%llu: %s\n", (unsigned long long)(g->start / L),
@@ -144,7 +171,7 @@ int lt_reorganize(struct lt_set *s, struct lt_struct *st, const struct lt_opts *
 		fprintf(out, "struct %s {\n", st->name);
 	for (j = 0; j < r->nsegs; j++) {
 		if (j > 0) {
-			int w = 7 + fprintf(out, "\tCACHELINE_PADDING(_pad%zu_);", j);
+			int w = 7 + fprintf(out, "\t%s;", r->segs[j].pad);
 			fprintf(out, "%*s/* %5llu     0 */\n", w < 56 ? 56 - w : 1, "",
 				(unsigned long long)r->segs[j].start);
 		}
