@@ -1193,6 +1193,11 @@ struct ch_record {
 				   * code, after inlining), "possible" (a source-level
 				   * guess); NULL unknown */
 	const char *evidence;     /* what the confidence rests on, or NULL */
+	const char *check_id;     /* reading: the record's "check" as written: the
+				   * registry's id of check, or a Coccinelle rule's
+				   * own ("cachehot-counter_batch": engine "cocci",
+				   * whose rule set is open; check is then
+				   * CH_CHECK__ROWS) */
 };
 /* Zero r and set what every record has: check, severity, message. */
 void ch_record_init(struct ch_record *r, enum ch_check check, enum ch_severity severity,
@@ -1214,14 +1219,39 @@ void ch_record_add(ch_ctx *ctx, const struct ch_record *r);
  * engine ran) to path: a file, or a directory, which gets one file a unit,
  * "UNIT-REAL-PATH.findings.jsonl" with '/' written ',' (unit: the main
  * source or input; NULL: "stdin"). Through ch_output_target and
- * ch_atomic_open: a device or FIFO is written in place. 0, or -1 with
+ * ch_atomic_open: a device or FIFO is written in place. path "-": each
+ * record to stderr (fd 2, after fflush(stderr)) as one line with one
+ * write(2), so that in a build log the lines of parallel compiles do not
+ * mix (a pipe keeps a write of up to PIPE_BUF bytes, 4096 on Linux, whole;
+ * a longer record can be split by another process's output, and the
+ * reader then reports a malformed record line). 0, or -1 with
  * ch_ctx_error(). The collection is emptied. */
 int ch_records_write(ch_ctx *ctx, const char *path, const char *unit);
-/* Read the records of path (a file of JSON lines): fn(r, engine, arg) for
- * each, its strings valid during the call only; fn returns 0 to go on.
- * A line that is no record of this schema is an error: -1 and *err (malloc'd,
- * "PATH:LINE: why"; a record of another version says which). Else the
- * number of records. */
+/* How ch_records_read_stream takes the lines that are not records. */
+enum ch_records_input {
+	CH_RECORDS_ONLY,   /* a records file: every non-blank line is a record */
+	CH_RECORDS_IN_TEXT /* a build log or an engine's output: record lines
+			    * (starting '{"cachehot_finding"') among other text */
+};
+/* What a CH_RECORDS_IN_TEXT read saw besides the records. */
+struct ch_records_scan {
+	unsigned long records;     /* record lines */
+	unsigned long diagnostics; /* lines that look like cachehot's diagnostics
+				    * for people: a " [cachehot-ID]" or " [cachehot]"
+				    * tag, or spatch's report shape "F:L:C-C: " */
+	unsigned long first_diagnostic;   /* its line number, 0 none */
+};
+/* Read the records of the stream f (named name in messages): fn(r, engine,
+ * arg) for each, its strings valid during the call only; fn returns 0 to
+ * go on. A line that is no record of this schema (CH_RECORDS_ONLY), or a
+ * record line that does not parse (either mode: a half or garbled line, a
+ * record with other text before it on its line), is an error: -1 and *err
+ * (malloc'd, "NAME:LINE: why"; a record of another version says which).
+ * Else the number of records. scan may be NULL. Linear in the input. */
+long ch_records_read_stream(FILE *f, const char *name, enum ch_records_input input,
+			    int (*fn)(const struct ch_record *r, const char *engine, void *arg),
+			    void *arg, char **err, struct ch_records_scan *scan);
+/* ch_records_read_stream of the file path (CH_RECORDS_ONLY). */
 long ch_records_read(const char *path,
 		     int (*fn)(const struct ch_record *r, const char *engine, void *arg),
 		     void *arg, char **err);

@@ -238,12 +238,39 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* findings=-: each record a line on stderr, one write(2) a line (a pipe
+ * keeps up to PIPE_BUF bytes of one write together: the lines of parallel
+ * compiles in one build log do not mix). */
+static int write_lines(ch_ctx *ctx)
+{
+	const char *p = ctx->records ? ctx->records : "", *end = p + ctx->records_len;
+	fflush(stderr);   /* the diagnostics printed before come first */
+	while (p < end) {
+		const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+		if (write_all(2, p, n)) {
+			ch_set_error(ctx, "cannot write records to stderr: %s", strerror(errno));
+			return -1;
+		}
+		p += n;
+	}
+	return 0;
+}
+
 int ch_records_write(ch_ctx *ctx, const char *path, const char *unit)
 {
 	struct stat st;
 	struct ch_atomic at;
 	char *file, *target;
 	int direct, rc = 0;
+	if (!strcmp(path, "-")) {
+		rc = write_lines(ctx);
+		ctx->records_len = 0;
+		ctx->nrecords = 0;
+		if (ctx->records)
+			ctx->records[0] = 0;
+		return rc;
+	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		file = unit_file(path, unit);
 	else
@@ -306,35 +333,87 @@ static char *errf(const char *fmt, const char *path, unsigned long line, const c
 	return e;
 }
 
-long ch_records_read(const char *path,
-		     int (*fn)(const struct ch_record *r, const char *engine, void *arg),
-		     void *arg, char **err)
+#define RECORD_START "{\"cachehot_finding\""
+
+/* A line a person reads as one of cachehot's diagnostics: a check tag
+ * " [cachehot-ID]" / " [cachehot]" (GCC's, sparse's, cachehot-layout's,
+ * the unify_padding rule's), or spatch's report shape "FILE:L:C-C: " (the
+ * Coccinelle rules in report mode). Tags and shapes only, never words. */
+static int diagnostic_line(const char *l)
 {
-	FILE *f = fopen(path, "r");
+	const char *p = l, *q;
+	if (strstr(l, " [cachehot-") || strstr(l, " [cachehot]"))
+		return 1;
+	/* FILE:L:C-C: with FILE free of blanks */
+	while (*p && *p != ' ' && *p != '\t') {
+		if (*p == ':' && p > l && p[1] >= '0' && p[1] <= '9') {
+			q = p + 1 + strspn(p + 1, "0123456789");
+			if (*q == ':' && q[1] >= '0' && q[1] <= '9') {
+				q = q + 1 + strspn(q + 1, "0123456789");
+				if (*q == '-' && q[1] >= '0' && q[1] <= '9') {
+					q = q + 1 + strspn(q + 1, "0123456789");
+					if (q[0] == ':' && q[1] == ' ')
+						return 1;
+				}
+			}
+		}
+		p++;
+	}
+	return 0;
+}
+
+long ch_records_read_stream(FILE *f, const char *name, enum ch_records_input input,
+			    int (*fn)(const struct ch_record *r, const char *engine, void *arg),
+			    void *arg, char **err, struct ch_records_scan *scan)
+{
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	unsigned long lineno = 0;
 	long count = 0;
+	struct ch_records_scan dummy;
+	if (!scan)
+		scan = &dummy;
+	memset(scan, 0, sizeof(*scan));
 	*err = NULL;
-	if (!f) {
-		*err = errf("%s:%lu: %s", path, 0, strerror(errno));
-		return -1;
-	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		json_error_t je;
 		json_t *o, *m;
 		struct ch_record r;
 		const struct ch_check_info *ci;
-		const char *sev, *engine;
+		const char *sev, *engine, *check;
 		int stop;
 		lineno++;
 		if (strspn(line, " \t\r\n") == (size_t)n)
 			continue;
-		o = json_loads(line, 0, &je);
+		if (input == CH_RECORDS_IN_TEXT && strncmp(line, RECORD_START, strlen(RECORD_START))) {
+			const char *at = strstr(line, RECORD_START);
+			if (at) {
+				*err = errf("%s:%lu: %s", name, lineno, "a record line with other "
+					    "text before it on its line (two processes wrote into "
+					    "one line of the log?)");
+				count = -1;
+				break;
+			}
+			if (diagnostic_line(line) && !scan->diagnostics++)
+				scan->first_diagnostic = lineno;
+			continue;
+		}
+		o = (size_t)n == strlen(line) ? json_loads(line, 0, &je) : NULL;
+		if ((size_t)n != strlen(line))   /* json_loads would stop at the NUL */
+			snprintf(je.text, sizeof(je.text), "a NUL byte in the line");
 		if (!o || !json_is_object(o)) {
-			*err = errf("%s:%lu: not a cachehot record: %s", path, lineno,
-				    o ? "not a JSON object" : je.text);
+			char why[400];
+			if (input == CH_RECORDS_IN_TEXT)
+				snprintf(why, sizeof(why), "a malformed record line (%s): cut short "
+					 "or mixed with other output (a record longer than "
+					 "PIPE_BUF, %d bytes, written by one of several parallel "
+					 "compiles into one pipe?)", o ? "not a JSON object" : je.text,
+					 4096);
+			else
+				snprintf(why, sizeof(why), "not a cachehot record: %s",
+					 o ? "not a JSON object" : je.text);
+			*err = errf("%s:%lu: %s", name, lineno, why);
 			json_decref(o);
 			count = -1;
 			break;
@@ -348,24 +427,34 @@ long ch_records_read(const char *path,
 					 (long long)json_integer_value(v), CH_RECORD_VERSION);
 			else
 				snprintf(why, sizeof(why), "no \"cachehot_finding\" version");
-			*err = errf("%s:%lu: %s", path, lineno, why);
+			*err = errf("%s:%lu: %s", name, lineno, why);
 			json_decref(o);
 			count = -1;
 			break;
 		}
 		memset(&r, 0, sizeof(r));
-		ci = ch_check_info_by_id(jstr(o, "check"));
+		check = jstr(o, "check");
+		ci = ch_check_info_by_id(check);
 		sev = jstr(o, "severity");
 		engine = jstr(o, "engine");
-		if (!ci || !sev || ch_severity_parse(sev, &r.severity) || !engine) {
-			*err = errf("%s:%lu: %s", path, lineno,
-				    !ci ? "unknown check id" : !engine ? "no engine"
-								   : "bad severity");
+		/* a Coccinelle rule's own id: the rule set is open (any
+		 * cocci/NAME.cocci reports as cachehot-NAME) */
+		if (!ci && engine && !strcmp(engine, "cocci") && check &&
+		    !strncmp(check, "cachehot-", 9) && check[9] &&
+		    strspn(check + 9, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(check + 9))
+			r.check = CH_CHECK__ROWS;
+		else if (ci)
+			r.check = ci->check;
+		if ((!ci && r.check != CH_CHECK__ROWS) || !sev || ch_severity_parse(sev, &r.severity) ||
+		    !engine) {
+			*err = errf("%s:%lu: %s", name, lineno,
+				    !engine ? "no engine" : r.check != CH_CHECK__ROWS && !ci
+							    ? "unknown check id" : "bad severity");
 			json_decref(o);
 			count = -1;
 			break;
 		}
-		r.check = ci->check;
+		r.check_id = check;
 		r.file = jstr(o, "file");
 		r.line = (unsigned)jnum(o, "line");
 		r.col = (unsigned)jnum(o, "column");
@@ -399,14 +488,30 @@ long ch_records_read(const char *path,
 		if (!r.message)
 			r.message = "";
 		count++;
+		scan->records++;
 		stop = fn(&r, engine, arg);
 		json_decref(o);
 		if (stop)
 			break;
 	}
 	free(line);
-	fclose(f);
 	return count;
+}
+
+long ch_records_read(const char *path,
+		     int (*fn)(const struct ch_record *r, const char *engine, void *arg),
+		     void *arg, char **err)
+{
+	FILE *f = fopen(path, "r");
+	long n;
+	*err = NULL;
+	if (!f) {
+		*err = errf("%s:%lu: %s", path, 0, strerror(errno));
+		return -1;
+	}
+	n = ch_records_read_stream(f, path, CH_RECORDS_ONLY, fn, arg, err, NULL);
+	fclose(f);
+	return n;
 }
 
 /* One more finding in a list a rule builds (rules.c, grouprules.c). */

@@ -49,7 +49,7 @@ static const char usage[] =
 "  --inline-addr 0|1    accepted for the plugin's argument (no effect here)\n"
 "  -q, --quiet          no summary line on stderr\n"
 "  --findings PATH      also write the findings as records (JSON lines) to PATH,\n"
-"                       a file or a directory (docs/findings.md)\n"
+"                       a file, a directory, or - for stderr (docs/findings.md)\n"
 "  --version, --help\n";
 
 static void die_usage(const char *msg)

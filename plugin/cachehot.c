@@ -1667,7 +1667,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 				error("cachehot: %s", e);
 		} else if (!strcmp(k, "findings")) {
 			if (!v || !*v)
-				error("cachehot: %<-fplugin-arg-%s-findings%> needs a file or directory name",
+				error("cachehot: %<-fplugin-arg-%s-findings%> needs a file or directory name, or - (stderr)",
 				      plugin_name_used);
 			else
 				cachehot_opts.findings = v;

@@ -23,7 +23,7 @@ const struct ch_option cachehot_plugin_options[] = {
 	{ "record", "[all|annotated|TAG,...]", "recording build: link with -lcachehot-rt" },
 	{ "object-records", "0|1", "write access facts and manifest records into the object (default 1)" },
 	{ "once", "DIR", "a finding about a header prints once per build (default: per unit)" },
-	{ "findings", "FILE|DIR", "write the findings as records (JSON lines) for cachehot check" },
+	{ "findings", "FILE|DIR|-", "write the findings as records (JSON lines) for cachehot check; -: stderr" },
 	{ "werror", "0|1", "0: findings stay warnings under -Werror (default 1)" },
 	{ "disable", NULL, "do nothing (per-file opt-out, as DISABLE_*_PLUGIN)" },
 	{ "help", NULL, "print this list on stderr" },

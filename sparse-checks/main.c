@@ -101,7 +101,7 @@ static const struct ch_option sparse_options[] = {
 	{ "inline-notes", "0|1", "inline-addr findings are notes (default 1)" },
 	{ "smp", "0|1", "default: from CONFIG_SMP in kernel builds" },
 	{ "layout", "0|1", "the layout checks (default 1)" },
-	{ "findings", "PATH", "write the findings as records (JSON lines) for cachehot check" },
+	{ "findings", "PATH|-", "write the findings as records (JSON lines) for cachehot check; -: stderr" },
 	{ "sidecar", "FILE", "the same as annotations" },
 	{ NULL, NULL, NULL }
 };
@@ -205,7 +205,7 @@ static void parse_opt(const char *arg)
 		ch_opts.manifest = val;
 	} else if (!strcmp(key, "findings")) {
 		if (!val || !*val)
-			opt_die("-fcachehot-%s needs a file or directory name%s", key, "");
+			opt_die("-fcachehot-%s needs a file or directory name, or - (stderr)%s", key, "");
 		ch_opts.findings = val;
 	} else {
 		opt_die("option -fcachehot-%s is listed in sparse_options but not handled%s",

@@ -279,7 +279,18 @@ if command -v ccache >/dev/null; then
 				"$(echo "$out" | grep -c "field 'parent'")|$(echo "$out" | grep -c "warning: read-mostly field 'max'")|$((h1 - h0))"
 		done
 	done
-	unset CCACHE_NODIRECT CCACHE_DEPEND CCACHE_EXTRAFILES CCACHE_DIR
+	unset CCACHE_NODIRECT CCACHE_DEPEND CCACHE_EXTRAFILES
+	# findings=-: the record lines ride on stderr, which ccache stores and
+	# replays: a hit gives the same record lines, and cachehot check --log
+	# the same finding, without GCC running
+	d=$T/cc-records; mkdir -p "$d"; cp pc.c pc.h pc.ann "$d/"
+	export CCACHE_DIR=$d/cache CCACHE_EXTRAFILES=$d/pc.ann
+	cc1() { (cd "$d" && ccache $CC $P -fplugin-arg-cachehot-annotations=pc.ann -fplugin-arg-cachehot-findings=- -O2 -c pc.c -o pc.o 2>&1); }
+	cc1 >"$d/miss.log"; h0=$(hits); cc1 >"$d/hit.log"; h1=$(hits)
+	(cd "$d" && "$CH" check --log hit.log --format=json) >"$d/hit.json"
+	expect_eq build/ccache-hit-replays-records "1|2|same|note:pc.h:1:8:null warning:pc.h:1:57:parent" \
+		"$((h1 - h0))|$(grep -c '^{"cachehot_finding":1,"engine":"plugin",' "$d/hit.log")|$(cmp -s "$d/miss.log" "$d/hit.log" && echo same || echo differs)|$(jq -r '[.findings[] | "\(.severity):\(.file):\(.line):\(.column):\(.field)"] | join(" ")' "$d/hit.json")"
+	unset CCACHE_EXTRAFILES CCACHE_DIR
 else
 	fail build/ccache "ccache not installed (make deps installs it)"
 fi
