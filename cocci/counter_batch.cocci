@@ -45,6 +45,7 @@ virtual report
 virtual org
 virtual context
 virtual patch
+virtual cachehot_records
 
 @initialize:python@
 @@
@@ -87,7 +88,7 @@ def cb_is_updater(name):
 # cb_decide() at the end of each file.
 cb_calls = []    # (call position, name, [args])
 cb_loops = []    # (first offset, end offset, loop line, file, body offset)
-cb_hits = {}     # (file, line, col) -> message, for the context/report rules
+cb_hits = {}     # (file, line, col) -> (position, message, updater), for the context/report rules
 
 def cb_pos(p, end=False):
     if end:
@@ -325,9 +326,27 @@ def cb_decide():
             if (tidx, iidx) == (0, 1) and len(args) == 3 and cb_pure(args[2]) and \
                     not re.search(r"\b(return|goto)\b", loop):
                 cb_certain[(p.file, p.line, p.column)] = cb_acc_name(item, t)
-        cb_hits[(p.file, p.line, p.column)] = (p, msg)
+        cb_hits[(p.file, p.line, p.column)] = (p, msg, name)
 
 cb_mode = None
+cb_records = False   # -D cachehot_records
+
+def cachehot_record(loc, check, msg, struct=None, function=None, field=None):
+    # -D cachehot_records: the report as a record for "cachehot check"
+    # (docs/findings.md), one JSON line written with one write(2); the
+    # column 1-based as GCC prints it (spatch counts from 0)
+    import json, os, sys
+    if function in ("", "something_else"):
+        function = None
+    rec = json.dumps({"cachehot_finding": 1, "engine": "cocci", "check": check,
+                      "severity": "warning", "file": loc.file, "line": int(loc.line),
+                      "column": int(loc.column) + 1, "struct": struct,
+                      "function": function, "field": field, "other": None,
+                      "line_index": 0, "line_size": 0, "predicted": False,
+                      "ident": None, "confidence": "possible", "evidence": None,
+                      "message": msg}) + "\n"
+    sys.stdout.flush()
+    os.write(1, rec.encode())
 cb_certain = {}  # (file, line, col) -> accumulator name, for patch mode
 
 def cb_pure(expr):
@@ -359,9 +378,12 @@ def cb_keep_certain(p):
 
 def cb_print_hits():
     for key in sorted(cb_hits, key=lambda k: (k[0], int(k[1]), int(k[2]))):
-        loc, msg = cb_hits[key]
+        loc, msg, name = cb_hits[key]
         if cb_mode == "report":
             coccilib.report.print_report(loc, msg)
+            if cb_records:
+                cachehot_record(loc, "cachehot-counter_batch", msg,
+                                function=loc.current_element, field=name)
         elif cb_mode == "org":
             coccilib.org.print_todo(loc, msg)
 
@@ -375,6 +397,10 @@ cb_mode = "report"
 @script:python depends on org@
 @@
 cb_mode = "org"
+
+@script:python depends on cachehot_records@
+@@
+cb_records = True
 
 @script:python batch_extra@
 extra << virtual.counter_batch_updaters;

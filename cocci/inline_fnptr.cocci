@@ -25,6 +25,7 @@ virtual patch
 virtual context
 virtual org
 virtual report
+virtual cachehot_records
 
 @initialize:python@
 @@
@@ -33,7 +34,24 @@ import os
 inline_names = set()   # from the list file
 file_inline = set()    # (file, name): defined inline in the file
 facts = {}             # key -> dict of what the rules below saw
-modes = set()          # "report", "org"
+modes = set()          # "report", "org", "records" (-D cachehot_records)
+
+def cachehot_record(loc, check, msg, struct=None, function=None, field=None):
+    # -D cachehot_records: the report as a record for "cachehot check"
+    # (docs/findings.md), one JSON line written with one write(2); the
+    # column 1-based as GCC prints it (spatch counts from 0)
+    import json, os, sys
+    if function in ("", "something_else"):
+        function = None
+    rec = json.dumps({"cachehot_finding": 1, "engine": "cocci", "check": check,
+                      "severity": "warning", "file": loc.file, "line": int(loc.line),
+                      "column": int(loc.column) + 1, "struct": struct,
+                      "function": function, "field": field, "other": None,
+                      "line_index": 0, "line_size": 0, "predicted": False,
+                      "ident": None, "confidence": "possible", "evidence": None,
+                      "message": msg}) + "\n"
+    sys.stdout.flush()
+    os.write(1, rec.encode())
 
 def load_inline_list(path):
     try:
@@ -102,6 +120,10 @@ modes.add("report")
 @script:python depends on org@
 @@
 modes.add("org")
+
+@script:python depends on cachehot_records@
+@@
+modes.add("records")
 
 // ---- candidates: a pointer set to one of two functions --------------------
 @sel depends on patch || context || org || report@
@@ -367,6 +389,9 @@ if "report" in modes:
     else:
         msg = "inline %s selected through pointer %s keeps an out-of-line copy; not fixable here: %s" % (names, fp, why)
     coccilib.report.print_report(p[0], msg)
+    if "records" in modes:
+        cachehot_record(p[0], "cachehot-inline_fnptr", msg,
+                        function=p[0].current_element, field=names)
 if "org" in modes:
     cocci.print_main("inline %s selected through %s%s" % (names, fp, "" if why is None else " (" + why + ")"), p)
 if why is not None:

@@ -44,6 +44,7 @@ virtual report
 virtual org
 virtual context
 virtual patch
+virtual cachehot_records
 
 @initialize:python@
 @@
@@ -79,6 +80,37 @@ up_types = {}     # file -> {tag: (Location, has alignment)}
 up_macros = {}    # file -> {macro name: tag}
 up_hits = []      # (Location, message) for this file
 up_files = []     # files flagged by SmPL, in order
+up_about = {}     # (file, line, col) of a hit -> (struct, member) it is about
+up_records = False   # -D cachehot_records
+
+def cachehot_record(loc, check, msg, struct=None, function=None, field=None):
+    # -D cachehot_records: the report as a record for "cachehot check"
+    # (docs/findings.md), one JSON line written with one write(2); the
+    # column 1-based as GCC prints it (spatch counts from 0)
+    import json, os, sys
+    if function in ("", "something_else"):
+        function = None
+    rec = json.dumps({"cachehot_finding": 1, "engine": "cocci", "check": check,
+                      "severity": "warning", "file": loc.file, "line": int(loc.line),
+                      "column": int(loc.column) + 1, "struct": struct,
+                      "function": function, "field": field, "other": None,
+                      "line_index": 0, "line_size": 0, "predicted": False,
+                      "ident": None, "confidence": "possible", "evidence": None,
+                      "message": msg}) + "\n"
+    sys.stdout.flush()
+    os.write(1, rec.encode())
+
+def up_hit(loc, msg, struct, member):
+    up_hits.append((loc, msg))
+    up_about[(loc.file, int(loc.line), int(loc.column))] = (struct, member)
+
+def up_struct_around(text, at):
+    # the struct whose body holds offset at (a use found in the text)
+    best = None
+    for m in re.finditer(r"\bstruct[ \t]+(\w+)[ \t\n]*\{", text[:at]):
+        if "}" not in text[m.end():at].replace("{}", ""):
+            best = m.group(1)
+    return best
 
 def up_read(fname):
     if fname not in up_text:
@@ -188,9 +220,10 @@ def up_text_uses():
                 col = len(m.group(1))
                 loc = coccilib.elems.Location(fname, "", line, col, line, col,
                                               line, col, line, col + len(m.group(0)) - len(m.group(1)))
-                up_hits.append((loc, "%s(%s) uses a private cache-line padding type: use "
-                                "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
-                                % (mname, m.group(2), m.group(2), UP_ID)))
+                up_hit(loc, "%s(%s) uses a private cache-line padding type: use "
+                       "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
+                       % (mname, m.group(2), m.group(2), UP_ID),
+                       up_struct_around(text, m.start()), m.group(2))
 
 def up_print_context(fname):
     # Context mode: the flagged lines shown as removed, in the form spatch
@@ -249,7 +282,7 @@ if P != "cacheline_padding" and UP_ALIGN.search(attr):
         msg = ("private padding type %s is aligned by %s, not %s as CACHELINE_PADDING() is: "
                "converting it changes the layout where the two differ; not patched %s"
                % (shown, attr, UP_SAME_ALIGN, UP_ID))
-    up_hits.append((p[0], msg))
+    up_hit(p[0], msg, P, None)
     up_flag(p[0].file)
 
 @paduse@
@@ -261,6 +294,7 @@ struct s { ... F@p ... };
 
 @script:python@
 F << paduse.F;
+s << paduse.s;
 p << paduse.p;
 @@
 m = UP_FIELD.match(F)
@@ -273,7 +307,7 @@ if m and up_private_macro(m.group(1)):
         msg = ("%s(%s) uses a private cache-line padding type: use "
                "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
                % (m.group(1), m.group(2), m.group(2), UP_ID))
-    up_hits.append((p[0], msg))
+    up_hit(p[0], msg, s, m.group(2))
     up_flag(p[0].file)
 elif d and up_private_tag(d.group(1)):
     if up_tag_aligned_otherwise(d.group(1)):
@@ -283,17 +317,25 @@ elif d and up_private_tag(d.group(1)):
         msg = ("member '%s' of private padding type struct %s: use "
                "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
                % (d.group(2), d.group(1), d.group(2), UP_ID))
-    up_hits.append((p[0], msg))
+    up_hit(p[0], msg, s, d.group(2))
     up_flag(p[0].file)
 
 @script:python@
 @@
 up_text_uses()
 
+@script:python depends on cachehot_records@
+@@
+up_records = True
+
 @script:python depends on report@
 @@
 for (loc, msg) in sorted(up_hits, key=lambda h: (h[0].file, int(h[0].line), int(h[0].column))):
     coccilib.report.print_report(loc, msg)
+    if up_records:
+        struct, member = up_about.get((loc.file, int(loc.line), int(loc.column)), (None, None))
+        cachehot_record(loc, "cachehot-padding-macro", msg.replace(" " + UP_ID, ""),
+                        struct=struct, field=member)
 
 @script:python depends on org@
 @@
@@ -314,4 +356,5 @@ for fname in up_files:
 @@
 del up_hits[:]
 del up_files[:]
+up_about.clear()
 up_text.clear()

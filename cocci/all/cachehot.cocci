@@ -4,6 +4,7 @@ virtual report
 virtual org
 virtual context
 virtual patch
+virtual cachehot_records
 
 // ---- cocci/counter_batch.cocci
 // SPDX-License-Identifier: GPL-2.0
@@ -90,7 +91,7 @@ def cb_is_updater(name):
 # cb_decide() at the end of each file.
 cb_calls = []    # (call position, name, [args])
 cb_loops = []    # (first offset, end offset, loop line, file, body offset)
-cb_hits = {}     # (file, line, col) -> message, for the context/report rules
+cb_hits = {}     # (file, line, col) -> (position, message, updater), for the context/report rules
 
 def cb_pos(p, end=False):
     if end:
@@ -328,9 +329,27 @@ def cb_decide():
             if (tidx, iidx) == (0, 1) and len(args) == 3 and cb_pure(args[2]) and \
                     not re.search(r"\b(return|goto)\b", loop):
                 cb_certain[(p.file, p.line, p.column)] = cb_acc_name(item, t)
-        cb_hits[(p.file, p.line, p.column)] = (p, msg)
+        cb_hits[(p.file, p.line, p.column)] = (p, msg, name)
 
 cb_mode = None
+cb_records = False   # -D cachehot_records
+
+def cachehot_record(loc, check, msg, struct=None, function=None, field=None):
+    # -D cachehot_records: the report as a record for "cachehot check"
+    # (docs/findings.md), one JSON line written with one write(2); the
+    # column 1-based as GCC prints it (spatch counts from 0)
+    import json, os, sys
+    if function in ("", "something_else"):
+        function = None
+    rec = json.dumps({"cachehot_finding": 1, "engine": "cocci", "check": check,
+                      "severity": "warning", "file": loc.file, "line": int(loc.line),
+                      "column": int(loc.column) + 1, "struct": struct,
+                      "function": function, "field": field, "other": None,
+                      "line_index": 0, "line_size": 0, "predicted": False,
+                      "ident": None, "confidence": "possible", "evidence": None,
+                      "message": msg}) + "\n"
+    sys.stdout.flush()
+    os.write(1, rec.encode())
 cb_certain = {}  # (file, line, col) -> accumulator name, for patch mode
 
 def cb_pure(expr):
@@ -362,9 +381,12 @@ def cb_keep_certain(p):
 
 def cb_print_hits():
     for key in sorted(cb_hits, key=lambda k: (k[0], int(k[1]), int(k[2]))):
-        loc, msg = cb_hits[key]
+        loc, msg, name = cb_hits[key]
         if cb_mode == "report":
             coccilib.report.print_report(loc, msg)
+            if cb_records:
+                cachehot_record(loc, "cachehot-counter_batch", msg,
+                                function=loc.current_element, field=name)
         elif cb_mode == "org":
             coccilib.org.print_todo(loc, msg)
 
@@ -378,6 +400,10 @@ cb_mode = "report"
 @script:python depends on org@
 @@
 cb_mode = "org"
+
+@script:python depends on cachehot_records@
+@@
+cb_records = True
 
 @script:python batch_extra@
 extra << virtual.counter_batch_updaters;
@@ -618,7 +644,24 @@ import os
 inline_names = set()   # from the list file
 file_inline = set()    # (file, name): defined inline in the file
 facts = {}             # key -> dict of what the rules below saw
-modes = set()          # "report", "org"
+modes = set()          # "report", "org", "records" (-D cachehot_records)
+
+def cachehot_record(loc, check, msg, struct=None, function=None, field=None):
+    # -D cachehot_records: the report as a record for "cachehot check"
+    # (docs/findings.md), one JSON line written with one write(2); the
+    # column 1-based as GCC prints it (spatch counts from 0)
+    import json, os, sys
+    if function in ("", "something_else"):
+        function = None
+    rec = json.dumps({"cachehot_finding": 1, "engine": "cocci", "check": check,
+                      "severity": "warning", "file": loc.file, "line": int(loc.line),
+                      "column": int(loc.column) + 1, "struct": struct,
+                      "function": function, "field": field, "other": None,
+                      "line_index": 0, "line_size": 0, "predicted": False,
+                      "ident": None, "confidence": "possible", "evidence": None,
+                      "message": msg}) + "\n"
+    sys.stdout.flush()
+    os.write(1, rec.encode())
 
 def load_inline_list(path):
     try:
@@ -687,6 +730,10 @@ modes.add("report")
 @script:python depends on org@
 @@
 modes.add("org")
+
+@script:python depends on cachehot_records@
+@@
+modes.add("records")
 
 // ---- candidates: a pointer set to one of two functions --------------------
 @sel depends on patch || context || org || report@
@@ -952,6 +999,9 @@ if "report" in modes:
     else:
         msg = "inline %s selected through pointer %s keeps an out-of-line copy; not fixable here: %s" % (names, fp, why)
     coccilib.report.print_report(p[0], msg)
+    if "records" in modes:
+        cachehot_record(p[0], "cachehot-inline_fnptr", msg,
+                        function=p[0].current_element, field=names)
 if "org" in modes:
     cocci.print_main("inline %s selected through %s%s" % (names, fp, "" if why is None else " (" + why + ")"), p)
 if why is not None:
@@ -1131,6 +1181,37 @@ up_types = {}     # file -> {tag: (Location, has alignment)}
 up_macros = {}    # file -> {macro name: tag}
 up_hits = []      # (Location, message) for this file
 up_files = []     # files flagged by SmPL, in order
+up_about = {}     # (file, line, col) of a hit -> (struct, member) it is about
+up_records = False   # -D cachehot_records
+
+def cachehot_record(loc, check, msg, struct=None, function=None, field=None):
+    # -D cachehot_records: the report as a record for "cachehot check"
+    # (docs/findings.md), one JSON line written with one write(2); the
+    # column 1-based as GCC prints it (spatch counts from 0)
+    import json, os, sys
+    if function in ("", "something_else"):
+        function = None
+    rec = json.dumps({"cachehot_finding": 1, "engine": "cocci", "check": check,
+                      "severity": "warning", "file": loc.file, "line": int(loc.line),
+                      "column": int(loc.column) + 1, "struct": struct,
+                      "function": function, "field": field, "other": None,
+                      "line_index": 0, "line_size": 0, "predicted": False,
+                      "ident": None, "confidence": "possible", "evidence": None,
+                      "message": msg}) + "\n"
+    sys.stdout.flush()
+    os.write(1, rec.encode())
+
+def up_hit(loc, msg, struct, member):
+    up_hits.append((loc, msg))
+    up_about[(loc.file, int(loc.line), int(loc.column))] = (struct, member)
+
+def up_struct_around(text, at):
+    # the struct whose body holds offset at (a use found in the text)
+    best = None
+    for m in re.finditer(r"\bstruct[ \t]+(\w+)[ \t\n]*\{", text[:at]):
+        if "}" not in text[m.end():at].replace("{}", ""):
+            best = m.group(1)
+    return best
 
 def up_read(fname):
     if fname not in up_text:
@@ -1240,9 +1321,10 @@ def up_text_uses():
                 col = len(m.group(1))
                 loc = coccilib.elems.Location(fname, "", line, col, line, col,
                                               line, col, line, col + len(m.group(0)) - len(m.group(1)))
-                up_hits.append((loc, "%s(%s) uses a private cache-line padding type: use "
-                                "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
-                                % (mname, m.group(2), m.group(2), UP_ID)))
+                up_hit(loc, "%s(%s) uses a private cache-line padding type: use "
+                       "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
+                       % (mname, m.group(2), m.group(2), UP_ID),
+                       up_struct_around(text, m.start()), m.group(2))
 
 def up_print_context(fname):
     # Context mode: the flagged lines shown as removed, in the form spatch
@@ -1301,7 +1383,7 @@ if P != "cacheline_padding" and UP_ALIGN.search(attr):
         msg = ("private padding type %s is aligned by %s, not %s as CACHELINE_PADDING() is: "
                "converting it changes the layout where the two differ; not patched %s"
                % (shown, attr, UP_SAME_ALIGN, UP_ID))
-    up_hits.append((p[0], msg))
+    up_hit(p[0], msg, P, None)
     up_flag(p[0].file)
 
 @paduse@
@@ -1313,6 +1395,7 @@ struct s { ... F@p ... };
 
 @script:python@
 F << paduse.F;
+s << paduse.s;
 p << paduse.p;
 @@
 m = UP_FIELD.match(F)
@@ -1325,7 +1408,7 @@ if m and up_private_macro(m.group(1)):
         msg = ("%s(%s) uses a private cache-line padding type: use "
                "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
                % (m.group(1), m.group(2), m.group(2), UP_ID))
-    up_hits.append((p[0], msg))
+    up_hit(p[0], msg, s, m.group(2))
     up_flag(p[0].file)
 elif d and up_private_tag(d.group(1)):
     if up_tag_aligned_otherwise(d.group(1)):
@@ -1335,17 +1418,25 @@ elif d and up_private_tag(d.group(1)):
         msg = ("member '%s' of private padding type struct %s: use "
                "CACHELINE_PADDING(%s) from <linux/cache.h> %s"
                % (d.group(2), d.group(1), d.group(2), UP_ID))
-    up_hits.append((p[0], msg))
+    up_hit(p[0], msg, s, d.group(2))
     up_flag(p[0].file)
 
 @script:python@
 @@
 up_text_uses()
 
+@script:python depends on cachehot_records@
+@@
+up_records = True
+
 @script:python depends on report@
 @@
 for (loc, msg) in sorted(up_hits, key=lambda h: (h[0].file, int(h[0].line), int(h[0].column))):
     coccilib.report.print_report(loc, msg)
+    if up_records:
+        struct, member = up_about.get((loc.file, int(loc.line), int(loc.column)), (None, None))
+        cachehot_record(loc, "cachehot-padding-macro", msg.replace(" " + UP_ID, ""),
+                        struct=struct, field=member)
 
 @script:python depends on org@
 @@
@@ -1366,4 +1457,5 @@ for fname in up_files:
 @@
 del up_hits[:]
 del up_files[:]
+up_about.clear()
 up_text.clear()

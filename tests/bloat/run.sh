@@ -179,6 +179,23 @@ expect_eq cocci-report "$(printf '%s\n' \
 	"./stmt.c:20:8-12: inline show_long/show_short selected through local pointer show: call show_long/show_short directly (out-of-line copies)")" \
 	"$($SPATCH -D report -D inline_list="$T/inline.list" --dir . 2>&1 | sort)"
 
+# -D cachehot_records: a record line beside each report (what cachehot
+# check reads): the selection's place (column 1-based), the function, the
+# inline functions as the field; the report lines stay as they are
+$SPATCH -D report -D cachehot_records -D inline_list="$T/inline.list" --dir . >"$T/rec.out" 2>&1
+expect_eq cocci-records-report-same "$($SPATCH -D report -D inline_list="$T/inline.list" --dir . 2>&1 | sort)" \
+	"$(grep -v '^{' "$T/rec.out" | sort)"
+expect_eq cocci-records "$(printf '%s\n' \
+	"./body.c:18:2:cachehot-inline_fnptr:counter_inc/counter_dec" \
+	"./changed.c:19:2:cachehot-inline_fnptr:step_up/step_down" \
+	"./changed.c:32:2:cachehot-inline_fnptr:step_up/step_down" \
+	"./escape.c:14:2:cachehot-inline_fnptr:udplite_getfrag" \
+	"./seed.c:13:2:cachehot-inline_fnptr:lruvec_page_state/lruvec_page_state_local" \
+	"./stmt.c:20:9:cachehot-inline_fnptr:show_long/show_short")" \
+	"$(grep '^{"cachehot_finding": 1, ' "$T/rec.out" | jq -r '"\(.file):\(.line):\(.column):\(.check):\(.field)"' | sort)"
+expect_eq cocci-records-function "./body.c:counters_step ./changed.c:walk ./changed.c:walk2 ./escape.c:udp_sendmsg ./seed.c:numa_stat_sum ./stmt.c:show_all |" \
+	"$(grep '^{' "$T/rec.out" | jq -r '"\(.file):\(.function)"' | sort | tr '\n' ' ')|$(grep '^{' "$T/rec.out" | jq -r 'select(.message | test("\\[")) | .message')"
+
 # the list can also come from the environment
 expect_eq cocci-report-env 6 \
 	"$(CACHEHOT_INLINE_LIST="$T/inline.list" $SPATCH -D report --dir . 2>&1 | grep -c ': inline ')"

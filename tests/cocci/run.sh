@@ -77,6 +77,16 @@ expect_file_eq cb-report batch.report "$W/cb.report"
 run_rule counter_batch report "$W/cb.default" batch.c
 grep -v my_stat_add batch.report >"$W/cb.default.exp"
 expect_file_eq cb-report-default-list "$W/cb.default.exp" "$W/cb.default"
+# -D cachehot_records (what cachehot check asks): the same report lines and
+# one record line each (docs/findings.md): place with a 1-based column, the
+# function, the updater as the field, the message as reported
+run_rule counter_batch report "$W/cb.rec" $EXTRA -D cachehot_records batch.c
+expect_file_eq cb-records-report-same batch.report <(grep -v '^{' "$W/cb.rec")
+expect_eq cb-records "$(sed -E 's/^([^:]*):([0-9]+):([0-9]+)-[0-9]+: (.*)$/\1:\2:\3 \4/' batch.report |
+	while read -r pos msg; do c=${pos##*:}; echo "${pos%:*}:$((c + 1))|$msg"; done)" \
+	"$(grep '^{' "$W/cb.rec" | jq -r '"\(.file):\(.line):\(.column)|\(.message)"')"
+expect_eq cb-records-identity "cachehot-counter_batch:bulk:__mod_zone_page_state:null|cachehot-counter_batch:isolate:__mod_lruvec_state:null" \
+	"$(grep '^{' "$W/cb.rec" | head -2 | jq -r '"\(.check):\(.function):\(.field):\(.struct)"' | paste -sd'|')"
 run_rule counter_batch org "$W/cb.org" $EXTRA batch.c
 expect_file_eq cb-org batch.org "$W/cb.org"
 run_rule counter_batch context "$W/cb.ctx" $EXTRA batch.c
@@ -129,7 +139,7 @@ expect_eq cb-bad-input "0:" "$?:$(grep -v '^$' "$W/cb.b.out")"
 
 # ---- bench/cocci-merge.py: one semantic patch from several rules -------------
 python3 "$TOP/bench/cocci-merge.py" "$W/all.cocci" "$RULES/unify_padding.cocci" "$RULES/counter_batch.cocci" 2>"$W/merge.err"
-expect_eq merge-virtuals "virtual report|virtual org|virtual context|virtual patch" \
+expect_eq merge-virtuals "virtual report|virtual org|virtual context|virtual patch|virtual cachehot_records" \
 	"$(grep '^virtual' "$W/all.cocci" | paste -sd'|')"
 if spatch --parse-cocci "$W/all.cocci" >/dev/null 2>"$W/merge.err"; then ok merge-parses
 else fail merge-parses "$(tail -3 "$W/merge.err")"; fi
@@ -145,6 +155,8 @@ expect_eq merged-file-options "// Options: --no-includes --include-headers" \
 	"$(grep 'Options:' "$TOP/cocci/all/cachehot.cocci")"
 (cd "$HERE/counter_batch" && spatch -D report --no-show-diff $OPTS $EXTRA --sp-file "$TOP/cocci/all/cachehot.cocci" batch.c) >"$W/merged-all.report" 2>&1
 expect_file_eq merged-file-same-report "$HERE/counter_batch/batch.report" "$W/merged-all.report"
+(cd "$HERE/counter_batch" && spatch -D report -D cachehot_records --no-show-diff $OPTS $EXTRA --sp-file "$TOP/cocci/all/cachehot.cocci" batch.c) >"$W/merged-all.rec" 2>&1
+expect_file_eq merged-file-same-records "$W/cb.rec" "$W/merged-all.rec"
 printf '// Options: --all-includes\n@r3@\n@@\n- foo();\n' >"$W/r3.cocci"
 printf '// Options: --no-includes\n@r4@\n@@\n- foo();\n' >"$W/r4.cocci"
 python3 "$TOP/bench/cocci-merge.py" "$W/opt.cocci" "$W/r3.cocci" "$W/r4.cocci" 2>"$W/merge.err"
@@ -163,6 +175,22 @@ cd "$HERE/unify_padding/oldtree"
 run_rule unify_padding report "$W/up.r" --dir .
 sort_lines "$W/up.r" >"$W/up.report"
 expect_file_eq up-report ../oldtree.report "$W/up.report"
+# records: the check id of the message's tag (the message without it), the
+# struct and the member (none for the padding type itself)
+run_rule unify_padding report "$W/up.rr" -D cachehot_records --dir .
+expect_file_eq up-records-report-same ../oldtree.report <(grep -v '^{' "$W/up.rr" | sort_lines)
+expect_eq up-records "$(printf '%s\n' \
+	"include/linux/memcontrol.h:12:8:memcg_padding:null" \
+	"include/linux/memcontrol.h:25:2:mem_cgroup:_pad1_" \
+	"include/linux/memcontrol.h:29:2:mem_cgroup:_pad2_" \
+	"include/linux/mmzone.h:15:8:zone_padding:null" \
+	"include/linux/mmzone.h:35:2:zone:_pad1_" \
+	"include/linux/mmzone.h:42:2:zone:_pad2_" \
+	"include/linux/mmzone.h:47:2:zone:_pad3_" \
+	"include/linux/page_counter.h:9:8:pc_padding:null" \
+	"include/linux/page_counter.h:23:2:page_counter:_pad1_" \
+	"include/linux/page_counter.h:35:2:page_counter:_pad2_")" \
+	"$(grep '^{' "$W/up.rr" | jq -r 'select(.check == "cachehot-padding-macro" and (.message | endswith("]") | not)) | "\(.file | ltrimstr("./")):\(.line):\(.column):\(.struct):\(.field)"' | sort -t: -k1,1 -k2,2n)"
 run_rule unify_padding org "$W/up.o" --dir .
 sort_org <"$W/up.o" >"$W/up.org"
 expect_file_eq up-org ../oldtree.org "$W/up.org"
