@@ -5,11 +5,11 @@
  * The driver never links an engine: it runs each one as a program and reads
  * the records it writes (core/findings.c, docs/findings.md: one JSON object per
  * finding, given with -fplugin-arg-cachehot-findings=FILE, -fcachehot-findings=
- * FILE, --records=FILE), never its text. Two inputs are text by nature and
- * read as such (findings.c): spatch's report lines ("file:line:col-col:
- * message") and a build log (--log, what GCC printed). Findings from several
+ * FILE, --findings=FILE; the Coccinelle rules print them with -D
+ * cachehot_records), never its text. A build log (--log) is read for the
+ * record lines the engines wrote into it (findings=-). Findings from several
  * engines are merged, de-duplicated, filtered (patch-only mode, baseline)
- * and printed in one of four formats.
+ * and printed in one of five formats.
  *
  * Ownership: every string in these structs is heap-allocated and owned by the
  * struct holding it; free with the matching *_free function.
@@ -35,7 +35,7 @@ struct finding {
 	unsigned line;     /* 1-based; 0 unknown */
 	unsigned col;      /* 1-based; 0 unknown */
 	enum sev sev;
-	char *check;       /* "cachehot-false-sharing", or "cachehot-<rule>" for spatch */
+	char *check;       /* "cachehot-false-sharing", or a Coccinelle rule's "cachehot-<rule>" */
 	char *message;     /* without the trailing " [cachehot-...]" */
 	char *engines;     /* "plugin" or "plugin,sparse" after merging */
 	char *scope;       /* enclosing struct/union/function name, or NULL */
@@ -44,8 +44,7 @@ struct finding {
 	char *lines;       /* line size judged at: "64", "p128" (predicted), or NULL */
 	char *ident;       /* the record's further identity (group-assert's assert,
 			    * a sidecar report's kind), or NULL */
-	int keyed;         /* 1: scope, field, other, lines, ident come from a record;
-			    * 0: a text line (--log, spatch): findings_resolve_scopes */
+	/* scope, field, other, lines and ident come from the finding's record */
 };
 
 struct findings {
@@ -102,24 +101,20 @@ int ccdb_load(const char *path, const struct strv *only,
 void findings_add(struct findings *fs, const struct finding *f); /* takes ownership */
 void findings_free(struct findings *fs);
 void finding_free(struct finding *f);
-/* Parse one engine output line; fills *f (owned strings) and returns 1 if
- * it is a cachehot diagnostic. spatch lines ("f:l:c-c: msg") get check
- * "cachehot-<default_check>" unless the message ends in "[cachehot-...]".
- * A relative file name is taken relative to dir (the engine's working
- * directory; NULL: the cwd). */
-int parse_diag_line(const char *line, const char *engine, const char *default_check,
-		    const char *dir, struct finding *f);
-/* The findings of a records file an engine wrote (engine: its name; dir:
- * the engine's working directory, for relative paths; NULL: the cwd).
- * Returns how many, or -1 after a message. */
-long findings_from_records(struct findings *fs, const char *path, const char *engine,
-			   const char *dir);
+/* The findings of a records file an engine wrote (dir: the engine's
+ * working directory, for relative paths; NULL: the cwd). Returns how many,
+ * or -1 after a message. */
+long findings_from_records(struct findings *fs, const char *path, const char *dir);
+/* The findings of the record lines among other text (a build log, an
+ * engine's output; core/findings.c ch_records_read_stream, named name in
+ * messages); scan gets what else the text held (may be NULL). Returns how
+ * many, or -1 after a message (a malformed record line). */
+struct ch_records_scan;
+long findings_from_text(struct findings *fs, FILE *f, const char *name, const char *dir,
+			struct ch_records_scan *scan);
 /* "CHECK STRUCT FIELD OTHER LINES IDENT" ('-' for none): the whole identity
  * of a finding, as baselines and SARIF fingerprints key it (heap). */
 char *finding_key(const struct finding *f);
-/* Fill scope, field, other and lines of every finding read from text (a
- * build log, spatch): from the message and the source file. */
-void findings_resolve_scopes(struct findings *fs);
 /* Sort in the stable order (canonical file, line, check, message, engine,
  * column) and merge
  * duplicates (same file, line, check, message) reported by several engines. */
@@ -153,7 +148,8 @@ int shard_write(const char *path, const struct shard_info *si, const struct find
  * (after a message) unless shards 1..N are each there once, of one N. */
 int shard_merge(const struct strv *files, struct findings *fs, struct shard_info *total);
 
-/* ---- scope.c ---- */
+/* ---- scope.c: C source text, for --patch only (patch_filter: the lines
+ * of the struct or function around a finding, which records do not carry) */
 struct scope { char *name; int is_func; unsigned first, last; };
 struct scopes { struct scope *v; size_t n, cap; };
 /* Named structs/unions (and typedef'd anonymous ones) and function bodies

@@ -3,7 +3,8 @@
  * engines.c -- "cachehot check" running its engines (check.h): the GCC
  * plugin, cachehot-sparse, spatch with the Coccinelle rules and
  * cachehot-layout on each unit, -j N units at once in worker processes,
- * each engine's records (or spatch's report) collected into the findings;
+ * each engine's records (spatch's: record lines in its output) collected
+ * into the findings;
  * the scratch directory and interruption.
  */
 #define _GNU_SOURCE
@@ -107,13 +108,15 @@ void progress(const char *engine, const char *what)
 }
 
 /* An engine's findings: its records (records: the file it was told to
- * write; NULL for spatch, whose report lines are read); returns 1 if it ran
- * fine (status 0, or nonzero with cachehot findings and no error line
- * beyond them: -Werror, severity=error), else 0. */
-static int collect(const char *engine, const char *default_check, int status,
-		   const char *out, char *const argv[], const char *dir, const char *records)
+ * write; NULL for spatch, whose record lines, -D cachehot_records, come
+ * among its output); returns 1 if it ran fine (status 0, or nonzero with
+ * cachehot findings and no error line beyond them: -Werror,
+ * severity=error), else 0. */
+static int collect(const char *engine, int status, const char *out, char *const argv[],
+		   const char *dir, const char *records)
 {
 	int nfind = 0, other_errors = 0, error_lines = 0;
+	size_t before = all.n;
 	if (opt.verbose) {
 		progress(NULL, NULL);
 		fprintf(stderr, "cachehot: [%s]", engine);
@@ -122,30 +125,32 @@ static int collect(const char *engine, const char *default_check, int status,
 		fprintf(stderr, " -> %d\n%s", status, out);
 	}
 	if (records && status >= 0 && status < 128) {
-		size_t before = all.n;
-		long n = access(records, F_OK) == 0 ? findings_from_records(&all, records, engine, dir)
-						    : -2;
+		long n = access(records, F_OK) == 0 ? findings_from_records(&all, records, dir) : -2;
 		if (n == -2 && status == 0) {
 			progress(NULL, NULL);
 			fprintf(stderr, "cachehot: engine %s wrote no records (%s): is it from "
 				"another cachehot?\n", engine, records);
 			opt.trouble = 1;
 		}
-		for (size_t i = before; i < all.n; i++)
-			nfind += all.v[i].sev >= SEV_WARNING;
 		if (n < 0 && status == 0)
 			opt.trouble = 1;
+	} else if (!records && status >= 0 && status < 128) {
+		FILE *f = fmemopen((void *)out, strlen(out), "r");
+		if (!f || findings_from_text(&all, f, engine, dir, NULL) < 0)
+			opt.trouble = 1;
+		if (f)
+			fclose(f);
 	}
+	for (size_t i = before; i < all.n; i++)
+		nfind += all.v[i].sev >= SEV_WARNING;
 	for (const char *s = out; *s; ) {
 		const char *e = strchr(s, '\n');
 		char *l = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
-		struct finding f;
-		if (!records && parse_diag_line(l, engine, default_check, dir, &f)) {
-			findings_add(&all, &f);
-			nfind++;
-		} else if (strstr(l, "error: ") || strstr(l, "Error")) {
+		if (!strncmp(l, "{\"cachehot_finding\"", 19))
+			;   /* a record line (read above) */
+		else if (strstr(l, "error: ") || strstr(l, "Error"))
 			error_lines++;
-		} else if (!strncmp(l, "cachehot-layout: warning: ", 26)) {
+		else if (!strncmp(l, "cachehot-layout: warning: ", 26)) {
 			progress(NULL, NULL);   /* e.g. nothing judged: shown, not a finding */
 			fprintf(stderr, "%s\n", l);
 		}
@@ -228,8 +233,7 @@ static void push_compile(struct strv *av, const struct unit *u, const char *obj)
 	strv_push(av, obj);
 }
 
-static int run_one(const char *engine, const char *default_check, struct strv *av, const char *dir,
-		   const char *records)
+static int run_one(const char *engine, struct strv *av, const char *dir, const char *records)
 {
 	char *out = NULL;
 	int st;
@@ -240,7 +244,7 @@ static int run_one(const char *engine, const char *default_check, struct strv *a
 	if (st < 0)
 		opt.trouble = 1;
 	else
-		ok = collect(engine, default_check, st, out, av->v, dir, records);
+		ok = collect(engine, st, out, av->v, dir, records);
 	if (records)
 		unlink(records);
 	free(out);
@@ -385,7 +389,7 @@ static void run_plugin(const struct unit *u, const char *plugin)
 	push_compile(&av, u, obj);
 	{
 		size_t first = all.n;
-		run_one("plugin", NULL, &av, u->dir, rec);
+		run_one("plugin", &av, u->dir, rec);
 		size_inline_copies(first, obj, u->src);
 	}
 	unlink(obj);
@@ -402,7 +406,7 @@ static void run_sparse(const struct unit *u, const char *sparse)
 	push_engine_args(&av, "sparse");
 	strv_push(&av, ra);
 	strv_push(&av, u->src);
-	run_one("sparse", NULL, &av, u->dir, rec);
+	run_one("sparse", &av, u->dir, rec);
 	strv_free(&av);
 	free(rec);
 	free(ra);
@@ -425,15 +429,15 @@ static void push_rule_options(struct strv *av, const char *rule)
 	free(text);
 }
 
+/* Each rule in report mode with its records asked (-D cachehot_records:
+ * a record line a report, the rule's check id "cachehot-RULE" or its own). */
 static void run_cocci(const struct unit *u, const struct strv *rules)
 {
 	for (size_t r = 0; r < rules->n; r++) {
 		struct strv av = {0};
-		const char *base = strrchr(rules->v[r], '/');
-		char *check = xstrdup(base ? base + 1 : rules->v[r]);
-		check[strlen(check) - 6] = 0;  /* drop ".cocci" */
 		strv_push(&av, tool_spatch());
 		strv_push(&av, "-D"); strv_push(&av, "report");
+		strv_push(&av, "-D"); strv_push(&av, "cachehot_records");
 		strv_push(&av, "--very-quiet"); strv_push(&av, "--no-show-diff");
 		strv_push(&av, "--cocci-file"); strv_push(&av, rules->v[r]);
 		push_rule_options(&av, rules->v[r]);
@@ -445,8 +449,7 @@ static void run_cocci(const struct unit *u, const struct strv *rules)
 			}
 		}
 		strv_push(&av, u->src);
-		run_one("cocci", check, &av, u->dir, NULL);
-		free(check);
+		run_one("cocci", &av, u->dir, NULL);
 		strv_free(&av);
 	}
 }
@@ -466,7 +469,7 @@ void run_layout_obj(const char *obj, const char *dir, const char *layout,
 	strv_push(&av, "--findings");
 	strv_push(&av, rec);
 	strv_push(&av, obj);
-	run_one("layout", NULL, &av, dir, rec);
+	run_one("layout", &av, dir, rec);
 	strv_free(&av);
 	free(rec);
 }
@@ -599,9 +602,9 @@ static int write_findings_cb(FILE *f, void *arg)
 #define OR0(s) ((s) ? (s) : "")
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct finding *x = &fs->v[i];
-		fprintf(f, "%s\x1f%s\x1f%u\x1f%u\x1f%d\x1f%s\x1f%s\x1f%s\x1f%d\x1f%s\x1f%s\x1f%s"
+		fprintf(f, "%s\x1f%s\x1f%u\x1f%u\x1f%d\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s"
 			"\x1f%s\x1f%s\n", x->file, x->abspath, x->line, x->col, (int)x->sev, x->check,
-			x->message, x->engines, x->keyed, OR0(x->scope), OR0(x->field),
+			x->message, x->engines, OR0(x->scope), OR0(x->field),
 			OR0(x->other), OR0(x->lines), OR0(x->ident));
 	}
 #undef OR0
@@ -618,15 +621,15 @@ static void read_findings(const char *path)
 	}
 	char *save = NULL;
 	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char *fld[14];
+		char *fld[13];
 		int n = 0;
-		for (char *p = l; n < 14; n++) {
+		for (char *p = l; n < 13; n++) {
 			fld[n] = p;
 			p = strchr(p, '\x1f');
 			if (!p) { n++; break; }
 			*p++ = 0;
 		}
-		if (n != 14)
+		if (n != 13)
 			continue;
 		struct finding f = {0};
 		f.file = xstrdup(fld[0]);
@@ -637,13 +640,12 @@ static void read_findings(const char *path)
 		f.check = xstrdup(fld[5]);
 		f.message = xstrdup(fld[6]);
 		f.engines = xstrdup(fld[7]);
-		f.keyed = atoi(fld[8]);
 #define ORNULL(s) (*(s) ? xstrdup(s) : NULL)
-		f.scope = ORNULL(fld[9]);
-		f.field = ORNULL(fld[10]);
-		f.other = ORNULL(fld[11]);
-		f.lines = ORNULL(fld[12]);
-		f.ident = ORNULL(fld[13]);
+		f.scope = ORNULL(fld[8]);
+		f.field = ORNULL(fld[9]);
+		f.other = ORNULL(fld[10]);
+		f.lines = ORNULL(fld[11]);
+		f.ident = ORNULL(fld[12]);
 #undef ORNULL
 		findings_add(&all, &f);
 	}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* findings.c -- findings from engine records (and, for the two text
- * inputs, a build log and spatch's report, from lines); merge, order and
- * key findings. */
+/* findings.c -- findings from engine records (a records file, or the
+ * record lines among a build log's or an engine's other output: one
+ * reader, core/findings.c); merge, order and key findings. Nothing here
+ * reads a message: what a finding is about comes from its record. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
@@ -34,25 +34,6 @@ void findings_free(struct findings *fs)
 	memset(fs, 0, sizeof(*fs));
 }
 
-/* Parse decimal digits at *p; advance. -1 if none. */
-static long parse_num(const char **p)
-{
-	long v = 0;
-	if (!isdigit((unsigned char)**p))
-		return -1;
-	while (isdigit((unsigned char)**p)) {
-		v = v * 10 + (**p - '0');
-		if (v > 100000000)
-			return -1;
-		(*p)++;
-	}
-	return v;
-}
-
-/* "cc1: note: sidecar entry 'x.y' (FILE:LINE) matched no struct ... [cachehot]":
- * a diagnostic GCC (or a tool: "cachehot-sparse: note: ...") prints without a
- * source location. It is placed at the "(FILE:LINE)" its message names (a
- * sidecar entry); without one it is not a finding (0). */
 /* Set f->file (as shown) and f->abspath from the len bytes at name, a path
  * as the compiler printed it: relative to dir when dir is given. */
 static void set_finding_path(struct finding *f, const char *name, size_t len, const char *dir)
@@ -79,266 +60,6 @@ static void set_finding_path(struct finding *f, const char *name, size_t len, co
 	if (!f->abspath)
 		f->abspath = xstrdup(raw);
 	free(raw);
-}
-
-/* "warning: ", "error: " or "note: " at *msg: sets *sev and moves *msg past
- * it; 0 when *msg starts with none of them. */
-static int severity_prefix(const char **msg, enum sev *sev)
-{
-	if (!strncmp(*msg, "warning: ", 9)) { *sev = SEV_WARNING; *msg += 9; }
-	else if (!strncmp(*msg, "error: ", 7)) { *sev = SEV_ERROR; *msg += 7; }
-	else if (!strncmp(*msg, "note: ", 6)) { *sev = SEV_NOTE; *msg += 6; }
-	else return 0;
-	return 1;
-}
-
-/* The end of msg without trailing blanks and line ends. */
-static const char *trimmed_end(const char *msg)
-{
-	const char *end = msg + strlen(msg);
-	while (end > msg && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	return end;
-}
-
-static int parse_unlocated(const char *line, const char *engine, const char *dir,
-			   struct finding *f)
-{
-	static const char *const progs[] = { "cc1: ", "cc1plus: ", "lto1: ", "cachehot-sparse: ",
-					     "cachehot-layout: ", NULL };
-	const char *msg = NULL, *end, *tag, *open, *colon;
-	enum sev sev;
-	for (int i = 0; progs[i] && !msg; i++)
-		if (!strncmp(line, progs[i], strlen(progs[i])))
-			msg = line + strlen(progs[i]);
-	if (!msg)
-		return 0;
-	if (!severity_prefix(&msg, &sev))
-		return 0;
-	end = trimmed_end(msg);
-	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10)) {
-		end -= 10;
-		if (sev == SEV_ERROR)
-			sev = SEV_WARNING;
-	}
-	if (end - msg < 10 || strncmp(end - 10, "[cachehot]", 10))
-		return 0;
-	tag = end - 10;
-	/* the first " (FILE:LINE)" of the message */
-	for (open = strstr(msg, " ("); open && open < tag; open = strstr(open + 1, " (")) {
-		const char *close = memchr(open, ')', (size_t)(tag - open));
-		const char *q;
-		long ln;
-		if (!close)
-			break;
-		colon = NULL;
-		for (q = open + 2; q < close; q++)
-			if (*q == ':')
-				colon = q;
-		if (!colon || colon == open + 2)
-			continue;
-		q = colon + 1;
-		ln = parse_num(&q);
-		if (ln <= 0 || q != close)
-			continue;
-		set_finding_path(f, open + 2, (size_t)(colon - open - 2), dir);
-		while (tag > msg && tag[-1] == ' ')
-			tag--;
-		f->message = xstrndup(msg, (size_t)(tag - msg));
-		f->check = xstrdup("cachehot");
-		f->line = (unsigned)ln;
-		f->col = 0;
-		f->sev = sev;
-		f->engines = xstrdup(engine);
-		return 1;
-	}
-	return 0;
-}
-
-/* "OBJ: warning: hot global 'x' ... [cachehot-global-sharing]": cachehot-layout
- * on a binary without debug information (nor a manifest) has only the
- * binary's path for a finding: kept at line 0 of that file (SARIF: no
- * region), never dropped. */
-static int parse_binary_only(const char *line, const char *engine, const char *dir,
-			     struct finding *f)
-{
-	const char *sep = strstr(line, ": "), *msg, *end, *tag;
-	enum sev sev;
-	if (strcmp(engine, "layout") || !sep || sep == line || memchr(line, ' ', (size_t)(sep - line)))
-		return 0;
-	msg = sep + 2;
-	if (!severity_prefix(&msg, &sev))
-		return 0;
-	end = trimmed_end(msg);
-	if (end == msg || end[-1] != ']')
-		return 0;
-	for (tag = end - 1; tag > msg && *tag != '['; tag--)
-		;
-	if (*tag != '[' || strncmp(tag + 1, "cachehot-", 9))
-		return 0;
-	f->check = xstrndup(tag + 1, (size_t)(end - 1 - (tag + 1)));
-	while (tag > msg && tag[-1] == ' ')
-		tag--;
-	f->message = xstrndup(msg, (size_t)(tag - msg));
-	set_finding_path(f, line, (size_t)(sep - line), dir);
-	f->line = 0;
-	f->col = 0;
-	f->sev = sev;
-	f->engines = xstrdup(engine);
-	return 1;
-}
-
-int parse_diag_line(const char *line, const char *engine, const char *default_check,
-		    const char *dir, struct finding *f)
-{
-	const char *p, *msg, *end, *tag;
-	long ln = -1, col = -1;
-	enum sev sev = SEV_WARNING;
-	int spatch = 0;
-	size_t flen = 0;
-
-	memset(f, 0, sizeof(*f));
-	/* The file name ends at the first ":LINE:COL" followed by ": " or "-COL: ". */
-	for (p = line; (p = strchr(p, ':')) != NULL; p++) {
-		const char *q = p + 1;
-		ln = parse_num(&q);
-		if (ln < 0 || *q != ':')
-			continue;
-		q++;
-		col = parse_num(&q);
-		if (col < 0)
-			continue;
-		if (q[0] == ':' && q[1] == ' ') {
-			flen = p - line;
-			msg = q + 2;
-			break;
-		}
-		if (q[0] == '-') {
-			q++;
-			if (parse_num(&q) >= 0 && q[0] == ':' && q[1] == ' ') {
-				flen = p - line;
-				msg = q + 2;
-				spatch = 1;
-				break;
-			}
-		}
-	}
-	if (!p || flen == 0)
-		return parse_unlocated(line, engine, dir, f) ||
-		       parse_binary_only(line, engine, dir, f);
-	if (!spatch) {
-		if (!severity_prefix(&msg, &sev))
-			return 0;
-	} else {
-		col++;  /* spatch columns are 0-based */
-	}
-	end = trimmed_end(msg);
-	/* GCC may append its own option tag ("[-Werror]") after ours: the
-	 * finding's severity is cachehot's, not what -Werror made of it */
-	if (end - msg > 10 && !strncmp(end - 10, " [-Werror]", 10)) {
-		end -= 10;
-		if (sev == SEV_ERROR)
-			sev = SEV_WARNING;
-	}
-	tag = NULL;
-	if (end > msg && end[-1] == ']') {
-		const char *b = end - 1;
-		while (b > msg && *b != '[')
-			b--;
-		if (*b == '[' && (!strncmp(b + 1, "cachehot-", 9) || !strncmp(b + 1, "cachehot]", 9)))
-			tag = b;
-	}
-	if (tag) {
-		f->check = xstrndup(tag + 1, end - 1 - (tag + 1));
-		while (tag > msg && tag[-1] == ' ')
-			tag--;
-		f->message = xstrndup(msg, tag - msg);
-	} else if (spatch && default_check) {
-		f->check = xasprintf("cachehot-%s", default_check);
-		f->message = xstrndup(msg, end - msg);
-	} else {
-		return 0;
-	}
-	set_finding_path(f, line, flen, dir);
-	f->line = (unsigned)ln;
-	f->col = (unsigned)col;
-	f->sev = sev;
-	f->engines = xstrdup(engine);
-	return 1;
-}
-
-/* A name quoted in a message ('x' or ‘x’): with want_struct the NAME of the first
- * 'struct NAME'/'union NAME', else the first field-like name that is not a
- * group name ("(group 'g')"). Heap string or NULL. */
-static char *quoted_name(const char *msg, int want_struct)
-{
-	for (const char *p = msg; *p; p++) {
-		const char *s = NULL, *e;
-		if (*p == '\'')
-			s = p + 1;
-		else if (!strncmp(p, "\xe2\x80\x98", 3))
-			s = p + 3;
-		if (!s)
-			continue;
-		e = strpbrk(s, "'\xe2");
-		while (e && *e == '\xe2' && strncmp(e, "\xe2\x80\x99", 3))
-			e = strpbrk(e + 1, "'\xe2");
-		if (!e)
-			return NULL;
-		int is_struct = !strncmp(s, "struct ", 7) || !strncmp(s, "union ", 6);
-		int is_group = p - msg >= 7 && !strncmp(p - 7, "(group ", 7);
-		if (want_struct && is_struct) {
-			const char *n = strchr(s, ' ') + 1;
-			return xstrndup(n, e - n);
-		}
-		if (!want_struct && !is_struct && !is_group && e > s) {
-			const char *q = s;
-			while (q < e && (isalnum((unsigned char)*q) || strchr("_.[]", *q)))
-				q++;
-			if (q == e || (q + 2 == e && !strncmp(q, "()", 2)))
-				return xstrndup(s, q - s);
-		}
-		p = *e == '\'' ? e : e + 2;
-	}
-	return NULL;
-}
-
-/* The second field a message names before its fix ("... with hot field
- * 'usage' (...); insert ..."): the partner of a conflict. Heap or NULL. */
-static char *partner_name(const char *msg, const char *first)
-{
-	const char *semi = strstr(msg, "; ");
-	char *head = semi ? xstrndup(msg, (size_t)(semi - msg)) : xstrdup(msg);
-	char *r = NULL;
-	/* skip to after the first field's quote, then the next field name */
-	char *q = xasprintf("'%s'", first), *at = strstr(head, q);
-	/* a group may carry the field's name: "hot field (group 'tail') 'tail'" */
-	while (at && at - head >= 7 && !strncmp(at - 7, "(group ", 7))
-		at = strstr(at + 1, q);
-	/* the partner follows " with ": a struct named by a typedef is quoted
-	 * without "struct " ("of 'itemstats_t' with hot field 'moves_to_cold'") */
-	if (at) {
-		const char *w = strstr(at + strlen(q), " with ");
-		r = quoted_name(w ? w : at + strlen(q), 0);
-	}
-	free(q);
-	free(head);
-	return r;
-}
-
-/* "64" for "(64-byte lines)", "p128" for "(predicted at 128-byte lines)":
- * the line size a finding was judged at; NULL when it names none. */
-static char *line_size_of(const char *msg)
-{
-	const char *p = strstr(msg, "-byte lines)"), *b;
-	if (!p)
-		return NULL;
-	for (b = p; b > msg && isdigit((unsigned char)b[-1]); b--)
-		;
-	if (b == p)
-		return NULL;
-	int predicted = b - msg >= 13 && !strncmp(b - 13, "predicted at ", 13);
-	return xasprintf("%s%.*s", predicted ? "p" : "", (int)(p - b), b);
 }
 
 /* A key word: '-' for none; blanks (never in C names, possible in a
@@ -384,7 +105,7 @@ static int add_record(const struct ch_record *r, const char *engine, void *arg)
 	f.col = r->col;
 	f.sev = r->severity == CH_SEV_ERROR ? SEV_ERROR
 		: r->severity == CH_SEV_WARNING ? SEV_WARNING : SEV_NOTE;
-	f.check = xstrdup(ch_check_id(r->check));
+	f.check = xstrdup(r->check_id ? r->check_id : ch_check_id(r->check));
 	f.message = xstrdup(r->message);
 	f.engines = xstrdup(engine);
 	f.scope = r->scope ? xstrdup(r->scope) : r->function ? xstrdup(r->function) : NULL;
@@ -392,18 +113,15 @@ static int add_record(const struct ch_record *r, const char *engine, void *arg)
 	f.other = r->other ? xstrdup(r->other) : NULL;
 	f.lines = r->line_size ? xasprintf("%s%u", r->predicted ? "p" : "", r->line_size) : NULL;
 	f.ident = r->ident ? xstrdup(r->ident) : NULL;
-	f.keyed = 1;
 	findings_add(a->fs, &f);
 	a->n++;
 	return 0;
 }
 
-long findings_from_records(struct findings *fs, const char *path, const char *engine,
-			   const char *dir)
+long findings_from_records(struct findings *fs, const char *path, const char *dir)
 {
 	struct rec_arg a = { fs, dir, 0 };
 	char *err = NULL;
-	(void)engine;   /* each record names its engine */
 	if (ch_records_read(path, add_record, &a, &err) < 0) {
 		fprintf(stderr, "cachehot: %s\n", err);
 		free(err);
@@ -412,72 +130,22 @@ long findings_from_records(struct findings *fs, const char *path, const char *en
 	return a.n;
 }
 
-/* The identifier at (line, col) of text, or NULL. */
-static char *ident_at(const char *text, unsigned line, unsigned col)
+long findings_from_text(struct findings *fs, FILE *f, const char *name, const char *dir,
+			struct ch_records_scan *scan)
 {
-	const char *p = text;
-	for (unsigned l = 1; l < line && p; l++) {
-		p = strchr(p, '\n');
-		if (p) p++;
+	struct rec_arg a = { fs, dir, 0 };
+	char *err = NULL;
+	if (ch_records_read_stream(f, name, CH_RECORDS_IN_TEXT, add_record, &a, &err, scan) < 0) {
+		fprintf(stderr, "cachehot: %s\n", err);
+		free(err);
+		return -1;
 	}
-	if (!p || col == 0)
-		return NULL;
-	for (unsigned c = 1; c < col; c++)
-		if (!*p || *p == '\n')
-			return NULL;
-		else
-			p++;
-	const char *e = p;
-	while (isalnum((unsigned char)*e) || *e == '_')
-		e++;
-	if (e == p || isdigit((unsigned char)*p))
-		return NULL;
-	return xstrndup(p, e - p);
+	return a.n;
 }
 
 static int cmp_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "");
-}
-
-void findings_resolve_scopes(struct findings *fs)
-{
-	/* Findings are usually grouped by file: cache the last file scanned. */
-	char *cur = NULL, *text = NULL;
-	struct scopes sc = {0};
-	for (size_t i = 0; i < fs->n; i++) {
-		struct finding *f = &fs->v[i];
-		if (f->keyed)   /* a record says it all */
-			continue;
-		if (!cur || strcmp(cur, f->abspath)) {
-			free(cur); free(text); scopes_free(&sc);
-			cur = xstrdup(f->abspath);
-			text = ch_read_input(cur, NULL);   /* a path a finding names */
-			if (text)
-				scan_scopes(text, &sc);
-		}
-		/* The struct the message names (the outermost one for a nested
-		 * field), else the struct or function around the line. */
-		const struct scope *s = scope_at(&sc, f->line);
-		free(f->scope);
-		f->scope = quoted_name(f->message, 1);
-		if (!f->scope)
-			f->scope = s ? xstrdup(s->name) : NULL;
-		free(f->field);
-		f->field = quoted_name(f->message, 0);
-		if (!f->field && text)
-			f->field = ident_at(text, f->line, f->col);
-		/* a finding on the struct itself names no field */
-		if (f->field && f->scope && !strcmp(f->field, f->scope)) {
-			free(f->field);
-			f->field = NULL;
-		}
-		free(f->other);
-		f->other = f->field ? partner_name(f->message, f->field) : NULL;
-		free(f->lines);
-		f->lines = line_size_of(f->message);
-	}
-	free(cur); free(text); scopes_free(&sc);
 }
 
 /* Which engine's copy of a duplicate is kept (its column is shown). */
@@ -557,57 +225,23 @@ void findings_count(const struct findings *fs, int *errors, int *warnings, int *
 		}
 }
 
-/* A compiler's per-unit note on a sidecar entry: "sidecar entry 'E' (F:L)
- * matched no struct in this translation unit" (1) or "... matched no
- * variable in this translation unit[; did you mean 'T.M'? ...]" (2), with
- * the entry, file, line and (variables) hint "T.M" or NULL as heap strings;
- * 0 for any other finding. */
+/* A compiler's per-unit note on a sidecar entry, by its record: "matched
+ * no struct" (ident "unmatched": 1) or "matched no variable" (ident
+ * "unmatched-variable": 2), with the entry, file, line and (variables)
+ * hint "T.M" or NULL as heap strings; 0 for any other finding. */
 static int unmatched_entry(const struct finding *f, char **entry, char **file, unsigned *line,
 			   char **hint)
 {
-	const char *m = f->message, *e, *p, *c, *h;
-	size_t pl = strlen(CH_MSG_SIDECAR_ENTRY);
 	int kind;
-	if (f->keyed) {   /* the record: the entry, at its file and line */
-		if (strcmp(f->check, "cachehot") || !f->ident || !f->field)
-			return 0;
-		kind = !strcmp(f->ident, "unmatched") ? 1
-		       : !strcmp(f->ident, "unmatched-variable") ? 2 : 0;
-		if (!kind)
-			return 0;
-		*entry = xstrdup(f->field);
-		*file = xstrdup(f->abspath);   /* as the engine was given it */
-		*line = f->line;
-		*hint = kind == 2 && f->other ? xstrdup(f->other) : NULL;
-		return kind;
-	}
-	if (strcmp(f->check, "cachehot") || strncmp(m, CH_MSG_SIDECAR_ENTRY, pl))
+	if (strcmp(f->check, "cachehot") || !f->ident || !f->field)
 		return 0;
-	if ((p = strstr(m, ") " CH_MSG_UNMATCHED_TAIL)) ||
-	    (p = strstr(m, ") " CH_MSG_UNMATCHED_ARRAY_TAIL)) ||
-	    (p = strstr(m, ") " CH_MSG_UNMATCHED_FUNC_TAIL)))
-		kind = 1;
-	else if ((p = strstr(m, ") " CH_MSG_UNMATCHED_VAR_TAIL)))
-		kind = 2;
-	else
+	kind = !strcmp(f->ident, "unmatched") ? 1 : !strcmp(f->ident, "unmatched-variable") ? 2 : 0;
+	if (!kind)
 		return 0;
-	m += pl;
-	if (!(e = strstr(m, "' (")) || e > p)
-		return 0;
-	for (c = p; c > e && *c != ':'; c--)
-		;
-	if (c <= e + 3)
-		return 0;
-	*entry = xstrndup(m, (size_t)(e - m));
-	*file = xstrndup(e + 3, (size_t)(c - e - 3));
-	*line = (unsigned)strtoul(c + 1, NULL, 10);
-	*hint = NULL;
-	if (kind == 2 && (h = strstr(p, CH_MSG_VARIABLE_HINT))) {
-		const char *q;
-		h += strlen(CH_MSG_VARIABLE_HINT);
-		if ((q = strchr(h, '\'')))
-			*hint = xstrndup(h, (size_t)(q - h));
-	}
+	*entry = xstrdup(f->field);
+	*file = xstrdup(f->abspath);   /* as the engine was given it */
+	*line = f->line;
+	*hint = kind == 2 && f->other ? xstrdup(f->other) : NULL;
 	return kind;
 }
 

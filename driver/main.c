@@ -46,8 +46,9 @@ static void usage_check(FILE *f)
 	      "  --baseline=FILE         suppress the findings listed in FILE\n"
 	      "  --update-baseline       write all current findings to the --baseline FILE\n"
 	      "  -j N                    check N units at once (default 1)\n"
-	      "  --log=FILE              also read findings from a build log ('-': stdin), e.g.\n"
-	      "                          make KCFLAGS=-fplugin=... / make C=1 CHECK=cachehot-sparse\n"
+	      "  --log=FILE              also read the record lines of a build log ('-': stdin)\n"
+	      "                          whose engines had findings=-, e.g. make KCFLAGS=\"-fplugin=...\n"
+	      "                          -fplugin-arg-cachehot-findings=-\" (docs/findings.md)\n"
 	      "  --findings=FILE|DIR     also read the records a build wrote (findings=DIR engine\n"
 	      "                          argument: docs/findings.md)\n"
 	      "  --no-progress           no progress line even on a terminal\n"
@@ -96,32 +97,42 @@ static int ends_with(const char *s, const char *suf)
 }
 
 
-/* Findings already printed by a build (the plugin in KCFLAGS or in-tree,
- * make C=1 CHECK=cachehot-sparse, coccicheck): parse them like engine
- * output, relative paths taken from the cwd. */
+/* What a build needs to write record lines into its log (findings=-). */
+#define LOG_NEEDS_RECORDS \
+	"cachehot: the build wrote no records: add findings=- to the engines and build again:\n" \
+	"  kernel:     make KCFLAGS=\"... -fplugin-arg-cachehot-findings=-\"\n" \
+	"  userspace:  CFLAGS=\"... -fplugin-arg-cachehot-findings=-\"\n" \
+	"  sparse:     make C=1 CHECK=\"cachehot-sparse -fcachehot-findings=-\"\n" \
+	"  coccicheck: make coccicheck MODE=report SPFLAGS=\"-D cachehot_records\"\n" \
+	"  (docs/findings.md, \"Records in a build log\")\n"
+
+/* --log: the record lines a build wrote among its output (the engines
+ * given findings=-: the plugin in KCFLAGS or CFLAGS, make C=1
+ * CHECK="cachehot-sparse -fcachehot-findings=-", coccicheck with -D
+ * cachehot_records); relative paths taken from the cwd. The log's other
+ * lines are not read, except to see that cachehot printed diagnostics:
+ * diagnostics without any record line is an error (exit 2), never a
+ * clean result. */
 static int load_log(const char *path)
 {
-	char *text;
-	if (!strcmp(path, "-")) {
-		size_t n = 0, cap = 65536;
-		text = xmalloc(cap + 1);
-		for (size_t r; (r = fread(text + n, 1, cap - n, stdin)) > 0; ) {
-			n += r;
-			if (n == cap)
-				text = xrealloc(text, (cap *= 2) + 1);
-		}
-		text[n] = 0;
-	} else if (!(text = read_file(path, NULL))) {
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct ch_records_scan scan;
+	long n;
+	if (!f) {
 		fprintf(stderr, "cachehot: cannot read %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	char *save = NULL;
-	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		struct finding f;
-		if (parse_diag_line(l, "log", NULL, NULL, &f))
-			findings_add(&all, &f);
+	n = findings_from_text(&all, f, strcmp(path, "-") ? path : "<stdin>", NULL, &scan);
+	if (f != stdin)
+		fclose(f);
+	if (n < 0)
+		return -1;
+	if (!scan.records && scan.diagnostics) {
+		fprintf(stderr, "cachehot: %s: %lu lines of cachehot diagnostics (the first at line "
+			"%lu) and no record line\n" LOG_NEEDS_RECORDS,
+			strcmp(path, "-") ? path : "<stdin>", scan.diagnostics, scan.first_diagnostic);
+		return -1;
 	}
-	free(text);
 	return 0;
 }
 
@@ -136,7 +147,7 @@ static int load_records(const char *path)
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
-		return findings_from_records(&all, path, "records", NULL) < 0 ? -1 : 0;
+		return findings_from_records(&all, path, NULL) < 0 ? -1 : 0;
 	struct dirent **names;
 	int n = scandir(path, &names, NULL, alphasort), rc = 0;
 	if (n < 0) {
@@ -146,7 +157,7 @@ static int load_records(const char *path)
 	for (int i = 0; i < n; i++) {
 		if (!rc && ends_with(names[i]->d_name, ".findings.jsonl")) {
 			char *p = xasprintf("%s/%s", path, names[i]->d_name);
-			rc = findings_from_records(&all, p, "records", NULL) < 0 ? -1 : 0;
+			rc = findings_from_records(&all, p, NULL) < 0 ? -1 : 0;
 			free(p);
 		}
 		free(names[i]);
@@ -588,7 +599,6 @@ static int cmd_check(int argc, char **argv)
 	/* a build log has no unit count: its per-object notes are kept */
 	findings_fold_unmatched(&all, opt.log || opt.records.n ? 0 : a->merge ? a->merged.units : opt.nunits,
 				a->merge ? a->merged.whole : opt.ccdb && !a->files.n);
-	findings_resolve_scopes(&all);
 	findings_sort_dedupe(&all);
 	if (a->have_patch)
 		patch_filter(&a->patch, &all);

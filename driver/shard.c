@@ -11,9 +11,9 @@
  *   { "cachehot_shard": 1, "shard": K, "of": N, "units": U, "lines": L,
  *     "whole": true, "trouble": false,
  *     "findings": [ { "file", "abspath", "line", "col", "severity",
- *                     "check", "message", "engines"
- *                     [, "keyed": true, "struct", "field", "other", "lines",
- *                      "ident": a finding's identity from its record] } ] }
+ *                     "check", "message", "engines", "struct", "field",
+ *                     "other", "lines", "ident": the identity from its
+ *                     record, null for none } ] }
  * The merge reads the N files (each shard exactly once, one N), sums units
  * and lines, and goes on as one run does after its engines: the same fold,
  * sort and report, so its output equals the unsharded run's.
@@ -74,14 +74,12 @@ int shard_write(const char *path, const struct shard_info *si, const struct find
 		json_object_set_new(o, "check", json_string(x->check));
 		json_object_set_new(o, "message", json_string(x->message));
 		json_object_set_new(o, "engines", json_string(x->engines));
-		if (x->keyed) {   /* the record's identity (docs/findings.md) */
-			json_object_set_new(o, "keyed", json_true());
-			json_object_set_new(o, "struct", x->scope ? json_string(x->scope) : json_null());
-			json_object_set_new(o, "field", x->field ? json_string(x->field) : json_null());
-			json_object_set_new(o, "other", x->other ? json_string(x->other) : json_null());
-			json_object_set_new(o, "lines", x->lines ? json_string(x->lines) : json_null());
-			json_object_set_new(o, "ident", x->ident ? json_string(x->ident) : json_null());
-		}
+		/* the record's identity (docs/findings.md) */
+		json_object_set_new(o, "struct", x->scope ? json_string(x->scope) : json_null());
+		json_object_set_new(o, "field", x->field ? json_string(x->field) : json_null());
+		json_object_set_new(o, "other", x->other ? json_string(x->other) : json_null());
+		json_object_set_new(o, "lines", x->lines ? json_string(x->lines) : json_null());
+		json_object_set_new(o, "ident", x->ident ? json_string(x->ident) : json_null());
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(root, "findings", arr);
@@ -148,14 +146,11 @@ int shard_merge(const struct strv *files, struct findings *fs, struct shard_info
 			f.check = str_of(o, "check");
 			f.message = str_of(o, "message");
 			f.engines = str_of(o, "engines");
-			f.keyed = json_is_true(json_object_get(o, "keyed"));
-			if (f.keyed) {
-				f.scope = str_of(o, "struct");
-				f.field = str_of(o, "field");
-				f.other = str_of(o, "other");
-				f.lines = str_of(o, "lines");
-				f.ident = str_of(o, "ident");
-			}
+			f.scope = str_of(o, "struct");
+			f.field = str_of(o, "field");
+			f.other = str_of(o, "other");
+			f.lines = str_of(o, "lines");
+			f.ident = str_of(o, "ident");
 			f.line = (unsigned)json_integer_value(json_object_get(o, "line"));
 			f.col = (unsigned)json_integer_value(json_object_get(o, "col"));
 			f.sev = sev && !strcmp(sev, "error") ? SEV_ERROR

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The driver's text inputs (driver/): the first byte picks one, the rest
  * is the text: 0 a unified diff (patch_parse + patch_filter), 1 a baseline
- * file (baseline_apply), 2 engine output lines (parse_diag_line), 3 C source
- * for the scope scanner (scan_scopes). */
+ * file (baseline_apply), 2 a build log or engine output with record lines
+ * (findings_from_text: core/findings.c ch_records_read_stream), 3 C source
+ * for the scope scanner of --patch (scan_scopes). */
 #include "common.h"
 #include "driver.h"
+#include "cachehot-core.h"
 
 static void some_findings(struct findings *fs)
 {
@@ -49,12 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		baseline_apply(fuzz_file(data + 1, size - 1, ".baseline"), &fs);
 		break;
 	case 2: {
-		char *save = NULL, *line;
-		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			struct finding f;
-			memset(&f, 0, sizeof(f));
-			if (parse_diag_line(line, "plugin", "rule", "/tmp", &f) == 1)
-				findings_add(&fs, &f);
+		struct ch_records_scan scan;
+		FILE *f = fmemopen((void *)(data + 1), size - 1, "r");
+		if (f) {
+			findings_from_text(&fs, f, "log", "/tmp", &scan);
+			fclose(f);
 		}
 		findings_sort_dedupe(&fs);
 		break;

@@ -6,10 +6,12 @@
 #    entry when apt has none; 'apt-get source', Debian's patches applied),
 #    unpacked once into $BUILD/userspace/.
 # 2. Its own build system: ./configure CFLAGS="-g -O2 -fplugin=... sidecar
-#    werror=0 manifest=..." then 'bear -- make -j2 memcached' (memcached adds
-#    -Wall -Werror -pedantic itself); build log, compile_commands.json.
-# 3. The CI gate on the build log: cachehot check --log (exit 1 expected: the
-#    sidecar's conflicts are real) and on the compile database:
+#    werror=0 manifest=... findings=-" then 'bear -- make -j2 memcached'
+#    (memcached adds -Wall -Werror -pedantic itself); build log (with the
+#    record lines findings=- writes on stderr), compile_commands.json.
+# 3. The CI gate on the build log: cachehot check --log, which reads the
+#    record lines (exit 1 expected: the sidecar's conflicts are real), and
+#    on the compile database:
 #    cachehot check -p compile_commands.json (the same findings), and the
 #    sparse checker over the same database.
 # 4. cachehot-layout on the linked binary's DWARF with the same sidecar.
@@ -41,6 +43,7 @@ cd "$B" || exit 1
 CF="-g -O2 -fplugin=$PLUGIN -fplugin-arg-cachehot-annotations=$ANN"
 CF="$CF -fplugin-arg-cachehot-werror=0 -fplugin-arg-cachehot-unmatched=ignore"
 CF="$CF -fplugin-arg-cachehot-manifest=$W/manifest.json"
+CF="$CF -fplugin-arg-cachehot-findings=-"   # the record lines check --log reads
 rm -f "$W/manifest.json"
 t0=$(date +%s.%N)
 ./configure CFLAGS="$CF" >"$W/configure.log" 2>&1 || { tail -20 "$W/configure.log"; die "configure failed"; }
@@ -50,7 +53,7 @@ bear --output "$W/compile_commands.json" -- make -j"$J" memcached >"$W/build.log
 t2=$(date +%s.%N)
 grep -q "internal compiler error" "$W/build.log" && die "internal compiler error (release blocker)"
 units=$(grep -c ' -c -o ' "$W/build.log")
-echo "userspace-check: configure $(printf '%.1f' "$(echo "$t1 - $t0" | bc)") s, make $(printf '%.1f' "$(echo "$t2 - $t1" | bc)") s wall (-j$J), $units units compiled, $(grep -c '\[cachehot' "$W/build.log") cachehot lines in the build log"
+echo "userspace-check: configure $(printf '%.1f' "$(echo "$t1 - $t0" | bc)") s, make $(printf '%.1f' "$(echo "$t2 - $t1" | bc)") s wall (-j$J), $units units compiled, $(grep -c '\[cachehot' "$W/build.log") cachehot lines and $(grep -c '^{"cachehot_finding"' "$W/build.log") record lines in the build log"
 
 # the CI gate, from the build log and from the compile database
 "$CH" check --log="$W/build.log" >"$W/findings-log.txt"; rc_log=$?

@@ -46,7 +46,8 @@ make -s PLUGIN_FLAGS="-fplugin=$PLUGIN" >build.log 2>&1; rc=$?
 expect_eq werror-default-stops-build "2|1" "$rc|$(grep -c 'error: read-mostly field' build.log)"
 make -s clean
 # werror=0: the build succeeds, the findings stay warnings in its log ...
-bear --output compile_commands.json -- make -s PLUGIN_FLAGS="-fplugin=$PLUGIN -fplugin-arg-cachehot-werror=0" >build.log 2>&1; rc=$?
+# (findings=-: the records the gate reads, written into the log)
+bear --output compile_commands.json -- make -s PLUGIN_FLAGS="-fplugin=$PLUGIN -fplugin-arg-cachehot-werror=0 -fplugin-arg-cachehot-findings=-" >build.log 2>&1; rc=$?
 expect_eq werror0-build-passes "0|yes|1" "$rc|$([ -x prog ] && echo yes)|$(grep -cF "$FINDING" build.log)"
 # ... and the CI gate fails on them: from the log, and from the database
 out=$("$CH" check --log build.log); rc=$?
@@ -54,13 +55,13 @@ expect_eq gate-log-fails "1|$FINDING" "$rc|$out"
 out=$("$CH" check -p compile_commands.json); rc=$?
 expect_eq gate-ccdb-fails "1|$FINDING" "$rc|$out"
 # a -Werror log of the default build (error: ... [-Werror]) counts as a warning finding
-make -s clean; make -s PLUGIN_FLAGS="-fplugin=$PLUGIN" >werror.log 2>&1
+make -s clean; make -s PLUGIN_FLAGS="-fplugin=$PLUGIN -fplugin-arg-cachehot-findings=-" >werror.log 2>&1
 out=$("$CH" check --log werror.log --format=json | jq -r '[.summary.errors, .summary.warnings] | join(" ")'); rc=$?
 expect_eq gate-log-werror-is-warning "0 1" "$out"
 # the conflict removed: the build and both gates are clean
 make -s clean
 sed -i 's/unsigned long limit __cacheline_read_mostly;/_Alignas(64) unsigned long limit __cacheline_read_mostly;/' stats.c
-make -s PLUGIN_FLAGS="-fplugin=$PLUGIN -fplugin-arg-cachehot-werror=0" >build.log 2>&1; rc=$?
+make -s PLUGIN_FLAGS="-fplugin=$PLUGIN -fplugin-arg-cachehot-werror=0 -fplugin-arg-cachehot-findings=-" >build.log 2>&1; rc=$?
 expect_eq fixed-build-passes "0|0" "$rc|$(grep -c ': warning:' build.log)"
 "$CH" check --log build.log >/dev/null; expect_eq fixed-gate-log-clean 0 $?
 "$CH" check -p compile_commands.json >/dev/null; expect_eq fixed-gate-ccdb-clean 0 $?

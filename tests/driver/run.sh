@@ -20,6 +20,17 @@ INC="-I $TOP/include"
 
 MSG="read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct stats' with hot field 'hits' (offset 0, size 8); one fix for all of 'struct stats': declare 'limit' _Alignas(64); this costs 64 bytes per object (64 -> 128 bytes; an array of n grows by 64*n bytes)"
 LINE="hot.c:7:23: warning: $MSG [cachehot-false-sharing]"
+PLUGIN=$TOP/plugin/cachehot.so
+# rec FILE LINE COL CHECK SEVERITY MESSAGE [STRUCT FIELD OTHER FUNCTION]: a
+# record line as an engine writes it into a build log with findings=-
+rec() {
+	jq -cn --arg f "$1" --argjson l "$2" --argjson c "$3" --arg k "$4" --arg s "$5" \
+		--arg m "$6" --arg st "${7:-}" --arg fd "${8:-}" --arg o "${9:-}" --arg fn "${10:-}" \
+		'def n: if . == "" then null else . end;
+		 {cachehot_finding: 1, engine: "plugin", check: $k, severity: $s, file: $f, line: $l,
+		  column: $c, struct: ($st|n), function: ($fn|n), field: ($fd|n), other: ($o|n),
+		  line_size: 64, message: $m}'
+}
 
 # ---- version, usage -------------------------------------------------------
 out=$("$CH" version); expect_eq version-prints "cachehot 0.1.0" "$out"
@@ -129,9 +140,10 @@ for sig in TERM INT; do
 done
 
 # check --log: findings naming a device or a FIFO are reported as they are;
-# the file is never read for its scopes (/dev/zero ran out of memory, a FIFO hung)
+# the file is never read (/dev/zero ran out of memory, a FIFO hung)
 mkfifo "$T/log.fifo"
-printf '/dev/zero:1:1: warning: x [cachehot-false-sharing]\n%s:1:1: warning: y [cachehot-false-sharing]\n' "$T/log.fifo" >"$T/dev.log"
+{ rec /dev/zero 1 1 cachehot-false-sharing warning x "" a
+  rec "$T/log.fifo" 1 1 cachehot-false-sharing warning y "" b; } >"$T/dev.log"
 out=$( (ulimit -v 4000000; exec timeout 20 "$CH" check --log "$T/dev.log") 2>&1); rc=$?
 expect_eq log-names-device-or-fifo "1|/dev/zero:1:1: warning: x [cachehot-false-sharing] log.fifo:1:1: warning: y [cachehot-false-sharing]" \
 	"$rc|$(echo $out)"
@@ -142,7 +154,7 @@ expect_eq output-file "1|1" "$rc|$(jq '.findings | length' "$T/out.json")"
 # killed while writing (SIGXFSZ here, as SIGKILL would: not catchable by
 # the driver): no partial FILE.tmp.* left beside the target
 mkdir "$T/kill"
-for i in $(seq 1 3000); do echo "hot.c:$i:1: warning: finding $i of a report long enough to pass the file size limit [cachehot-false-sharing]"; done >"$T/kill/big.log"
+for i in $(seq 1 3000); do printf '{"cachehot_finding": 1, "engine": "plugin", "check": "cachehot-false-sharing", "severity": "warning", "file": "hot.c", "line": %d, "column": 1, "field": "f%d", "message": "finding %d of a report long enough to pass the file size limit"}\n' $i $i $i; done >"$T/kill/big.log"
 (cd "$T/kill" && ulimit -f 64 && exec "$CH" check --log big.log -o out.txt) 2>/dev/null; rc=$?
 expect_eq output-killed-leaves-nothing "153|big.log" "$rc|$(ls "$T/kill" | tr '\n' ' ' | sed 's/ $//')"
 # an output directory nobody may write: exit 2, the reason, nothing left.
@@ -204,7 +216,7 @@ unset CACHEHOT_SPARSE CACHEHOT_SPATCH CACHEHOT_COCCI_DIR
 doc_ids=$(sed -n 's/^\[\(cachehot-[a-z-]*\)\]$/\1/p' "$TOP/docs/checks.rst" | sort -u)
 core_ids=$(sed -n 's/^\t{ CH_CHECK_[A-Z_]*, "\(cachehot-[a-z-]*\)".*/\1/p' "$TOP/core/registry.c" | sort -u)
 expect_eq check-ids-documented "$core_ids" "$doc_ids"
-for id in $core_ids; do echo "hot.c:7:23: warning: a finding [$id]"; done >"$T/ids.log"
+for id in $core_ids; do rec hot.c 7 23 "$id" warning "a finding"; done >"$T/ids.log"
 "$CH" check --log="$T/ids.log" --format=sarif >"$T/ids.sarif"
 out=$(jq -r '.runs[0].tool.driver.rules[] | select(.name == null or .fullDescription == null) | .id' "$T/ids.sarif" | tr '\n' ' ')
 expect_eq sarif-rule-per-check-id "10|" "$(jq '.runs[0].tool.driver.rules | length' "$T/ids.sarif")|$out"
@@ -220,9 +232,8 @@ out=$("$CH" check $INC --engine=plugin,sparse --format=json mm.c | jq -r '.findi
 expect_eq macro-members-one-place "16:9:limit:plugin,sparse 16:9:max:plugin,sparse 17:36:cap:plugin,sparse " "$out"
 # one header spelt two ways in a build log ("./" or not, a file that is not
 # here to be resolved): one finding
-printf '%s\n' "./cache/cache.h:3:5: warning: a finding [cachehot-false-sharing]" \
-	"cache/cache.h:3:5: warning: a finding [cachehot-false-sharing]" \
-	"cache//cache.h:3:5: warning: a finding [cachehot-false-sharing]" >spell.log
+for p in ./cache/cache.h cache/cache.h cache//cache.h; do
+	rec "$p" 3 5 cachehot-false-sharing warning "a finding" s f; done >spell.log
 "$CH" check --log spell.log --format=json >spell.json; rc=$?
 out=$(jq -r '.findings[] | "\(.file):\(.line)"' spell.json)
 expect_eq log-path-spellings-one-finding "1|cache/cache.h:3" "$rc|$out"
@@ -293,19 +304,71 @@ expect_file_eq parallel-same-report "$T/j1" "$T/j2"
 expect_eq parallel-tool-error "2|$LINE" "$rc|$(cat "$T/o")"
 CACHEHOT_PLUGIN=$T/nosuch.so "$CH" check $INC hot.c >/dev/null 2>"$T/err"; expect_eq plugin-missing 2 $?
 
-# ---- --log: findings a build already printed, once each ---------------------------
-{ echo "  CC      hot.o"; echo "In file included from x.c:1:"; echo "$LINE"
-  echo "hot.c:7:23: note: in expansion of macro 'X'"; echo "$LINE"
-  echo "$T/hot.c:7:23: warning: $MSG [cachehot-false-sharing]"; } >build.log
-out=$("$CH" check --log build.log --format=json | jq -r '.findings[] | "\(.file):\(.line):\(.engines|join(","))"'); rc=$?
-expect_eq log-deduped "hot.c:7:log" "$out"
+# ---- --log: the record lines a build wrote (findings=-), once each ---------------
+# two units print the same finding (a header's, in a real build): the
+# records in the log, among make's and GCC's other lines, give one finding
+{ echo "  CC      hot.o"
+  gcc $INC -fplugin="$PLUGIN" -fplugin-arg-cachehot-findings=- -c hot.c -o /dev/null 2>&1
+  echo "  CC      hot2.o"
+  gcc $INC -fplugin="$PLUGIN" -fplugin-arg-cachehot-findings=- -c "$T/hot.c" -o /dev/null 2>&1
+} >build.log
+expect_eq log-has-records "2|2" "$(grep -c '^{"cachehot_finding":' build.log)|$(grep -cF "[cachehot-false-sharing]" build.log)"
+out=$("$CH" check --log build.log --format=json | jq -r '.findings[] | "\(.file):\(.line):\(.column):\(.engines|join(","))"'); rc=$?
+expect_eq log-deduped "hot.c:7:23:plugin" "$out"
 out=$(cat build.log | "$CH" check --log - --format=checkpatch --terse); rc=$?
 expect_eq log-stdin "1|hot.c:7: WARNING:CACHEHOT_FALSE_SHARING: $MSG
 total: 0 errors, 1 warnings, 0 lines checked" "$rc|$out"
+out=$("$CH" check --log build.log); rc=$?
+expect_eq log-same-as-check "1|$LINE" "$rc|$out"
+# a log of cachehot's diagnostics without records (the build lacked
+# findings=-): exit 2 and what to add, never a clean gate
+grep -v '^{' build.log >plain.log
+"$CH" check --log plain.log >"$T/o" 2>"$T/err"; rc=$?
+expect_eq log-without-records "2||cachehot: plain.log: 2 lines of cachehot diagnostics (the first at line 2) and no record line
+cachehot: the build wrote no records: add findings=- to the engines and build again:
+  kernel:     make KCFLAGS=\"... -fplugin-arg-cachehot-findings=-\"
+  userspace:  CFLAGS=\"... -fplugin-arg-cachehot-findings=-\"
+  sparse:     make C=1 CHECK=\"cachehot-sparse -fcachehot-findings=-\"
+  coccicheck: make coccicheck MODE=report SPFLAGS=\"-D cachehot_records\"
+  (docs/findings.md, \"Records in a build log\")" "$rc|$(cat "$T/o")|$(cat "$T/err")"
+# coccicheck's report lines (FILE:L:C-C: ..., no check tag) count too
+printf '  CHECK   mm/page_alloc.c\nmm/page_alloc.c:3100:3-24: __mod_zone_page_state(zone, NR_FREE_CMA_PAGES) in the loop\n' >cocci.log
+"$CH" check --log cocci.log 2>"$T/err" >/dev/null; rc=$?
+expect_eq log-coccicheck-without-records "2|cachehot: cocci.log: 1 lines of cachehot diagnostics (the first at line 2) and no record line" "$rc|$(head -1 "$T/err")"
+# a log with neither (nothing printed): clean
+printf '  CC      clean.o\n' >empty.log
+out=$("$CH" check --log empty.log 2>&1); rc=$?
+expect_eq log-clean "0|" "$rc|$out"
+# a record line cut short (a record longer than PIPE_BUF written into a
+# pipe shared with another compile), or with other text before it: exit 2
+# naming the line, no finding dropped silently, no crash
+{ sed -n 1,2p build.log; grep -m1 '^{' build.log | cut -c1-150; } >half.log
+"$CH" check --log half.log >"$T/o" 2>"$T/err"; rc=$?
+expect_eq log-half-record "2||cachehot: half.log:3: a malformed record line (unexpected newline near '\"fu'): cut short or mixed with other output (a record longer than PIPE_BUF, 4096 bytes, written by one of several parallel compiles into one pipe?)" "$rc|$(cat "$T/o")|$(cat "$T/err")"
+{ printf 'In file included from x.c:1:'; grep -m1 '^{' build.log; } >glued.log
+"$CH" check --log glued.log >"$T/o" 2>"$T/err"; rc=$?
+expect_eq log-record-glued "2||cachehot: glued.log:1: a record line with other text before it on its line (two processes wrote into one line of the log?)" "$rc|$(cat "$T/o")|$(cat "$T/err")"
+{ grep -m1 '^{' build.log | sed 's/}$/}{"cachehot_finding": 1/'; } >twice.log
+"$CH" check --log twice.log >/dev/null 2>"$T/err"; rc=$?
+expect_eq log-two-records-one-line "2|cachehot: twice.log:1: a malformed record line (end of file expected near '{'): cut short or mixed with other output (a record longer than PIPE_BUF, 4096 bytes, written by one of several parallel compiles into one pipe?)" "$rc|$(cat "$T/err")"
+printf '{"cachehot_finding": 1, "engine": "plugin", "check": "cachehot-nonsense", "severity": "warning"}\n' >badid.log
+"$CH" check --log badid.log >/dev/null 2>"$T/err"; rc=$?
+expect_eq log-unknown-check "2|cachehot: badid.log:1: unknown check id" "$rc|$(cat "$T/err")"
+# rewording: the log's records with another message give the same baseline
+# and fingerprint (the identity is the record's fields, never the text)
+sed 's/shares cache line/is on cache line/' build.log >reworded.log
+"$CH" check --log build.log --baseline lbase --update-baseline 2>/dev/null
+out=$("$CH" check --log reworded.log --baseline lbase); rc=$?
+expect_eq log-reworded-baseline-holds "0|" "$rc|$out"
+fp1=$("$CH" check --log build.log --format=sarif | jq -r '.runs[0].results[0].partialFingerprints["cachehotKey/v3"]')
+fp2=$("$CH" check --log reworded.log --format=sarif | jq -r '.runs[0].results[0].partialFingerprints["cachehotKey/v3"]')
+expect_eq log-reworded-fingerprint "hot.c:cachehot-false-sharing:stats:limit:hits:64:-|$fp1" "$fp2|$fp1"
 
-# function scopes (names with "__" too) in patch-only mode and baseline keys
+# function scopes (names with "__" too) in patch-only mode: the record names
+# the function; --patch keeps a finding whose function the diff touches
 printf 'static int helper(int x)\n{\n\treturn x + 1;\n}\n\nint __other_fn(int y)\n{\n\tint z = y;\n\treturn z;\n}\n' >func.c
-printf 'func.c:3:2: warning: probe one [cachehot-inline-addr]\nfunc.c:8:6: warning: probe two [cachehot-inline-addr]\n' >func.log
+{ rec func.c 3 2 cachehot-inline-addr warning "probe one" "" "" "" helper
+  rec func.c 8 6 cachehot-inline-addr warning "probe two" "" z "" __other_fn; } >func.log
 printf -- '--- a/func.c\n+++ b/func.c\n@@ -9 +9 @@\n-\treturn z;\n+\treturn z * 2;\n' >func.patch
 out=$("$CH" check --log func.log --patch func.patch --format=json | jq -r '.findings[] | "\(.line) \(.struct) \(.field)"'); rc=$?
 expect_eq patch-function-scope "8 __other_fn z" "$out"

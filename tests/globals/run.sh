@@ -196,10 +196,10 @@ charge.ann:6: warning: sidecar entry 'no_such_counter hot' ($T/charge.ann:6) $NO
 charge.ann:6: note: sidecar entry 'no_such_counter hot' ($T/charge.ann:6) $NOVAR [cachehot]" "$rc|$out"
 	fi
 	# a build log (no unit count): the hinted entry still fails the gate
-	gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -c charge.c -o /dev/null 2>build.log
-	gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -c uncharge.c -o /dev/null 2>>build.log
+	gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -fplugin-arg-cachehot-findings=- -c charge.c -o /dev/null 2>build.log
+	gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-annotations=charge.ann -fplugin-arg-cachehot-findings=- -c uncharge.c -o /dev/null 2>>build.log
 	out=$("$CH" check --log build.log 2>/dev/null); rc=$?
-	expect_eq novar-driver-log "1|charge.ann:2: warning: sidecar entry 'page_counterusage hot' (charge.ann:2) $NOVAR$HINT [cachehot]" \
+	expect_eq novar-driver-log "1|charge.ann:2: warning: sidecar entry 'page_counterusage hot' ($T/charge.ann:2) $NOVAR$HINT [cachehot]" \
 		"$rc|$(echo "$out" | grep page_counterusage)"
 	# a typo-free sidecar: nothing to report
 	grep -v -e page_counterusage -e no_such_counter charge.ann >charge-ok.ann

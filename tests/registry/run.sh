@@ -38,7 +38,9 @@ expect_eq registry/check-doc-anchors "" "$(cat "$T/anchors")"
 sed -n 's/^\.B \[\(cachehot[a-z\\-]*\)\]$/\1/p' "$TOP/docs/man/cachehot.1" | sed 's/\\-/-/g' >"$T/man"
 same registry/checks-man-cachehot.1 "$T/reg" "$T/man"
 # SARIF: a rule with name and description for every id (one finding each)
-for id in $(cat "$T/reg"); do echo "x.c:1:1: warning: a finding [$id]"; done >"$T/ids.log"
+for id in $(cat "$T/reg"); do
+	printf '{"cachehot_finding": 1, "engine": "plugin", "check": "%s", "severity": "warning", "file": "x.c", "line": 1, "column": 1, "message": "a finding"}\n' "$id"
+done >"$T/ids.log"
 "$CH" check --log="$T/ids.log" --format=sarif | jq -r '.runs[0].tool.driver.rules[] | select(.name != null and .fullDescription != null) | .id' >"$T/sarif"
 same registry/checks-sarif-rules "$T/reg" "$T/sarif"
 { cat "$T/reg"; echo cachehot-new-check; } >"$T/reg+"
