@@ -117,6 +117,11 @@ EOF
 		icecc_cc c3.log $P -fplugin-arg-cachehot-annotations="$T/elsewhere.ann" -O2 -c pc.c -o farm3.o 2>err3; rc=$?
 		expect_eq build/icecc-sidecar-not-shipped "1|remote|1|cc1: error: cachehot: $T/elsewhere.ann: cannot open annotations file: No such file or directory" \
 			"$rc|$(where c3.log)|$(remote_done 'exited with exit code 1')|$(grep 'error:' err3)"
+		# findings=-: the record lines come back with the node's stderr
+		# (docs/findings.md), and check --log reads the findings from them
+		icecc_cc c5.log $P -include ann.h -fplugin-arg-cachehot-findings=- -O2 -c pc.c -o farm5.o 2>err5; rc=$?
+		expect_eq build/icecc-records-return-on-stderr "0|remote|2|note:pc.h:1:8:null warning:pc.h:1:57:parent" \
+			"$rc|$(where c5.log)|$(grep -c '^{"cachehot_finding":1,"engine":"plugin",' err5)|$("$CH" check --log err5 --format=json | jq -r '[.findings[] | "\(.severity):\(.file):\(.line):\(.column):\(.field)"] | join(" ")')"
 	else
 		fail build/icecc-farm "icecream did not come up (daemons connected: $ready, environment: ${ENV:-none}): $(tail -3 "$S"/*.log "$S/create-env.log" 2>/dev/null | tr '\n' ' ' | cut -c1-600)"
 	fi
