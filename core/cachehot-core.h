@@ -1240,6 +1240,9 @@ struct ch_records_scan {
 				    * for people: a " [cachehot-ID]" or " [cachehot]"
 				    * tag, or spatch's report shape "F:L:C-C: " */
 	unsigned long first_diagnostic;   /* its line number, 0 none */
+	unsigned long tagged;      /* of these, the lines with a check tag (every
+				    * engine writes a record for each such line it
+				    * prints; spatch's shape alone is any rule's) */
 };
 /* Read the records of the stream f (named name in messages): fn(r, engine,
  * arg) for each, its strings valid during the call only; fn returns 0 to

@@ -337,13 +337,14 @@ static char *errf(const char *fmt, const char *path, unsigned long line, const c
 
 /* A line a person reads as one of cachehot's diagnostics: a check tag
  * " [cachehot-ID]" / " [cachehot]" (GCC's, sparse's, cachehot-layout's,
- * the unify_padding rule's), or spatch's report shape "FILE:L:C-C: " (the
- * Coccinelle rules in report mode). Tags and shapes only, never words. */
+ * the unify_padding rule's): 2, or spatch's report shape "FILE:L:C-C: "
+ * (the Coccinelle rules in report mode): 1; else 0. Tags and shapes only,
+ * never words. */
 static int diagnostic_line(const char *l)
 {
 	const char *p = l, *q;
 	if (strstr(l, " [cachehot-") || strstr(l, " [cachehot]"))
-		return 1;
+		return 2;
 	/* FILE:L:C-C: with FILE free of blanks */
 	while (*p && *p != ' ' && *p != '\t') {
 		if (*p == ':' && p > l && p[1] >= '0' && p[1] <= '9') {
@@ -395,8 +396,12 @@ long ch_records_read_stream(FILE *f, const char *name, enum ch_records_input inp
 				count = -1;
 				break;
 			}
-			if (diagnostic_line(line) && !scan->diagnostics++)
-				scan->first_diagnostic = lineno;
+			{
+				int d = diagnostic_line(line);
+				if (d && !scan->diagnostics++)
+					scan->first_diagnostic = lineno;
+				scan->tagged += d == 2;
+			}
 			continue;
 		}
 		o = (size_t)n == strlen(line) ? json_loads(line, 0, &je) : NULL;

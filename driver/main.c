@@ -99,7 +99,7 @@ static int ends_with(const char *s, const char *suf)
 
 /* What a build needs to write record lines into its log (findings=-). */
 #define LOG_NEEDS_RECORDS \
-	"cachehot: the build wrote no records: add findings=- to the engines and build again:\n" \
+	"cachehot: add findings=- to the engines and build again:\n" \
 	"  kernel:     make KCFLAGS=\"... -fplugin-arg-cachehot-findings=-\"\n" \
 	"  userspace:  CFLAGS=\"... -fplugin-arg-cachehot-findings=-\"\n" \
 	"  sparse:     make C=1 CHECK=\"cachehot-sparse -fcachehot-findings=-\"\n" \
@@ -131,6 +131,16 @@ static int load_log(const char *path)
 		fprintf(stderr, "cachehot: %s: %lu lines of cachehot diagnostics (the first at line "
 			"%lu) and no record line\n" LOG_NEEDS_RECORDS,
 			strcmp(path, "-") ? path : "<stdin>", scan.diagnostics, scan.first_diagnostic);
+		return -1;
+	}
+	/* every engine writes a record for each tagged line it prints (or
+	 * more: once=DIR prints a header's finding once, sparse stops
+	 * printing after -fmax-warnings): fewer records than tagged lines is
+	 * an engine of the build without findings=- */
+	if (scan.tagged > scan.records) {
+		fprintf(stderr, "cachehot: %s: %lu lines with a cachehot check tag but %lu record "
+			"lines: an engine of the build wrote no records\n" LOG_NEEDS_RECORDS,
+			strcmp(path, "-") ? path : "<stdin>", scan.tagged, scan.records);
 		return -1;
 	}
 	return 0;

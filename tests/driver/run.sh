@@ -325,12 +325,19 @@ expect_eq log-same-as-check "1|$LINE" "$rc|$out"
 grep -v '^{' build.log >plain.log
 "$CH" check --log plain.log >"$T/o" 2>"$T/err"; rc=$?
 expect_eq log-without-records "2||cachehot: plain.log: 2 lines of cachehot diagnostics (the first at line 2) and no record line
-cachehot: the build wrote no records: add findings=- to the engines and build again:
+cachehot: add findings=- to the engines and build again:
   kernel:     make KCFLAGS=\"... -fplugin-arg-cachehot-findings=-\"
   userspace:  CFLAGS=\"... -fplugin-arg-cachehot-findings=-\"
   sparse:     make C=1 CHECK=\"cachehot-sparse -fcachehot-findings=-\"
   coccicheck: make coccicheck MODE=report SPFLAGS=\"-D cachehot_records\"
   (docs/findings.md, \"Records in a build log\")" "$rc|$(cat "$T/o")|$(cat "$T/err")"
+# records from one engine, tagged lines of another without (make C=1 with
+# CHECK="cachehot-sparse" but no -fcachehot-findings=-): exit 2, not a
+# finding lost in silence
+{ cat build.log; echo "hot.c:6:23: warning: sparse-only finding [cachehot-false-sharing]"; } >mixed.log
+"$CH" check --log mixed.log >"$T/o" 2>"$T/err"; rc=$?
+expect_eq log-engine-without-records "2||cachehot: mixed.log: 3 lines with a cachehot check tag but 2 record lines: an engine of the build wrote no records" \
+	"$rc|$(cat "$T/o")|$(head -1 "$T/err")"
 # coccicheck's report lines (FILE:L:C-C: ..., no check tag) count too
 printf '  CHECK   mm/page_alloc.c\nmm/page_alloc.c:3100:3-24: __mod_zone_page_state(zone, NR_FREE_CMA_PAGES) in the loop\n' >cocci.log
 "$CH" check --log cocci.log 2>"$T/err" >/dev/null; rc=$?
