@@ -81,6 +81,8 @@ run_check() {   # SIDECAR OUT
 	fi
 	local rc=$?
 	sed "s|$B/||g; s|$TOP/||g; s|$W/||g" "$2.raw" >"$2"
+	# exit 2 is a usage or tool error, not findings: show why
+	[ "$rc" -ge 2 ] && sed 's/^/userspace-haproxy: check: /' "$2.err" >&2
 	echo "$rc"
 }
 rc=$(run_check "$W/inferred.sidecar" "$W/findings.txt")

@@ -13,7 +13,7 @@ userspace-check: deps $(PLUGIN_SO) bin/cachehot bin/cachehot-layout
 # cachehot annotate --build and cachehot check with the inferred sidecar
 # (and examples/haproxy.annotations when present), every warning against
 # userspace/haproxy.expected (docs/userspace.md). About 10 min at -j2.
-userspace-haproxy: deps $(PLUGIN_SO) bin/cachehot
+userspace-haproxy: deps $(PLUGIN_SO) bin/cachehot bin/cachehot-layout
 	userspace/haproxy-check.sh
 
 .PHONY: record-haproxy
@@ -32,5 +32,5 @@ record-haproxy: deps
 # on loopback (--profile); cachehot check with both sidecars, every warning
 # against userspace/apache2-static.expected and apache2-both.expected
 # (docs/userspace.md). About 8 min at -j2.
-userspace-apache2: deps $(PLUGIN_SO) $(RT_SO) bin/cachehot
+userspace-apache2: deps $(PLUGIN_SO) $(RT_SO) bin/cachehot bin/cachehot-layout
 	userspace/apache2-check.sh
