@@ -38,7 +38,9 @@
  *
  * The calls are declared nothrow, leaf, and without virtual operands
  * (DECL_IS_NOVOPS): no SSA update, and no optimization after them can
- * treat them as reading or writing the program's memory.
+ * treat them as reading or writing the program's memory. On x86-64 the
+ * cold block's calls become asms that read and write only the countdown
+ * and clobber no general register (allregs_asm).
  */
 #include "gcc-plugin.h"
 #include "tree.h"
@@ -65,6 +67,9 @@
 #include "dominance.h"
 #include "ssa.h"
 #include "tree-into-ssa.h"
+#include "rtl.h"
+#include "output.h"
+#include "regs.h"
 #include "cachehot-plugin.h"
 
 #include <string>
@@ -75,6 +80,8 @@ enum rec_kind { REC_LOAD, REC_STORE, REC_RMW };
 static int select_all = 1, select_annotated;
 static std::string select_names;   /* ",a,b," */
 static tree fn_decl[3];
+static const char *const allregs_name[3] = { "__cachehot_rt_load_allregs", "__cachehot_rt_store_allregs",
+					     "__cachehot_rt_rmw_allregs" };
 /* libcachehot-rt's per-thread countdown to the next sample (an exported
  * initial-exec TLS int, runtime/cachehot-rt.h): decremented inline */
 static tree countdown_decl;
@@ -477,6 +484,60 @@ static std::vector<gimple *> sinkable(const std::vector<gimple *> &calls, basic_
 	return out;
 }
 
+/* x86-64 (64-bit pointers, the SysV registers): the cold block reaches the
+ * runtime through an asm that calls the entry point's register-preserving
+ * twin (__cachehot_rt_load_allregs, ..., runtime/allregs.c): it saves every
+ * general register it uses and keeps the SSE ones out of it, so that the
+ * function around the cold block keeps its values in whatever registers
+ * it likes. A call (even declared no_caller_saved_registers: GCC 12 applies
+ * that attribute to the callee's body only, the caller still assumes the
+ * ABI's clobbers) made every value live across it move to a callee-saved
+ * register: headroom() of bench/record/stats.c, 10 instructions, pushed
+ * and popped 4 of them on every call for the call in its cold block. */
+static bool use_allregs(void)
+{
+	return TYPE_PRECISION(ptr_type_node) == 64 && decode_reg_name("rdi") >= 0 &&
+	       decode_reg_name("rsi") >= 0 && decode_reg_name("xmm15") >= 0;
+}
+
+/* The asm that stands for call (one of the runtime calls, in the cold
+ * block): the address in rdi, the site in rsi; it skips the red zone (a
+ * leaf function may keep data below the stack pointer, which the call's
+ * return address would overwrite); it reads and writes the countdown (the
+ * runtime resets it); it clobbers the flags and the vector registers the
+ * target has (the runtime's C code and libc may use them). */
+static gimple *allregs_asm(gcall *call, enum rec_kind kind)
+{
+	vec<tree, va_gc> *in = NULL, *out = NULL, *clob = NULL;
+	std::string text = "lea -128(%%rsp), %%rsp\n\tcall *";
+	text += allregs_name[kind];
+	text += "@GOTPCREL(%%rip)\n\tlea 128(%%rsp), %%rsp";
+	vec_safe_push(in, build_tree_list(build_tree_list(NULL_TREE, build_string(1, "D")),
+					  gimple_call_arg(call, 0)));
+	vec_safe_push(in, build_tree_list(build_tree_list(NULL_TREE, build_string(1, "S")),
+					  gimple_call_arg(call, 1)));
+	vec_safe_push(out, build_tree_list(build_tree_list(NULL_TREE, build_string(2, "+m")),
+					   unshare_expr(countdown_decl)));
+	vec_safe_push(clob, build_tree_list(NULL_TREE, build_string(2, "cc")));
+	for (int i = 0; i < 32; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "xmm%d", i);
+		int r = decode_reg_name(name);
+		if (r >= 0 && in_hard_reg_set_p(accessible_reg_set, reg_raw_mode[r], r))
+			vec_safe_push(clob, build_tree_list(NULL_TREE, build_string(strlen(name), name)));
+	}
+	gasm *a = gimple_build_asm_vec(ggc_strdup(text.c_str()), in, out, clob, NULL);
+	gimple_asm_set_volatile(a, true);
+	gimple_set_location(a, gimple_location(call));
+	return a;
+}
+
+static enum rec_kind kind_of(gimple *call)
+{
+	tree d = gimple_call_fndecl(call);
+	return d == fn_decl[REC_STORE] ? REC_STORE : d == fn_decl[REC_RMW] ? REC_RMW : REC_LOAD;
+}
+
 /* The fast path of one batch: the k runtime calls calls[] (one basic block,
  * no other call between them) become
  *	c0 = __cachehot_rt_countdown; c1 = c0 - k; __cachehot_rt_countdown = c1;
@@ -484,6 +545,8 @@ static std::vector<gimple *> sinkable(const std::vector<gimple *> &calls, basic_
  *		__cachehot_rt_countdown = c0;    the calls count down one by one,
  *		calls[0]; ... calls[k-1];        exactly as without the batch
  *	}
+ * (on x86-64 each call becomes allregs_asm(): nothing live across the cold
+ * block needs a callee-saved register for it)
  * placed before anchor (before = true) or after it. Returns the block after. */
 static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool before, tree reg)
 {
@@ -533,10 +596,12 @@ static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool
 		gsi_remove(&from, false);
 		gsi_insert_after(&c, def, GSI_NEW_STMT);
 	}
+	bool allregs = use_allregs();
 	for (gimple *call : calls) {
 		gimple_stmt_iterator from = gsi_for_stmt(call);
 		gsi_remove(&from, false);
-		gsi_insert_after(&c, call, GSI_NEW_STMT);
+		gimple *g = allregs ? allregs_asm(as_a<gcall *>(call), kind_of(call)) : call;
+		gsi_insert_after(&c, g, GSI_NEW_STMT);
 	}
 	if (reg) {   /* the runtime has reset the countdown */
 		gimple *reload = gimple_build_assign(reg, unshare_expr(countdown_decl));

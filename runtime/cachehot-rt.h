@@ -57,6 +57,12 @@ extern __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-ex
 void __cachehot_rt_load(const void *addr, const char *site);
 void __cachehot_rt_store(const void *addr, const char *site);
 void __cachehot_rt_rmw(const void *addr, const char *site);
+/* On x86-64 the fast path's cold branch calls, from an asm, their twins
+ * __cachehot_rt_load_allregs, __cachehot_rt_store_allregs and
+ * __cachehot_rt_rmw_allregs (not callable from C: addr in rdi, site in
+ * rsi, any stack alignment, every general register preserved; see
+ * runtime/allregs.h), so that the code around the branch keeps its values
+ * in any register. A build of an older plugin calls the three above. */
 
 /* Write the profile now (to CACHEHOT_RT_OUT, or to path when not NULL).
  * Returns 0, or -1 with errno set. Not async-signal-safe: from a signal

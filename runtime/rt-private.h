@@ -68,6 +68,7 @@ struct line {
 	uint64_t seq;               /* accesses so far */
 	uint64_t last_write;        /* seq of the last write or RMW */
 	struct holder h[HOLDERS];
+	uint64_t mapver;            /* bumped (release) after any change of map[] */
 	uint64_t count[NKIND];
 	uint64_t threads[NKIND];
 	uint64_t xfalse, xtrue, pairs_other;
@@ -105,8 +106,25 @@ struct lcache {
 	int excl;                   /* after that access no other thread held the line */
 };
 
+/* A thread's memo of one recent access (site, address, kind), direct-mapped:
+ * which member it is and where its bytes are, so that a repeat is settled
+ * without resolving the site, recomputing the bytes or checking the bytes'
+ * member map (the line's mapver says the map is unchanged); see
+ * memo_settle() in rt.c. */
+#define MEMO 256
+struct memo {
+	const char *site;           /* NULL: empty */
+	uintptr_t addr;
+	int kind, member;
+	struct lcache *e[2];        /* the thread's entries of the line, per table */
+	uintptr_t key[2];           /* e[i]->key when memoized (the entry may move on) */
+	uint64_t ver[2];            /* the line's mapver when the bytes were checked */
+	uint64_t bm[2][2];          /* the bytes, as masks of the line, per table */
+};
+
 struct thr {
 	uint64_t calls;             /* calls into the entry points */
+	struct memo memo[MEMO];
 	struct lcache cache[2][LCACHE];   /* 64- and 128-byte lines */
 	uint64_t modelled[2], settled[2]; /* line accesses run through model() / fast() */
 	uint32_t tid;
@@ -139,6 +157,11 @@ extern int quiet;
 
 /* rt.c */
 uint32_t hash64(uint64_t k, unsigned bits);
+/* sites.c: the site of a site string (NULL: the table is full), its member
+ * resolved (-1: none); sites_init maps the table, sites_ready says it is */
+struct site *site_of(const char *key);
+void sites_init(void);
+int sites_ready(void);
 uint64_t pending(struct table *t, struct line *l, int kind);   /* counts still in threads' caches */
 /* profile.c: writes the profile (to CACHEHOT_RT_OUT, or path); under reg.
  * Returns 0, or -1 with errno set. */

@@ -4,9 +4,11 @@
  *
  * Fast path: a per-thread countdown; 1 access in CACHEHOT_RT_SAMPLE goes to
  * the slow path, which
- *  - resolves the site string to a member (sites[]: by address, lock-free
- *    after the first time; members[]: by text, so that two units share one
- *    member),
+ *  - settles a repeat of a recent access of this thread from its memo
+ *    (struct memo, memo_settle()) when nothing it depends on has moved:
+ *    the site's member, the bytes, the thread's view of the lines, the
+ *    lines' member maps (mapver); otherwise:
+ *  - resolves the site string to a member (sites.c),
  *  - counts the access in the thread's own counters (no shared writes),
  *  - runs the coherence model of the line(s) touched, at 64 and at 128
  *    bytes (model()): the line's holders are the threads that touched it
@@ -22,7 +24,8 @@
  *    by the line's only holder since its last modelled access.
  * A signal handler that interrupts the slow path of its own thread is not
  * recorded (counted as "dropped"): the runtime's tables are not reentrant.
- * The profile is written by profile.c.
+ * The profile is written by profile.c; on x86-64 a recording build calls
+ * the entry points through allregs.c's register-preserving twins.
  *
  * Memory: the line tables are mmap'ed once (MAP_NORESERVE, pages touched
  * only where lines live); a line that finds no free slot within 64 probes is
@@ -43,8 +46,6 @@ EXPORT __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-ex
 pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
 struct member *members;
 int nmembers;
-static int mhash[1 << 16];
-static struct site *sites;
 struct thr *threads;
 uint32_t next_tid;
 /* 1 in 1024 by default: with the inline countdown the sampled accesses
@@ -89,17 +90,6 @@ uint32_t hash64(uint64_t k, unsigned bits)
 	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> (64 - bits));
 }
 
-static uint32_t hash_str(const char *a, const char *b)
-{
-	uint32_t h = 2166136261u;
-	for (; *a; a++)
-		h = (h ^ (unsigned char)*a) * 16777619u;
-	h = (h ^ '.') * 16777619u;
-	for (; *b; b++)
-		h = (h ^ (unsigned char)*b) * 16777619u;
-	return h;
-}
-
 /* The line with index idx; NULL when the table is full there. */
 static struct line *line_get(struct table *t, uintptr_t idx)
 {
@@ -125,92 +115,6 @@ static struct line *line_get(struct table *t, uintptr_t idx)
 	}
 	__atomic_fetch_add(&t->dropped, 1, __ATOMIC_RELAXED);
 	return NULL;
-}
-
-/* ---- members and sites ----------------------------------------------------- */
-
-static char *field(const char **p)
-{
-	const char *s = *p, *e = strchr(s, '\t');
-	size_t n = e ? (size_t)(e - s) : strlen(s);
-	char *r = malloc(n + 1);
-	if (!r)
-		return NULL;
-	memcpy(r, s, n);
-	r[n] = 0;
-	*p = e ? e + 1 : s + n;
-	return r;
-}
-
-static uint32_t num(const char **p)
-{
-	char *f = field(p);
-	uint32_t v = f ? (uint32_t)strtoul(f, NULL, 10) : 0;
-	free(f);
-	return v;
-}
-
-/* Under reg. Returns the member id, or -1. */
-static int member_of(const char *site, uint32_t *asize)
-{
-	const char *p = site;
-	char *ver = field(&p), *sname = field(&p), *path = field(&p);
-	uint32_t off = num(&p), size = num(&p), ssize = num(&p), h, b;
-	int id = -1, td;
-	*asize = num(&p);
-	td = *p == 't';
-	if (!ver || strcmp(ver, "1") || !sname || !path || !members)
-		goto out;
-	h = hash_str(sname, path);
-	b = h & ((1u << 16) - 1);
-	for (id = mhash[b] - 1; id >= 0; id = members[id].next)
-		if (members[id].hash == h && !strcmp(members[id].sname, sname) &&
-		    !strcmp(members[id].path, path))
-			goto out;
-	if (nmembers >= MAX_MEMBERS) {
-		id = -1;
-		goto out;
-	}
-	id = nmembers++;
-	members[id] = (struct member){ sname, path, off, size, ssize, td, { 0, 0, 0 }, h, mhash[b] - 1 };
-	mhash[b] = id + 1;
-	sname = path = NULL;
-out:
-	free(ver);
-	free(sname);
-	free(path);
-	return id;
-}
-
-static struct site *site_of(const char *key)
-{
-	uint32_t i = hash64((uintptr_t)key, 17), n;
-	struct site *s;
-	if (!sites)
-		return NULL;
-	for (n = 0; n < MAX_SITES; n++, i = (i + 1) & (MAX_SITES - 1)) {
-		s = &sites[i];
-		const char *k = __atomic_load_n(&s->key, __ATOMIC_ACQUIRE);
-		if (k == key)
-			return s;
-		if (!k)
-			break;
-	}
-	/* not seen yet: insert under reg */
-	pthread_mutex_lock(&reg);
-	i = hash64((uintptr_t)key, 17);
-	for (n = 0; n < MAX_SITES; n++, i = (i + 1) & (MAX_SITES - 1)) {
-		s = &sites[i];
-		if (s->key == key)
-			break;
-		if (!s->key) {
-			s->member = member_of(key, &s->asize);
-			__atomic_store_n(&s->key, key, __ATOMIC_RELEASE);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&reg);
-	return n < MAX_SITES ? s : NULL;
 }
 
 /* ---- threads --------------------------------------------------------------- */
@@ -317,11 +221,16 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 	unsigned b;
 	int i;
 	struct holder *me;
+	int changed = 0;
 	for (b = first; b < first + n; b++) {
 		uint64_t v = LD(l->map[b]), want = MAP(member >= 0 ? member + 1 : MAP_MEM(v), rel);
-		if (v != want)
+		if (v != want) {
 			ST(l->map[b], want);
+			changed = 1;
+		}
 	}
+	if (changed)   /* after the bytes: a memo that sees this version sees them */
+		__atomic_fetch_add(&l->mapver, 1, __ATOMIC_RELEASE);
 	byte_mask(first, n, bm);
 	s = ADD(l->seq, 1) + 1;   /* the count: in the caller's cache entry */
 	if (!(LD(l->threads[kind]) & (1ull << (tid & 63))))
@@ -499,6 +408,94 @@ static void model_table(struct table *t, struct thr *th, uintptr_t a, uint32_t n
 	}
 }
 
+/* ---- the thread's memo of recent accesses ------------------------------------ */
+
+static struct memo *memo_slot(struct thr *th, const void *addr, const char *site)
+{
+	uint64_t k = (uintptr_t)addr ^ ((uintptr_t)site << 7);
+	return &th->memo[hash64(k, 8)];
+}
+
+/* A repeat of a memoized access, settled as fast() would settle it in both
+ * tables (same counts, same later transfers), without the site lookup, the
+ * byte masks or the per-byte check of the member map: the line's mapver has
+ * not moved since the bytes were checked. Both tables or neither (a half
+ * settled access would be counted twice by the model). Returns 0 when the
+ * slow way must run. */
+static int memo_settle(struct thr *th, struct memo *mo, int kind)
+{
+	uint32_t tid1 = th->tid + 1;
+	int i;
+	for (i = 0; i < 2; i++) {
+		struct lcache *e = mo->e[i];
+		struct line *l = e->l;
+		struct holder *me = e->me;
+		if (e->key != mo->key[i] || !(e->kinds & (1u << kind)) || LD(me->tid1) != tid1 ||
+		    LD(l->mapver) != mo->ver[i])
+			return 0;
+		if (kind == K_READ ? LD(me->last) < LD(l->last_write)
+				   : !e->excl || LD(l->seq) != e->seq)
+			return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		struct lcache *e = mo->e[i];
+		struct holder *me = e->me;
+		const uint64_t *bm = mo->bm[i];
+		if (kind == K_READ) {
+			if ((LD(me->mask[0]) & bm[0]) != bm[0])
+				ST(me->mask[0], LD(me->mask[0]) | bm[0]);
+			if ((LD(me->mask[1]) & bm[1]) != bm[1])
+				ST(me->mask[1], LD(me->mask[1]) | bm[1]);
+		} else {   /* stored only when it changes: the slot's line stays shared */
+			if (LD(me->mask[0]) != bm[0])
+				ST(me->mask[0], bm[0]);
+			if (LD(me->mask[1]) != bm[1])
+				ST(me->mask[1], bm[1]);
+			if ((LD(me->wrote[0]) & bm[0]) != bm[0])
+				ST(me->wrote[0], LD(me->wrote[0]) | bm[0]);
+			if ((LD(me->wrote[1]) & bm[1]) != bm[1])
+				ST(me->wrote[1], LD(me->wrote[1]) | bm[1]);
+		}
+		ST(e->pend[kind], LD(e->pend[kind]) + 1);
+		th->settled[i]++;
+	}
+	return 1;
+}
+
+/* After the slow way: memoize the access when each table holds it in one
+ * line the thread has an entry for, and the line's member map says what the
+ * access says (checked after reading mapver: a later change moves it). */
+static void memo_fill(struct thr *th, struct memo *mo, const void *addr, const char *site, int kind,
+		      int member, uint32_t n)
+{
+	struct table *ts[2] = { &t64, &t128 };
+	uintptr_t a = (uintptr_t)addr, base;
+	int i;
+	mo->site = NULL;
+	if (member < 0 || !n)
+		return;
+	base = a - members[member].off;
+	for (i = 0; i < 2; i++) {
+		unsigned shift = ts[i]->shift, first = (unsigned)(a & ((1u << shift) - 1)), b;
+		uintptr_t idx = a >> shift, laddr = idx << shift;
+		struct lcache *e = &th->cache[i][idx & (LCACHE - 1)];
+		uint64_t want = MAP(member + 1, (int32_t)(base - laddr));
+		if (first + n > (1u << shift) || e->key != idx + 1)
+			return;
+		mo->ver[i] = __atomic_load_n(&e->l->mapver, __ATOMIC_ACQUIRE);
+		for (b = first; b < first + n; b++)
+			if (LD(e->l->map[b]) != want)
+				return;
+		mo->e[i] = e;
+		mo->key[i] = e->key;
+		byte_mask(first, n, mo->bm[i]);
+	}
+	mo->addr = a;
+	mo->kind = kind;
+	mo->member = member;
+	mo->site = site;
+}
+
 /* The accesses of line l of table t still waiting in the threads' caches. */
 uint64_t pending(struct table *t, struct line *l, int kind)
 {
@@ -514,10 +511,23 @@ uint64_t pending(struct table *t, struct line *l, int kind)
 
 static void maybe_dump(void);
 
+/* the per-member counts: the thread's own, and the set of threads */
+static inline void count_member(struct thr *t, int m, int kind)
+{
+	uint64_t bit = 1ull << (t->tid & 63);
+	if (m < 0)
+		return;
+	if (t->cnt)
+		t->cnt[m][kind]++;
+	if (!(__atomic_load_n(&members[m].threads[kind], __ATOMIC_RELAXED) & bit))
+		__atomic_fetch_or(&members[m].threads[kind], bit, __ATOMIC_RELAXED);
+}
+
 static void slow(const void *addr, const char *key, int kind)
 {
 	struct thr *t = self;
 	struct site *s;
+	struct memo *mo;
 	if (!ready)
 		return;
 	if (!t) {
@@ -543,18 +553,14 @@ static void slow(const void *addr, const char *key, int kind)
 	}
 	t->in_rt = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	s = site_of(key);
-	if (s) {
-		int m = s->member;
-		if (m >= 0) {
-			uint64_t bit = 1ull << (t->tid & 63);
-			if (t->cnt)
-				t->cnt[m][kind]++;
-			if (!(__atomic_load_n(&members[m].threads[kind], __ATOMIC_RELAXED) & bit))
-				__atomic_fetch_or(&members[m].threads[kind], bit, __ATOMIC_RELAXED);
-		}
-		model_table(&t64, t, (uintptr_t)addr, s->asize, kind, m);
-		model_table(&t128, t, (uintptr_t)addr, s->asize, kind, m);
+	mo = memo_slot(t, addr, key);
+	if (mo->site == key && mo->addr == (uintptr_t)addr && mo->kind == kind && memo_settle(t, mo, kind)) {
+		count_member(t, mo->member, kind);
+	} else if ((s = site_of(key))) {
+		count_member(t, s->member, kind);
+		model_table(&t64, t, (uintptr_t)addr, s->asize, kind, s->member);
+		model_table(&t128, t, (uintptr_t)addr, s->asize, kind, s->member);
+		memo_fill(t, mo, addr, key, kind, s->member, s->asize);
 	}
 	if (dump_requested)
 		maybe_dump();
@@ -578,6 +584,10 @@ static void slow(const void *addr, const char *key, int kind)
 ENTRY(__cachehot_rt_load, K_READ)
 ENTRY(__cachehot_rt_store, K_WRITE)
 ENTRY(__cachehot_rt_rmw, K_RMW)
+/* for allregs.c's entry points: the same functions, called without the PLT */
+__typeof(__cachehot_rt_load) rt_load_hidden __attribute__((alias("__cachehot_rt_load"), visibility("hidden")));
+__typeof(__cachehot_rt_store) rt_store_hidden __attribute__((alias("__cachehot_rt_store"), visibility("hidden")));
+__typeof(__cachehot_rt_rmw) rt_rmw_hidden __attribute__((alias("__cachehot_rt_rmw"), visibility("hidden")));
 
 EXPORT int cachehot_rt_dump(const char *path)
 {
@@ -655,6 +665,7 @@ static void fork_child(void)
 		t->tid = next_tid++;
 		t->calls = 0;
 		memset(t->cache, 0, sizeof(t->cache));   /* the tables are new */
+		memset(t->memo, 0, sizeof(t->memo));
 		memset(t->modelled, 0, sizeof(t->modelled));
 		memset(t->settled, 0, sizeof(t->settled));
 		t->next = NULL;
@@ -694,12 +705,12 @@ __attribute__((constructor)) static void rt_init(void)
 		sigaction(signal_number(e), &sa, NULL);
 	}
 	members = calloc(MAX_MEMBERS, sizeof(*members));
-	sites = map(sizeof(*sites) * MAX_SITES);
+	sites_init();
 	table_init(&t64);
 	table_init(&t128);
 	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	atexit(at_exit);
-	ready = members && sites && t64.l && t128.l && t64.used && t128.used;
+	ready = members && sites_ready() && t64.l && t128.l && t64.used && t128.used;
 	if (!ready)
 		fprintf(stderr, "cachehot-rt: out of memory: nothing is recorded\n");
 }

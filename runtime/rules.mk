@@ -11,9 +11,11 @@ RT_CFLAGS   = -std=gnu99 -O2 -g -fPIC -fvisibility=hidden $(WARN) -Wno-missing-f
 ALL_TARGETS += $(RT_SO) $(RT_A)
 CLEAN_FILES += $(RT_SO) $(RT_SO).$(RT_SOVERSION) $(RT_A)
 
-# rt.c: the recorder (entry points, the model); profile.c: the JSON profile
-RT_OBJS    := $(BUILD)/runtime/rt.o $(BUILD)/runtime/profile.o
-$(BUILD)/runtime/%.o: runtime/%.c runtime/cachehot-rt.h runtime/rt-private.h
+# rt.c: the recorder (entry points, the model); sites.c: site strings to
+# members; profile.c: the JSON profile; allregs.c: the entry points that
+# preserve every register (x86-64)
+RT_OBJS    := $(BUILD)/runtime/rt.o $(BUILD)/runtime/sites.o $(BUILD)/runtime/profile.o $(BUILD)/runtime/allregs.o
+$(BUILD)/runtime/%.o: runtime/%.c runtime/cachehot-rt.h runtime/rt-private.h runtime/allregs.h
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c -o $@ $<
 

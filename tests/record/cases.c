@@ -46,6 +46,25 @@ noipa void fill2(struct elem *e, int n)
 		e[i].b = i;
 }
 
+/* bench/record/stats.c's headroom(): a short function whose recorded loads
+ * are the whole of it; with a call in its cold block it kept its values in
+ * callee-saved registers (pushed and popped on every call) */
+struct node { long max, high, low; struct node *parent; };
+struct node N1, N0 = { 10, 4, 1, &N1 };
+noipa long chain(const struct node *c)
+{
+	long h = 0;
+	for (; c; c = c->parent)
+		h += c->max - c->high + c->low;
+	return h;
+}
+/* one word, two names (a union), and a word beside it */
+struct word { union { long a; long b; }; long c; };
+struct word Wd;
+noipa void word_a(struct word *w) { w->a = 1; }
+noipa void word_b(struct word *w) { w->b = 2; }
+noipa long word_c(struct word *w) { return w->c; }
+
 static void run(void *(*fn)(void *))
 {
 	pthread_t t;
@@ -63,6 +82,56 @@ static void *t_wide_b(void *x) { wide_b(&W); return x; }
 static void *t_elem0(void *x) { elem_a(&E[0]); return x; }
 static void *t_elem1(void *x) { elem_a(&E[1]); return x; }
 
+/* T1: a, a, b, a, a on one word; T2 reads the word beside it */
+static void *t_word_seq(void *x)
+{
+	word_a(&Wd);
+	word_a(&Wd);
+	word_b(&Wd);
+	word_a(&Wd);
+	word_a(&Wd);
+	return x;
+}
+static void *t_word_c(void *x) { word_c(&Wd); return x; }
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+/* The register-preserving entry points (runtime/allregs.h), called as the
+ * plugin's cold block calls them, with every general register the ABI lets
+ * C clobber set to a known value: 0 when all came back, else the first
+ * register (1-based, in the order below) that did not. */
+#define ALLREGS_CALL(name)                                                                 \
+	__asm__ volatile("mov $0x1111, %%rax\n\tmov $0x2222, %%rcx\n\tmov $0x3333, %%rdx\n\t"    \
+			 "mov $0x8888, %%r8\n\tmov $0x9999, %%r9\n\tmov $0xaaaa, %%r10\n\t"         \
+			 "mov $0xbbbb, %%r11\n\t"                                                  \
+			 "lea -128(%%rsp), %%rsp\n\tcall *" name "@GOTPCREL(%%rip)\n\t"          \
+			 "lea 128(%%rsp), %%rsp\n\t"                                               \
+			 "mov %%rax, 0(%2)\n\tmov %%rcx, 8(%2)\n\tmov %%rdx, 16(%2)\n\t"           \
+			 "mov %%r8, 24(%2)\n\tmov %%r9, 32(%2)\n\tmov %%r10, 40(%2)\n\t"           \
+			 "mov %%r11, 48(%2)\n\tmov %%rdi, 56(%2)\n\tmov %%rsi, 64(%2)"               \
+			 : : "D"(&P.a), "S"(site), "b"(out)                                        \
+			 : "rax", "rcx", "rdx", "r8", "r9", "r10", "r11", "memory", "cc")
+noipa static int allregs(void)
+{
+	static const char site[] = "1\tpair\ta\t0\t8\t16\t8";
+	unsigned long out[9], want[9] = { 0x1111, 0x2222, 0x3333, 0x8888, 0x9999, 0xaaaa, 0xbbbb,
+					  (unsigned long)&P.a, (unsigned long)site };
+	for (int k = 0; k < 6; k++) {
+		if (k % 3 == 0)
+			ALLREGS_CALL("__cachehot_rt_load_allregs");
+		else if (k % 3 == 1)
+			ALLREGS_CALL("__cachehot_rt_store_allregs");
+		else
+			ALLREGS_CALL("__cachehot_rt_rmw_allregs");
+		for (int i = 0; i < 9; i++)
+			if (out[i] != want[i])
+				return i + 1;
+	}
+	return 0;
+}
+#else
+static int allregs(void) { return -1; }
+#endif
+
 static volatile sig_atomic_t handled;
 static void on_usr1(int s) { (void)s; sig_x(&G); handled++; }
 
@@ -76,6 +145,13 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 5; i++)
 			load_a(&P);
 		store_b(&P);
+	} else if (!strcmp(m, "chain")) {
+		printf("%ld\n", chain(&N0));
+	} else if (!strcmp(m, "word")) {
+		run(t_word_seq);
+		run(t_word_c);
+	} else if (!strcmp(m, "allregs")) {
+		printf("%d\n", allregs());
 	} else if (!strcmp(m, "loop")) {
 		for (int i = 0; i < 1000000; i++)
 			write_a(&P);
