@@ -541,13 +541,14 @@ static enum rec_kind kind_of(gimple *call)
 /* The fast path of one batch: the k runtime calls calls[] (one basic block,
  * no other call between them) become
  *	c0 = __cachehot_rt_countdown; c1 = c0 - k; __cachehot_rt_countdown = c1;
- *	if (__builtin_expect(c1 <= 0, 0)) {      (a block of its own)
- *		__cachehot_rt_countdown = c0;    the calls count down one by one,
- *		calls[0]; ... calls[k-1];        exactly as without the batch
+ *	if (__builtin_expect(c1 < 0, 0)) {       (a block of its own)
+ *		__cachehot_rt_countdown = c1 + k;   the calls count down one by
+ *		calls[0]; ... calls[k-1];  one, exactly as without the batch
  *	}
  * (on x86-64 each call becomes allregs_asm(): nothing live across the cold
  * block needs a callee-saved register for it)
- * placed before anchor (before = true) or after it. Returns the block after. */
+ * placed before anchor (before = true) or after it (lower_calls: after the
+ * batch's last call). */
 static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool before, tree reg)
 {
 	gimple_stmt_iterator gsi = gsi_for_stmt(anchor);
@@ -559,7 +560,9 @@ static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool
 	gimple *sub = gimple_build_assign(c1, PLUS_EXPR, c0,
 					  build_int_cst(integer_type_node, -(HOST_WIDE_INT)calls.size()));
 	gimple *st = gimple_build_assign(unshare_expr(cd), c1);
-	gcond *cond = gimple_build_cond(LE_EXPR, c1, integer_zero_node, NULL_TREE, NULL_TREE);
+	/* below 0, not "0 or less": x86's sub then sets the flags the branch
+	 * reads (js), with no test; the runtime counts to -1 (cachehot-rt.h) */
+	gcond *cond = gimple_build_cond(LT_EXPR, c1, integer_zero_node, NULL_TREE, NULL_TREE);
 	gimple_seq seq = NULL;
 	for (gimple *g : { ld, sub, st, (gimple *)cond }) {
 		gimple_set_location(g, loc);
@@ -585,8 +588,15 @@ static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool
 	cold->count = e->count();
 	make_single_succ_edge(cold, rest, EDGE_FALLTHRU);
 	gimple_stmt_iterator c = gsi_start_bb(cold);
-	gimple *reset = gimple_build_assign(unshare_expr(countdown_decl), c0);
+	/* c1 + k, not c0: c0 kept for the cold block was one more register
+	 * live across the check (and a copy) on the hot path */
+	tree back = make_ssa_name(integer_type_node);
+	gimple *undo = gimple_build_assign(back, PLUS_EXPR, c1,
+					   build_int_cst(integer_type_node, (HOST_WIDE_INT)calls.size()));
+	gimple *reset = gimple_build_assign(unshare_expr(countdown_decl), back);
+	gimple_set_location(undo, loc);
 	gimple_set_location(reset, loc);
+	gsi_insert_after(&c, undo, GSI_NEW_STMT);
 	gsi_insert_after(&c, reset, GSI_NEW_STMT);
 	/* the addresses are computed where they are used: in the cold block
 	 * (computed on the hot path, they were kept in registers up to the
@@ -685,24 +695,27 @@ static bool lower_calls(function *fun)
 		struct batch { std::vector<gimple *> calls; gimple *anchor; bool before; };
 		std::vector<batch> todo;
 		std::vector<gimple *> cur;
-		gimple *last = NULL;
+		/* the check goes right after the batch's last call (which stands
+		 * before its access): the values the cold block needs are still
+		 * where the calls found them (after the access, a loop's pointer
+		 * already moved on, and the old one was copied for the cold block:
+		 * one register and one instruction more on the hot path) */
 		for (gimple_stmt_iterator gsi = gsi_start_bb(b); !gsi_end_p(gsi); gsi_next(&gsi)) {
 			gimple *s = gsi_stmt(gsi);
 			if (is_gimple_debug(s))
 				continue;
-			last = s;
 			if (is_rt_call(s)) {
 				cur.push_back(s);
 				continue;
 			}
 			if (!cur.empty() && (is_gimple_call(s) || gimple_code(s) == GIMPLE_ASM ||
 					     stmt_ends_bb_p(s))) {
-				todo.push_back({ cur, s, true });
+				todo.push_back({ cur, cur.back(), false });
 				cur.clear();
 			}
 		}
-		if (!cur.empty())   /* last is a plain statement that does not end the block */
-			todo.push_back({ cur, last, false });
+		if (!cur.empty())
+			todo.push_back({ cur, cur.back(), false });
 		for (batch &t : todo) {
 			tree r = NULL_TREE;
 			for (size_t i = 0; i < loops.size(); i++)

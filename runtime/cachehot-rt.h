@@ -34,14 +34,15 @@ extern "C" {
 
 /* The instrumentation ABI (used by code the plugin generates).
  *
- * The fast path: accesses to the next sample, per thread (initial-exec TLS,
- * starts at 0). The recording build decrements it inline by the number of
- * accesses of a batch (the recorded accesses of one basic block up to the
- * next call) and calls the entry points below only when it reaches 0 or
- * less: then it puts back the value it read and calls them once per access
- * of the batch, in order; each decrements it by one and samples when it
- * reaches 0 (it resets it: 1 with CACHEHOT_RT_SAMPLE=1, which records every
- * access). */
+ * The fast path: accesses to the next sample less one, per thread
+ * (initial-exec TLS, starts at 0). The recording build decrements it inline
+ * by the number of accesses of a batch (the recorded accesses of one basic
+ * block up to the next call) and calls the entry points below only when it
+ * goes below 0: then it puts back the value it read and calls them once per
+ * access of the batch, in order; each decrements it by one and samples when
+ * it goes below 0 (it resets it: 0 with CACHEHOT_RT_SAMPLE=1, which records
+ * every access). A build of an earlier plugin calls in when it reaches 0 or
+ * less: the same samples, one call more now and then. */
 extern __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-exec")));
 
 /* The entry points (called by the fast path's cold branch; a build of the

@@ -35,12 +35,14 @@
 #define _GNU_SOURCE
 #include "rt-private.h"
 
-/* Accesses to the next sample, per thread (cachehot-rt.h): the recording
- * build decrements it inline and calls in only when it reaches 0 or less;
- * starts at 0, so that a thread's first access comes in. Signed: a signal
- * handler's access that lands between a decrement to 0 and slow()
- * resetting it takes it below 0 and so comes in too (unsigned, it wrapped
- * and that access was neither recorded nor counted dropped). */
+/* Accesses to the next sample less one, per thread (cachehot-rt.h): the
+ * recording build decrements it inline and calls in only when it goes below
+ * 0; starts at 0, so that a thread's first access comes in (it finds no
+ * thread yet). Signed: a signal handler's access that lands between a
+ * decrement below 0 and slow() resetting it takes it lower and so comes in
+ * too (unsigned, it wrapped and that access was neither recorded nor
+ * counted dropped). A build of the plugin before this convention calls in
+ * when it reaches 0 or less: one call more now and then, the same samples. */
 EXPORT __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-exec")));
 
 pthread_mutex_t reg = PTHREAD_MUTEX_INITIALIZER;
@@ -543,9 +545,9 @@ static void slow(const void *addr, const char *key, int kind)
 		t->rng ^= t->rng << 13;
 		t->rng ^= t->rng >> 7;
 		t->rng ^= t->rng << 17;
-		__cachehot_rt_countdown = 1 + (int)(t->rng % (2 * sample_n - 1));
+		__cachehot_rt_countdown = (int)(t->rng % (2 * sample_n - 1));
 	} else {
-		__cachehot_rt_countdown = 1;
+		__cachehot_rt_countdown = 0;
 	}
 	if (t->in_rt) {
 		__atomic_fetch_add(&dropped_signal, 1, __ATOMIC_RELAXED);
@@ -568,16 +570,16 @@ static void slow(const void *addr, const char *key, int kind)
 	t->in_rt = 0;
 }
 
-/* A recording build calls these when its inline countdown reaches 0 (one
- * call per access of the batch that reached it, in order); a build of an
- * older plugin calls them on every access. */
+/* A recording build calls these when its inline countdown goes below 0
+ * (one call per access of the batch that took it there, in order); a build
+ * of an older plugin calls them on every access. */
 #define ENTRY(name, kind)                                        \
 	EXPORT void name(const void *addr, const char *site)     \
 	{                                                        \
 		struct thr *t = self;                            \
 		if (t)                                           \
 			t->calls++;                              \
-		if (LIKELY(t && --__cachehot_rt_countdown > 0))  \
+		if (LIKELY(t && --__cachehot_rt_countdown >= 0)) \
 			return;                                  \
 		slow(addr, site, kind);                          \
 	}

@@ -17,8 +17,17 @@
 #   5. run before and after in turn, RUNS times each, and print the
 #      throughput (operations per second) min/median/max and the speedup
 #      (ratio of the medians).
+# Step 1 also measures the floor of recording every access (CPU time
+#      against the plain build, min and median of RUNS, runs interleaved;
+#      printed whether or not step 2 confirms anything): the recording build
+#      linked with bench/record/floor.c instead of the runtime, (a) whose
+#      entry points return at once (the instrumentation and one call per
+#      access), (b) which appends each address to a thread-local buffer; and
+#      (c) the peer tool that models every access, GCC's -fsanitize=thread
+#      (x86-64; a step that cannot build prints "-").
 # PROGRAM: accumulators ring stats (default: all). Prints a markdown table
-# at the end. Never part of make check (timings on a shared machine).
+# at the end, and one of the floors. KEEP=1 keeps the work directory.
+# Never part of make check (timings on a shared machine).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HERE=$TOP/bench/record
@@ -31,7 +40,7 @@ PROGS=("$@")
 [ ${#PROGS[@]} -gt 0 ] || PROGS=(accumulators ring stats)
 [ -x "$CH" ] && [ -f "$PLUGIN" ] && [ -f "$RT/libcachehot-rt.so" ] || { echo "record bench: run make first" >&2; exit 2; }
 W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 CC=${CC:-gcc}
 REC="-fplugin=$PLUGIN -fplugin-arg-cachehot-record"
 LINK="-lpthread -L$RT -lcachehot-rt -Wl,-rpath,$RT"
@@ -62,7 +71,37 @@ r = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("%.4f" % (r.ru_utime + r.ru_stime))' "$@"
 }
 
+# the floor (step 1): min/median ratios against the plain build's min/median
+floor() {   # PROGRAM REPS: prints "rec/empty/append/tsan" as xMIN/xMEDIAN each
+	local p=$1 reps=$2 v out=""
+	$CC -O2 -DFLOOR_EMPTY -c "$HERE/floor.c" -o "$W/floor-empty.o" 2>/dev/null &&
+		$CC -O2 $REC "$HERE/$p.c" "$W/floor-empty.o" -o "$W/$p.empty" -lpthread 2>/dev/null || rm -f "$W/$p.empty"
+	$CC -O2 -DFLOOR_APPEND -c "$HERE/floor.c" -o "$W/floor-append.o" 2>/dev/null &&
+		$CC -O2 $REC "$HERE/$p.c" "$W/floor-append.o" -o "$W/$p.append" -lpthread 2>/dev/null || rm -f "$W/$p.append"
+	$CC -O2 -fsanitize=thread "$HERE/$p.c" -o "$W/$p.tsan" -lpthread 2>/dev/null || rm -f "$W/$p.tsan"
+	for v in plain rec empty append tsan; do : >"$W/f.$v"; done
+	for _ in $(seq "$RUNS"); do
+		cpu "$W/$p.before" "$reps" >>"$W/f.plain"
+		CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/f.rec"
+		for v in empty append; do [ -x "$W/$p.$v" ] && cpu "$W/$p.$v" "$reps" >>"$W/f.$v"; done
+		[ -x "$W/$p.tsan" ] && TSAN_OPTIONS=report_bugs=0 cpu "$W/$p.tsan" "$reps" >>"$W/f.tsan"
+	done
+	local pmin pmed
+	pmin=$(sort -n "$W/f.plain" | head -1); pmed=$(median <"$W/f.plain")
+	for v in rec empty append tsan; do
+		if [ -s "$W/f.$v" ]; then
+			out="$out$(printf 'x%.1f/x%.1f' "$(echo "$(sort -n "$W/f.$v" | head -1) / $pmin" | bc -l)" \
+				"$(echo "$(median <"$W/f.$v") / $pmed" | bc -l)") | "
+		else
+			out="$out- | "
+		fi
+	done
+	echo "${out% | }"
+}
+
 bad=""
+ftable="| program | plain CPU s min/med | recording, every access | (a) empty call per access | (b) append to a thread-local buffer | (c) -fsanitize=thread |
+|---|---|---|---|---|---|"
 table="| program | finding (cachehot check --profile) | fix | before ops/s min/med/max | after ops/s min/med/max | speedup | fixed: confirmed | CPU overhead default / 1 in 16 / every access |
 |---|---|---|---|---|---|---|---|"
 for p in "${PROGS[@]}"; do
@@ -72,6 +111,21 @@ for p in "${PROGS[@]}"; do
 	echo "== $p"
 	$CC -O2 "$src" -o "$W/$p.before" -lpthread || exit 1
 	$CC -O2 $REC "$src" -o "$W/$p.rec" $LINK || exit 1
+	# 1. overhead: CPU time against the plain build, runs interleaved
+	: >"$W/tp"; : >"$W/td"; : >"$W/t16"; : >"$W/ta"
+	for _ in $(seq "$RUNS"); do
+		cpu "$W/$p.before" "$reps" >>"$W/tp"
+		CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/td"
+		CACHEHOT_RT_SAMPLE=16 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/t16"
+		CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/ta"
+	done
+	tp=$(median <"$W/tp"); td=$(median <"$W/td"); t16=$(median <"$W/t16"); ta=$(median <"$W/ta")
+	ov=$(printf 'x%.2f / x%.1f / x%.0f' "$(echo "$td / $tp" | bc -l)" "$(echo "$t16 / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
+	echo "  CPU overhead (median of $RUNS, plain $tp s): default sampling / 1 in 16 / every access: $ov"
+	fl=$(floor "$p" "$reps")
+	echo "  every access, CPU xmin/xmedian against plain (min/median of $RUNS): recording / (a) empty call / (b) append / (c) tsan: $fl"
+	ftable="$ftable
+| $p | $(sort -n "$W/f.plain" | head -1)/$(median <"$W/f.plain") | $fl |"
 	# 2. record and check, at 1 in 16 (SAMPLE=N): a run of these programs
 	# lasts 0.04-0.5 s, and at the runtime's default (1 in 1024) it samples
 	# a few hundred accesses per struct, below what min-samples judges
@@ -81,7 +135,7 @@ for p in "${PROGS[@]}"; do
 	grep '(confirmed: ' "$W/$p.check" | head -3 | sed 's/^/  /'
 	first=$(grep -m1 '(confirmed: ' "$W/$p.check")
 	[ -n "$first" ] || { echo "  no confirmed finding"; table="$table
-| $p | none confirmed | - | - | - | - | - | - |"; bad="$bad $p(none-confirmed)"; continue; }
+| $p | none confirmed | - | - | - | - | - | $ov |"; bad="$bad $p(none-confirmed)"; continue; }
 	# 3. apply cachehot's fix
 	"$CH" annotate --profile "$W/$p.json" -o "$W/$p.side"
 	cp "$src" "$W/$p.c"
@@ -125,23 +179,14 @@ EOF
 	bs=$(stats <"$W/b"); as=$(stats <"$W/a")
 	sp=$(echo "$(median <"$W/a") / $(median <"$W/b")" | bc -l)
 	printf '  throughput before %s, after %s ops/s (min/median/max of %d): speedup x%.2f\n' "$bs" "$as" "$RUNS" "$sp"
-	# 1. overhead: CPU time against the plain build, runs interleaved
-	: >"$W/tp"; : >"$W/td"; : >"$W/t16"; : >"$W/ta"
-	for _ in $(seq "$RUNS"); do
-		cpu "$W/$p.before" "$reps" >>"$W/tp"
-		CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/td"
-		CACHEHOT_RT_SAMPLE=16 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/t16"
-		CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/ta"
-	done
-	tp=$(median <"$W/tp"); td=$(median <"$W/td"); t16=$(median <"$W/t16"); ta=$(median <"$W/ta")
-	ov=$(printf 'x%.2f / x%.1f / x%.0f' "$(echo "$td / $tp" | bc -l)" "$(echo "$t16 / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
-	echo "  CPU overhead (median of $RUNS, plain $tp s): default sampling / 1 in 16 / every access: $ov"
 	short=$(sed -E 's/^[^:]*:[0-9]+:[0-9]+: warning: //; s/; one fix for all.*\(confirmed/ (confirmed/; s/; declare the first.*\(confirmed/ (confirmed/' <<<"$first" | cut -c1-160)
 	table="$table
 | $p | $short | \`$fix\` | $bs | $as | x$(printf '%.2f' "$sp") | $left | $ov |"
 done
 echo
 echo "$table"
+echo
+echo "$ftable"
 # a benchmark with planted false sharing whose finding is not confirmed, or
 # is still confirmed after cachehot's fix, is a failure, not a table row
 [ -z "$bad" ] || { echo "record bench: failed:$bad" >&2; exit 1; }

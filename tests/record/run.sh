@@ -177,8 +177,10 @@ d=json.load(open(sys.argv[1])); m=d["members"][0]
 near=lambda n: "ok" if abs(n-62500) < 62500*0.03 else "off: %d" % n
 print(d["sample"], near(m["reads"]), near(m["writes"]))' "$T"/loop.*.json)"
 # the fast path: the countdown is decremented inline, once per batch (the
-# recorded accesses of one basic block), and the runtime is called only when
-# it reaches 0; then once per access of the batch, in order: on x86-64
+# recorded accesses of one basic block), right after the batch's last call
+# (before its access), and the runtime is called only when it goes below 0
+# (main's plugin: after the access, at 0 or less); then once per access of
+# the batch, in order, the countdown put back (c1 + k); on x86-64
 # through an asm that calls the entry point's register-preserving twin (no
 # general register clobbered: only the flags, the SSE registers and the
 # countdown), which the function around it needs no callee-saved register for
@@ -189,12 +191,12 @@ asm_short() {   # one asm (its text spans three lines of the dump) as one line
 $CC -O2 $REC -fdump-tree-optimized="$T/cases.opt" -c "$HERE/cases.c" -o /dev/null
 expect_eq record/fast-path-inline "$(printf '%s|' \
 	'<bb 2> [local count: 1073741824]:' '_ = p_(D)->a;' '_ = _ + 1;' \
-	'p_(D)->a = _;' '_ = __cachehot_rt_countdown;' '_ = _ + -2;' '__cachehot_rt_countdown = _;' \
-	'if (_ <= 0)' 'goto <bb 3>; [0.05%]' 'else' 'goto <bb 4>; [99.95%]' \
-	'<bb 3> [local count: 536864]:' '__cachehot_rt_countdown = _;' '_ = &p_(D)->a;' '_ = &p_(D)->a;' \
+	'_ = __cachehot_rt_countdown;' '_ = _ + -2;' '__cachehot_rt_countdown = _;' \
+	'if (_ < 0)' 'goto <bb 3>; [0.05%]' 'else' 'goto <bb 4>; [99.95%]' \
+	'<bb 3> [local count: 536864]:' '_ = _ + 2;' '__cachehot_rt_countdown = _;' '_ = &p_(D)->a;' '_ = &p_(D)->a;' \
 	"asm call __cachehot_rt_load_allregs (_, &\"1\\tpair\\ta\\t0\\t8\\t16\\t8\"[0]) $XMM" \
 	"asm call __cachehot_rt_store_allregs (_, &\"1\\tpair\\ta\\t0\\t8\\t16\\t8\"[0]) $XMM" \
-	'<bb 4> [local count: 1073741824]:' 'return;' | sed 's/|$//')" \
+	'<bb 4> [local count: 1073741824]:' 'p_(D)->a = _;' 'return;' | sed 's/|$//')" \
 	"$(sed -n '/^;; Function write_a /,/^}/p' "$T/cases.opt" | sed -n '/<bb 2>/,/return;/p' |
 		sed -E 's/^ +//; s/_[0-9]+/_/g; /^$/d' | tr '\n' '|' | sed 's/|$//' | asm_short)"
 # no call into the runtime outside a block entered when the countdown ran
@@ -202,8 +204,9 @@ expect_eq record/fast-path-inline "$(printf '%s|' \
 # allregs(), which calls the entry points by hand, left out)
 expect_eq record/fast-path-no-unconditional-call "0 23" "$(awk '
 	/^;; Function / { own = / allregs / } own { next }
-	/^  <bb [0-9]+>/ { first = 1; cold = 0; next } /^$/ { next }
-	first { first = 0; cold = /^  __cachehot_rt_countdown = _[0-9]+;$/ }
+	/^  <bb [0-9]+>/ { k = 0; cold = 0; next } /^$/ { next }
+	{ k++ } k == 1 { back = /^  _[0-9]+ = [a-z_.0-9]+ \+ [0-9]+;$/ }
+	k == 2 { cold = back && /^  __cachehot_rt_countdown = _[0-9]+;$/ }
 	/__cachehot_rt_(load|store|rmw)( \(|_allregs@)/ { if (cold) c++; else n++ } END { print n + 0, c + 0 }' "$T/cases.opt")"
 # a loop with no call keeps the countdown in a register: loaded before the
 # loop, stored after it; the cold block stores it for the runtime and
