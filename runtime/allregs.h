@@ -16,7 +16,9 @@
  * save the 9 caller-saved general registers, align the stack to 16 bytes,
  * call TARGET (a C function void TARGET(const void *addr, const char *site),
  * hidden), restore, return. With call frame information, so that a
- * debugger or unwinder can walk out of TARGET.
+ * debugger or unwinder can walk out of TARGET, and an endbr64 (a no-op
+ * where indirect branch tracking is off): the asm calls it indirectly,
+ * through the GOT.
  */
 #ifndef CACHEHOT_RT_ALLREGS_H
 #define CACHEHOT_RT_ALLREGS_H
@@ -25,7 +27,7 @@
 #define ALLREGS_POP(r)  "popq %" r "\n\t.cfi_adjust_cfa_offset -8\n\t.cfi_restore " r "\n\t"
 #define ALLREGS_ENTRY(name, target)                                                       \
 	__asm__(".text\n\t.p2align 4\n\t.globl " name "\n\t.type " name ", @function\n"  \
-		name ":\n\t.cfi_startproc\n\t"                                            \
+		name ":\n\t.cfi_startproc\n\tendbr64\n\t"                               \
 		ALLREGS_PUSH("rax") ALLREGS_PUSH("rcx") ALLREGS_PUSH("rdx")              \
 		ALLREGS_PUSH("rsi") ALLREGS_PUSH("rdi") ALLREGS_PUSH("r8")               \
 		ALLREGS_PUSH("r9") ALLREGS_PUSH("r10") ALLREGS_PUSH("r11")               \

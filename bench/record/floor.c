@@ -15,7 +15,7 @@
 __thread int __cachehot_rt_countdown __attribute__((tls_model("initial-exec")));
 
 #if defined(FLOOR_EMPTY)
-#define RET(name) __asm__(".text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n\tret\n\t.size " name ", .-" name)
+#define RET(name) __asm__(".text\n\t.globl " name "\n\t.type " name ", @function\n" name ":\n\tendbr64\n\tret\n\t.size " name ", .-" name)
 RET("__cachehot_rt_load_allregs");
 RET("__cachehot_rt_store_allregs");
 RET("__cachehot_rt_rmw_allregs");
