@@ -567,6 +567,14 @@ int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const c
  * directory: ch_sidecar_load(). sidecar-index.c. */
 #define CH_SIDECAR_INDEX_MIN 16384
 int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir);
+/* Keep the answers of big struct fixes' layout searches (ch_struct_fix*)
+ * across processes in cache_dir (NULL: the directory the sidecar index
+ * uses, above), one file per struct, checked against the whole input before
+ * use (core/fix-cache.c): a build's units search a struct such as 6.1's
+ * pglist_data once. Output is the same with and without. 0, or -1 when no
+ * directory or no identity of the running binary can be named (nothing is
+ * kept then). */
+int ch_fix_cache_enable(ch_ctx *ctx, const char *cache_dir);
 /* Class for type_name.field from the sidecar (marks the entry matched).
  * Returns CH_CLASS_NONE when there is none. */
 enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,

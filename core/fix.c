@@ -999,11 +999,35 @@ const struct ch_fix *ch_struct_fix_idiom(ch_ctx *ctx, const struct ch_type *t,
 			goto out;
 	if (s.size != t->size)
 		goto out;
-	ok = search_fix(t, v, n, &s, pos, L, ins, 1, NULL);
-	if (!ok)
-		goto out;
-	simulate(t, &s, L);
-	cheaper_reorder(t, v, n, &s, pos, L, ins);
+	{
+		/* the search's answer kept across units (core/fix-cache.c) */
+		struct ch_fix_memo memo;
+		uint64_t size = 0;
+		int got = ch_fix_memo_get(ctx, &memo, t, v, n, L, ins, sep, s.order, s.pad, s.moved,
+					  &size);
+		if (got == 1) {
+			simulate(t, &s, L);
+			if (s.size != size) {   /* not this layout's: search */
+				for (k = 0; k < s.n; k++) {
+					s.order[k] = pos[k] = k;
+					s.pad[k] = s.moved[k] = 0;
+				}
+				simulate(t, &s, L);
+				got = -1;
+			}
+		}
+		if (got < 0) {
+			ok = search_fix(t, v, n, &s, pos, L, ins, 1, NULL);
+			if (ok) {
+				simulate(t, &s, L);
+				cheaper_reorder(t, v, n, &s, pos, L, ins);
+			}
+			ch_fix_memo_put(&memo, ok, s.order, s.pad, s.moved, s.size);
+		}
+		ch_fix_memo_free(&memo);
+		if (!got || (got < 0 && !ok))
+			goto out;
+	}
 	for (k = 0; k < s.n; k++) {
 		npads += s.pad[k] ? 1 : 0;
 		nmoves += s.moved[k] ? 1 : 0;

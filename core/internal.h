@@ -140,7 +140,34 @@ struct ch_ctx {
 	char records_engine[16];
 	char *records;
 	size_t records_len, records_cap, nrecords;
+	/* ch_fix_cache_enable(): where struct fixes are kept across units
+	 * (fix-cache.c), ctx-owned; NULL: not kept */
+	const char *fix_cache_dir;
 };
+
+/* The cache directory: dir if given, else $CACHEHOT_CACHE_DIR, else
+ * $XDG_CACHE_HOME/cachehot, else $HOME/.cache/cachehot (written into buf,
+ * size bytes); NULL if none can be named (sidecar-index.c). */
+const char *ch_cache_dir_of(const char *dir, char *buf, size_t size);
+
+/* A struct's fix kept across units (fix-cache.c; fix.c's search only).
+ * ch_fix_memo_get: 1 and the search's answer (order[k]: member at
+ * position k; pad/moved per member; *size: bytes of the fixed layout) when
+ * the cache holds it for exactly this input; 0 when it holds "no fix";
+ * -1 when it has no answer (m->active then says whether ch_fix_memo_put
+ * should store the one computed). ch_fix_memo_free always after get. */
+struct ch_fix_memo {
+	char *key;               /* malloc'd: the key, byte for byte */
+	size_t key_len, nmembers;
+	int active;
+	char path[4200];
+};
+int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
+		    const struct ch_fix_leaf *v, size_t n, unsigned L, int ins, unsigned sep,
+		    size_t *order, int *pad, int *moved, uint64_t *size);
+void ch_fix_memo_put(struct ch_fix_memo *m, int found, const size_t *order, const int *pad,
+		     const int *moved, uint64_t size);
+void ch_fix_memo_free(struct ch_fix_memo *m);
 
 /* vsnprintf(out, cap, fmt, ap), the same bytes and return value; the
  * conversions the core's messages use done without glibc (format.c). */

@@ -100,7 +100,7 @@ static uint32_t name_hash(const char *s, size_t n)
 	return h;
 }
 
-static const char *cache_dir_of(const char *dir, char *buf, size_t size)
+const char *ch_cache_dir_of(const char *dir, char *buf, size_t size)
 {
 	const char *e;
 	if (dir && *dir)
@@ -377,7 +377,7 @@ int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
 	/* a second file: what is pending is parsed now, the file as usual */
 	if (ctx->side_lazy || ctx->nside)
 		goto plain;
-	dir = cache_dir_of(cache_dir, dirbuf, sizeof(dirbuf));
+	dir = ch_cache_dir_of(cache_dir, dirbuf, sizeof(dirbuf));
 	if (!dir)
 		goto plain;
 	fd = open(path, O_RDONLY);

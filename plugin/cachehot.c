@@ -1585,6 +1585,8 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		return 0;
 	}
 	cachehot_ctx = ch_ctx_new();
+	/* a big struct's fix searched by one unit of a build (core/fix-cache.c) */
+	ch_fix_cache_enable(cachehot_ctx, NULL);
 	cachehot_opts.severity = CH_SEV_WARNING;
 	cachehot_opts.inline_addr = 1;
 	cachehot_opts.inline_notes = 1;

@@ -232,6 +232,66 @@ cp "$t"/cache2/sidecar-*.idx "$idx"
 expect_eq plugin/sidecar-index-foreign "$edited" "$(run_big "$t/cache")"
 rm -rf "$t"
 
+# a big struct's fix searched once per build (core/fix-cache.c): the
+# search's answer kept in the cache directory, the diagnostics byte for
+# byte the same with and without it, cold and warm; a warm unit uses the
+# file as it is (not rewritten: same inode); an edited struct gets its new
+# fix; a damaged or foreign file is ignored and rewritten
+t=$(mktemp -d)
+gen_big() { # NPAIRS [CLASS OF r0] -> struct big: hot and read-mostly members in turn
+	echo '#include "cachehot.h"'; echo 'struct big {'
+	for i in $(seq 0 $(($1 - 1))); do
+		echo "	long h$i __cacheline_hot;"
+		[ $i = 0 ] && echo "	long r0 ${2:-__cacheline_read_mostly};" || echo "	long r$i __cacheline_read_mostly;"
+	done
+	echo '};'; echo 'struct small { long a __cacheline_hot; long b __cacheline_read_mostly; };'
+	echo 'struct big v; struct small w;'; }
+gen_big 24 >"$t/big.c"
+run_fc() { # CACHE_DIR -> diagnostics
+	CACHEHOT_CACHE_DIR=$1 HOME=/nonexistent XDG_CACHE_HOME= $CC -fplugin="$PLUGIN" -Iinclude \
+		-fdiagnostics-plain-output -c "$t/big.c" -o /dev/null 2>&1; }
+plain=$(run_fc "")
+expect_eq plugin/fix-cache-fix "132 warnings, 1 listing 46 edits" \
+	"$(echo "$plain" | grep -c "one fix for all of 'struct big'.*(384 -> 1728 bytes") warnings, $(echo "$plain" | grep -c "move 'r23' after 'r22'; this costs 1344") listing 46 edits"
+cold=$(run_fc "$t/cache")
+expect_eq plugin/fix-cache-cold-same "$plain" "$cold"
+expect_eq plugin/fix-cache-one-file "1" "$(ls "$t"/cache/fix-*.cfx 2>/dev/null | wc -l)"
+f=$(ls "$t"/cache/fix-*.cfx)
+ino=$(stat -c %i "$f")
+expect_eq plugin/fix-cache-warm-same "$plain" "$(run_fc "$t/cache")"
+expect_eq plugin/fix-cache-warm-used "$ino" "$(stat -c %i "$f")"
+cp "$f" "$t/good.cfx"
+# damaged: garbage, cut short, one byte of the answer out of range, another
+# struct's file (the small struct's key in the big one's name)
+head -c 300 "$PLUGIN" >"$f"
+expect_eq plugin/fix-cache-garbage "$plain" "$(run_fc "$t/cache")"
+expect_eq plugin/fix-cache-garbage-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" && echo 1)"
+head -c $(( $(stat -c %s "$f") - 7 )) "$t/good.cfx" >"$f"
+expect_eq plugin/fix-cache-truncated "$plain" "$(run_fc "$t/cache")"
+expect_eq plugin/fix-cache-truncated-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" && echo 1)"
+cp "$t/good.cfx" "$f"; printf '\377' | dd of="$f" bs=1 seek=$(( $(stat -c %s "$f") - 1 )) conv=notrunc 2>/dev/null
+expect_eq plugin/fix-cache-bad-answer "$plain" "$(run_fc "$t/cache")"
+expect_eq plugin/fix-cache-bad-answer-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" && echo 1)"
+mkdir "$t/other"; gen_big 23 >"$t/other/big.c"
+CACHEHOT_CACHE_DIR=$t/cache2 $CC -fplugin="$PLUGIN" -Iinclude -c "$t/other/big.c" -o /dev/null 2>/dev/null
+cp "$t"/cache2/fix-*.cfx "$f"
+expect_eq plugin/fix-cache-foreign "$plain" "$(run_fc "$t/cache")"
+expect_eq plugin/fix-cache-foreign-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" && echo 1)"
+# the struct edited (r0 hot now; same size and members, so the same file
+# name): the new fix, as without the cache, never the old one
+gen_big 24 __cacheline_hot >"$t/big.c"
+edited=$(run_fc "")
+expect_eq plugin/fix-cache-edit-changes 1 "$([ "$edited" != "$plain" ] && echo 1)"
+expect_eq plugin/fix-cache-edit-same "$edited" "$(run_fc "$t/cache")"
+expect_eq plugin/fix-cache-edit-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" || echo 1)"
+expect_eq plugin/fix-cache-edit-warm-same "$edited" "$(run_fc "$t/cache")"
+# four units at once on an empty cache: the same diagnostics, one file
+rm -rf "$t/cache"
+for i in 1 2 3 4; do run_fc "$t/cache" >"$t/par$i" & done; wait
+same=0; for i in 1 2 3 4; do [ "$(cat "$t/par$i")" = "$edited" ] && same=$((same + 1)); done
+expect_eq plugin/fix-cache-concurrent "4 same, 1 file" "$same same, $(ls "$t/cache" | wc -l) file"
+rm -rf "$t"
+
 # -flto: the plugin on the link line reaches lto1, which must load it and stay
 # quiet (it once failed: "undefined symbol: parse_in"); the compile-time
 # finding is printed exactly once; C++ the same through cc1plus.
