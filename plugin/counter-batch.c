@@ -446,6 +446,22 @@ static void fill_common(ch_counter_finding *f, const loop_facts &lf, const char 
 
 /* ---- the pass ------------------------------------------------------------ */
 
+/* repeats_after() of (loop, block), memoized for the function being
+ * looked at: every update and every call in one block of a loop asks the
+ * same question (a path search of up to 2 000 steps: 5.8 M instructions
+ * on vmscan.c, where 20 of its 133 questions were asked before) */
+static hash_map<int_hash<HOST_WIDE_INT, -1, -2>, bool> *repeats_memo;
+
+static bool repeats_after_memo(class loop *l, basic_block from)
+{
+	HOST_WIDE_INT key = ((HOST_WIDE_INT)l->num << 32) | (unsigned)from->index;
+	if (bool *v = repeats_memo->get(key))
+		return *v;
+	bool r = repeats_after(l, from);
+	repeats_memo->put(key, r);
+	return r;
+}
+
 static hash_set<int_hash<int, -1, -2>> *reported;   /* per loop num + updater */
 
 static void direct_update(gimple *stmt, tree fndecl, const upd_info &u, class loop *l,
@@ -485,7 +501,7 @@ static void direct_update(gimple *stmt, tree fndecl, const upd_info &u, class lo
 			      "one attempt repeated";
 		else if (facts.get(l)->retry)
 			why = "a retry loop";
-		else if (!repeats_after(l, gimple_bb(stmt)))
+		else if (!repeats_after_memo(l, gimple_bb(stmt)))
 			why = "the loop goes round again after the update only when an "
 			      "attempt failed, or not at all";
 		else if (gauge(stmt))
@@ -564,6 +580,9 @@ static unsigned int execute_counter_batch(function *fun)
 	if (!loops_for_fn(fun) || loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP))
 		any_loop = false;
 	twins.truncate(0);
+	if (!repeats_memo)
+		repeats_memo = new hash_map<int_hash<HOST_WIDE_INT, -1, -2>, bool>;
+	repeats_memo->empty();
 	counter_values_reset();
 	note_unit_accumulators();
 	note_accumulators(fun);
@@ -677,7 +696,7 @@ static unsigned int execute_counter_batch(function *fun)
 			p->facts = *facts.get(l);
 			p->loop_loc = p->facts.loc;
 			p->rare = rare_path(bb, l->header);
-			p->once = !repeats_after(l, bb);
+			p->once = !repeats_after_memo(l, bb);
 			p->callee_uid = fd ? (int)DECL_UID(fd) : -1;
 			if (!fd) {
 				/* the possible targets: functions of this unit whose address

@@ -551,18 +551,35 @@ static bool header_inline(tree fndecl)
 	 * each of the unit's inline functions */
 	static const char *last_file;
 	static bool last_header;
+	/* and no map lookup while the functions come from one ordinary map
+	 * (a header's run of inline functions: 1 700 lookups on
+	 * page_counter.c, 0.12 M instructions): the locations of map k are
+	 * those from its start to the start of map k + 1 */
+	static location_t last_lo, last_hi;
 	const line_map_ordinary *map = NULL;
 	const char *file;
+	location_t loc = DECL_SOURCE_LOCATION(fndecl);
 	if (!DECL_DECLARED_INLINE_P(fndecl) || !main_input_filename)
 		return false;
-	linemap_resolve_location(line_table, DECL_SOURCE_LOCATION(fndecl),
-				 LRK_MACRO_EXPANSION_POINT, &map);
+	if (loc >= last_lo && loc < last_hi)
+		return last_header;
+	linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, &map);
 	file = map ? ORDINARY_MAP_FILE_NAME(map) : NULL;
 	if (!file)
 		return false;
 	if (file != last_file) {
 		last_file = file;
 		last_header = strcmp(file, main_input_filename) != 0;
+	}
+	last_lo = last_hi = 0;
+	if (!IS_ADHOC_LOC(loc) && loc < LINEMAPS_MACRO_LOWEST_LOCATION(line_table) &&
+	    loc >= MAP_START_LOCATION(map)) {
+		const line_map_ordinary *next = map + 1;
+		last_lo = MAP_START_LOCATION(map);
+		last_hi = next < LINEMAPS_ORDINARY_MAPS(line_table) +
+					 LINEMAPS_ORDINARY_USED(line_table)
+				  ? MAP_START_LOCATION(next)
+				  : line_table->highest_location + 1;
 	}
 	return last_header;
 }
