@@ -143,7 +143,7 @@ void ch_fix_memo_free(struct ch_fix_memo *m)
 
 int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 		    const struct ch_fix_leaf *v, size_t n, unsigned L, int ins, unsigned sep,
-		    size_t *order, int *pad, int *moved, uint64_t *size)
+		    int search, size_t *order, int *pad, int *moved, uint64_t *size)
 {
 	struct kbuf b = { NULL, 0, 0 };
 	uint64_t id[4], name[2];
@@ -165,7 +165,7 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 	k64(&b, L);
 	k64(&b, (uint64_t)ins);
 	k64(&b, sep);
-	k64(&b, (uint64_t)ch_fix_reference_search);
+	k64(&b, (uint64_t)search);
 	kstr(&b, t->name);
 	k64(&b, t->size);
 	k64(&b, t->align);

@@ -1003,8 +1003,8 @@ const struct ch_fix *ch_struct_fix_idiom(ch_ctx *ctx, const struct ch_type *t,
 		/* the search's answer kept across units (core/fix-cache.c) */
 		struct ch_fix_memo memo;
 		uint64_t size = 0;
-		int got = ch_fix_memo_get(ctx, &memo, t, v, n, L, ins, sep, s.order, s.pad, s.moved,
-					  &size);
+		int got = ch_fix_memo_get(ctx, &memo, t, v, n, L, ins, sep, ch_fix_reference_search,
+					  s.order, s.pad, s.moved, &size);
 		if (got == 1) {
 			simulate(t, &s, L);
 			if (s.size != size) {   /* not this layout's: search */

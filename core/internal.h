@@ -155,7 +155,9 @@ const char *ch_cache_dir_of(const char *dir, char *buf, size_t size);
  * position k; pad/moved per member; *size: bytes of the fixed layout) when
  * the cache holds it for exactly this input; 0 when it holds "no fix";
  * -1 when it has no answer (m->active then says whether ch_fix_memo_put
- * should store the one computed). ch_fix_memo_free always after get. */
+ * should store the one computed). ins, sep: the kind of break (fix.c);
+ * search: which search ran (ch_fix_reference_search), part of the key.
+ * ch_fix_memo_free always after get. */
 struct ch_fix_memo {
 	char *key;               /* malloc'd: the key, byte for byte */
 	size_t key_len, nmembers;
@@ -164,7 +166,7 @@ struct ch_fix_memo {
 };
 int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 		    const struct ch_fix_leaf *v, size_t n, unsigned L, int ins, unsigned sep,
-		    size_t *order, int *pad, int *moved, uint64_t *size);
+		    int search, size_t *order, int *pad, int *moved, uint64_t *size);
 void ch_fix_memo_put(struct ch_fix_memo *m, int found, const size_t *order, const int *pad,
 		     const int *moved, uint64_t size);
 void ch_fix_memo_free(struct ch_fix_memo *m);
