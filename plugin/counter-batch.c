@@ -235,7 +235,22 @@ static bool cb_dom_computed;
  * is not the memory state, or a list it pops. A loop without either (do { ... } while
  * (xas_nomem(&xas, gfp)), the page cache's retry loops) repeats one
  * attempt: its update runs once per success, not per element. */
+static bool has_cursor_1(class loop *l);
+
+/* has_cursor() of a loop, memoized for the function being looked at (each
+ * update and call in the loop asks; loop_pops_list() scans the function) */
+static hash_map<int_hash<int, -1, -2>, bool> *cursor_memo;
+
 static bool has_cursor(class loop *l)
+{
+	if (bool *v = cursor_memo->get(l->num))
+		return *v;
+	bool r = has_cursor_1(l);
+	cursor_memo->put(l->num, r);
+	return r;
+}
+
+static bool has_cursor_1(class loop *l)
 {
 	for (gphi_iterator g = gsi_start_phis(l->header); !gsi_end_p(g); gsi_next(&g))
 		if (!virtual_operand_p(gimple_phi_result(g.phi())))
@@ -580,9 +595,12 @@ static unsigned int execute_counter_batch(function *fun)
 	if (!loops_for_fn(fun) || loops_state_satisfies_p(fun, LOOPS_NEED_FIXUP))
 		any_loop = false;
 	twins.truncate(0);
-	if (!repeats_memo)
+	if (!repeats_memo) {
 		repeats_memo = new hash_map<int_hash<HOST_WIDE_INT, -1, -2>, bool>;
+		cursor_memo = new hash_map<int_hash<int, -1, -2>, bool>;
+	}
 	repeats_memo->empty();
+	cursor_memo->empty();
 	counter_values_reset();
 	note_unit_accumulators();
 	note_accumulators(fun);

@@ -137,9 +137,18 @@ static tree mem_ref_field(tree ref)
 	if (TREE_CODE(rec) != RECORD_TYPE || !TYPE_SIZE_UNIT(TREE_TYPE(ref)))
 		return NULL_TREE;
 	off = tree_to_shwi(TREE_OPERAND(ref, 1));
+	/* a field's byte position from its two constants, as int_byte_position()
+	 * gives it (DECL_FIELD_OFFSET + DECL_FIELD_BIT_OFFSET / 8) without
+	 * building and folding trees for every field of the record: that was
+	 * 3.8 M instructions for 584 loads on page_alloc.c */
 	for (f = TYPE_FIELDS(rec); f; f = DECL_CHAIN(f))
 		if (TREE_CODE(f) == FIELD_DECL && !DECL_BIT_FIELD(f) &&
-		    TREE_CODE(DECL_FIELD_OFFSET(f)) == INTEGER_CST && int_byte_position(f) == off &&
+		    TREE_CODE(DECL_FIELD_OFFSET(f)) == INTEGER_CST &&
+		    tree_fits_shwi_p(DECL_FIELD_OFFSET(f)) &&
+		    tree_fits_uhwi_p(DECL_FIELD_BIT_OFFSET(f)) &&
+		    tree_to_shwi(DECL_FIELD_OFFSET(f)) +
+				    (HOST_WIDE_INT)(tree_to_uhwi(DECL_FIELD_BIT_OFFSET(f)) / BITS_PER_UNIT) ==
+			    off &&
 		    DECL_SIZE_UNIT(f) && tree_int_cst_equal(DECL_SIZE_UNIT(f), TYPE_SIZE_UNIT(TREE_TYPE(ref))))
 			return f;
 	return NULL_TREE;
