@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* access-internal.h -- what core/access.c and core/infer.c share (private). */
+/* access-internal.h -- what core/access.c, core/access-merge.c and the
+ * inference (core/infer*.c) share (private). */
 #ifndef CACHEHOT_ACCESS_INTERNAL_H
 #define CACHEHOT_ACCESS_INTERNAL_H
 #include <jansson.h>
@@ -24,6 +25,19 @@ void ch_access_set_error(ch_access_facts *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)))
 #endif
 	;
+/* core/access.c: the schema's parts, shared with access-merge.c. obj[key]
+ * as an object, created when missing (borrowed). */
+json_t *ch_access_child(json_t *obj, const char *key);
+/* obj[key] += n (an integer, created as n). */
+void ch_access_add_count(json_t *obj, const char *key, json_int_t n);
+/* field's counts in function (every kind 0 when new; borrowed). */
+json_t *ch_access_fn_counts(json_t *field, const char *function);
+/* "FILE:LINE size N layout H" -> "size N layout H": what must agree */
+const char *ch_access_def_layout(const char *d);
+/* [first, last] line of obj[key]'s calls, widened by [lo, hi] */
+void ch_access_widen_lines(json_t *obj, const char *key, json_int_t lo, json_int_t hi);
+/* The "functions" entry of function (created when missing; borrowed). */
+json_t *ch_access_fn_entry(ch_access_facts *a, const char *function);
 /* core/summary.c: settle every function's parameter summaries (merged
  * "params" and "passes"; flags in f["summary"]) */
 void ch_summary_resolve(json_t *fns);

@@ -51,7 +51,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "internal.h"
+#include "manifest-internal.h"
 
 static const char *pad_name(enum ch_pad_kind k)
 {
@@ -69,7 +69,7 @@ static const char *sev_name(enum ch_severity s)
 	return s == CH_SEV_ERROR ? "error" : s == CH_SEV_WARNING ? "warning" : "note";
 }
 
-static json_t *str_or_null(const char *s)
+json_t *ch_manifest_str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
 }
@@ -79,15 +79,15 @@ static void add_finding(const struct ch_finding *f, void *arg)
 	json_t *a = (json_t *)arg, *o = json_object();
 	json_object_set_new(o, "check", json_string(ch_check_id(f->check)));
 	json_object_set_new(o, "severity", json_string(sev_name(f->severity)));
-	json_object_set_new(o, "field", str_or_null(f->field_a));
+	json_object_set_new(o, "field", ch_manifest_str_or_null(f->field_a));
 	json_object_set_new(o, "offset", json_integer((json_int_t)f->offset_a));
 	json_object_set_new(o, "size", json_integer((json_int_t)f->size_a));
-	json_object_set_new(o, "other", str_or_null(f->field_b));
+	json_object_set_new(o, "other", ch_manifest_str_or_null(f->field_b));
 	json_object_set_new(o, "other_offset", json_integer((json_int_t)f->offset_b));
 	json_object_set_new(o, "other_size", json_integer((json_int_t)f->size_b));
 	json_object_set_new(o, "line", json_integer((json_int_t)f->line_index));
 	json_object_set_new(o, "line_size", json_integer(f->line_size));
-	json_object_set_new(o, "file", str_or_null(f->loc.file));
+	json_object_set_new(o, "file", ch_manifest_str_or_null(f->loc.file));
 	json_object_set_new(o, "line_no", json_integer(f->loc.line));
 	json_object_set_new(o, "col", json_integer(f->loc.col));
 	json_object_set_new(o, "message", json_string(f->message));
@@ -96,7 +96,7 @@ static void add_finding(const struct ch_finding *f, void *arg)
 
 /* ---- every distinct record of a name, in one order ----------------------- */
 
-static char *record_text(json_t *r)
+char *ch_manifest_record_text(json_t *r)
 {
 	return json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
 }
@@ -135,7 +135,7 @@ static void collect(json_t *r, struct rec **v, size_t *n, size_t *cap)
 /* structs[name] := every distinct record of prev (may be NULL) and mine,
  * the first in order as the record itself, the rest as its
  * other_definitions. Takes a reference to mine. */
-static void merge_record(json_t *structs, const char *name, json_t *mine)
+void ch_manifest_merge_record(json_t *structs, const char *name, json_t *mine)
 {
 	json_t *prev = json_object_get(structs, name), *first, *others;
 	struct rec *v = NULL;
@@ -159,7 +159,7 @@ static void merge_record(json_t *structs, const char *name, json_t *mine)
 		 * existed is the same record */
 		d = json_incref(json_object_get(c, "digest"));
 		json_object_del(c, "digest");
-		v[i].text = record_text(c);
+		v[i].text = ch_manifest_record_text(c);
 		if (d)
 			json_object_set_new(c, "digest", d);
 		v[i].file = json_string_value(json_object_get(c, "file"));
@@ -193,7 +193,28 @@ static void merge_record(json_t *structs, const char *name, json_t *mine)
 	free(v);
 }
 
-static json_t *manifest_root(ch_ctx *ctx)
+void ch_manifest_free(ch_ctx *ctx)
+{
+	if (ctx->manifest)
+		json_decref((json_t *)ctx->manifest);
+	ctx->manifest = NULL;
+	free(ctx->manifest_known);
+	ctx->manifest_known = NULL;
+	ctx->nmanifest_known = 0;
+	ctx->manifest_known_read = 0;
+	{
+		struct ch_skipped_record *v = (struct ch_skipped_record *)ctx->manifest_skipped;
+		size_t i;
+		for (i = 0; i < ctx->nmanifest_skipped; i++)
+			if (v[i].finds)
+				json_decref(v[i].finds);
+		free(v);
+		ctx->manifest_skipped = NULL;
+		ctx->nmanifest_skipped = ctx->cap_manifest_skipped = 0;
+	}
+}
+
+json_t *ch_manifest_root(ch_ctx *ctx)
 {
 	json_t *root;
 	if (!ctx->manifest) {
@@ -211,7 +232,7 @@ void ch_manifest_per_thread(ch_ctx *ctx, const char *name)
 	json_t *root, *pt;
 	if (!name || !*name)
 		return;
-	root = manifest_root(ctx);
+	root = ch_manifest_root(ctx);
 	pt = json_object_get(root, "per_thread");
 	if (!json_is_object(pt)) {
 		pt = json_object();
@@ -251,9 +272,9 @@ static void each_annotation(ch_ctx *ctx, const char *sname, const struct ch_type
 static void annotation_json(const char *field, enum ch_class c, const char *g, void *arg)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "field", str_or_null(field));
+	json_object_set_new(o, "field", ch_manifest_str_or_null(field));
 	json_object_set_new(o, "class", json_string(ch_class_name(c)));
-	json_object_set_new(o, "group", str_or_null(g));
+	json_object_set_new(o, "group", ch_manifest_str_or_null(g));
 	json_array_append_new((json_t *)arg, o);
 }
 
@@ -416,23 +437,13 @@ int ch_check_type_manifest(ch_ctx *ctx, struct ch_type *t, const struct ch_confi
 	return r;
 }
 
-/* A record skipped because the manifest held its digest. */
-struct ch_skipped_record {
-	unsigned long long digest;
-	struct ch_type *t;          /* ctx-owned */
-	struct ch_config cfg;
-	int has_cfg;
-	const char *tool;           /* a literal or ctx-owned */
-	json_t *finds;              /* a reference */
-};
-
 static unsigned long long record_digest(ch_ctx *ctx, const struct ch_type *t,
 					const struct ch_config *cfg, const char *tool,
 					json_t *finds, const struct ch_leaf *leaves, size_t n)
 {
 	unsigned long long h = DIGEST_SEED;
 	size_t i;
-	/* every input of build_record(), in its order */
+	/* every input of ch_manifest_build_record(), in its order */
 	dig_str(&h, "cachehot manifest record 1");
 	dig_str(&h, t->name);
 	dig_str(&h, t->loc.file);
@@ -462,9 +473,9 @@ static unsigned long long record_digest(ch_ctx *ctx, const struct ch_type *t,
 }
 
 /* The record of t into ctx's manifest; takes the reference to finds. */
-static void build_record(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
-			 const char *tool, json_t *finds, const struct ch_leaf *leaves,
-			 size_t n, unsigned long long h)
+void ch_manifest_build_record(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
+			      const char *tool, json_t *finds, const struct ch_leaf *leaves,
+			      size_t n, unsigned long long h)
 {
 	json_t *root, *structs, *s, *fields, *ann;
 	size_t i;
@@ -472,11 +483,11 @@ static void build_record(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 	char hex[17];
 
 	snprintf(hex, sizeof(hex), "%016llx", h);
-	root = manifest_root(ctx);
+	root = ch_manifest_root(ctx);
 	structs = json_object_get(root, "structs");
 	s = json_object();
 	json_object_set_new(s, "digest", json_string(hex));
-	json_object_set_new(s, "file", str_or_null(t->loc.file));
+	json_object_set_new(s, "file", ch_manifest_str_or_null(t->loc.file));
 	json_object_set_new(s, "line", json_integer(t->loc.line));
 	json_object_set_new(s, "tool", json_string(tool ? tool : "cachehot"));
 	json_object_set_new(s, "union", json_boolean(t->is_union));
@@ -498,14 +509,14 @@ static void build_record(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 		json_object_set_new(o, "bit_offset", json_integer(leaves[i].bit_offset));
 		json_object_set_new(o, "bit_size", json_integer(leaves[i].bit_size));
 		json_object_set_new(o, "class", json_string(ch_class_name(leaves[i].cls)));
-		json_object_set_new(o, "group", str_or_null(leaves[i].group));
+		json_object_set_new(o, "group", ch_manifest_str_or_null(leaves[i].group));
 		json_object_set_new(o, "padding", json_string(pad_name(leaves[i].pad)));
 		json_object_set_new(o, "line", json_integer((json_int_t)(leaves[i].offset / L)));
 		json_array_append_new(fields, o);
 	}
 	json_object_set_new(s, "fields", fields);
 	json_object_set_new(s, "findings", finds);
-	merge_record(structs, t->name, s);
+	ch_manifest_merge_record(structs, t->name, s);
 }
 
 static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
@@ -546,353 +557,6 @@ static void manifest_add(ch_ctx *ctx, struct ch_type *t, const struct ch_config 
 		k->finds = finds;
 		return;
 	}
-	build_record(ctx, t, cfg, tool, finds, leaves, n, h);
+	ch_manifest_build_record(ctx, t, cfg, tool, finds, leaves, n, h);
 }
 
-/* Under the lock, with the file's text (NULL: no file): build every
- * skipped record whose digest the text no longer holds. */
-static void rebuild_skipped(ch_ctx *ctx, const char *text)
-{
-	struct ch_skipped_record *v = (struct ch_skipped_record *)ctx->manifest_skipped;
-	size_t i;
-	for (i = 0; i < ctx->nmanifest_skipped; i++) {
-		char key[40];
-		struct ch_leaf *leaves;
-		size_t n;
-		snprintf(key, sizeof(key), "\"digest\":\"%016llx\"", v[i].digest);
-		if (!v[i].finds || (text && strstr(text, key)))
-			continue;
-		ch_flatten(ctx, v[i].t, &leaves, &n);
-		build_record(ctx, v[i].t, v[i].has_cfg ? &v[i].cfg : NULL, v[i].tool, v[i].finds,
-			     leaves, n, v[i].digest);
-		v[i].finds = NULL;   /* taken */
-	}
-}
-
-/* "globals": { NAME: { "class": "hot", "group": null, "file": ..., "line": N,
- * "col": N, "tool": "plugin" } }: global variables annotated in the source
- * (the class attributes on a variable, or the sidecar), for cachehot-layout
- * to judge where the link put them. Records of one name at other places are
- * the record's "other_definitions" (merge_global). */
-static int global_before(json_t *a, json_t *b)
-{
-	const char *fa = json_string_value(json_object_get(a, "file"));
-	const char *fb = json_string_value(json_object_get(b, "file"));
-	json_int_t la = json_integer_value(json_object_get(a, "line"));
-	json_int_t lb = json_integer_value(json_object_get(b, "line"));
-	int c = strcmp(fa ? fa : "", fb ? fb : "");
-	char *ta, *tb;
-	if (c || la != lb)
-		return c ? c < 0 : la < lb;
-	ta = record_text(a);
-	tb = record_text(b);
-	c = strcmp(ta ? ta : "", tb ? tb : "");
-	free(ta);
-	free(tb);
-	return c < 0;
-}
-
-/* 1 if records a and b are the definition at one file:line (one variable
- * seen twice: by the plugin and sparse, or a header's in two units). */
-static int global_same_place(json_t *a, json_t *b)
-{
-	const char *fa = json_string_value(json_object_get(a, "file"));
-	const char *fb = json_string_value(json_object_get(b, "file"));
-	return !strcmp(fa ? fa : "", fb ? fb : "") &&
-	       json_integer_value(json_object_get(a, "line")) ==
-		       json_integer_value(json_object_get(b, "line"));
-}
-
-/* Add rec to the sorted array others unless a record of its place is
- * there (then the first by text stays). */
-static void others_add(json_t *others, json_t *rec)
-{
-	size_t i, n = json_array_size(others);
-	for (i = 0; i < n; i++) {
-		json_t *o = json_array_get(others, i);
-		if (global_same_place(o, rec)) {
-			if (global_before(rec, o))
-				json_array_set(others, i, rec);
-			return;
-		}
-		if (global_before(rec, o))
-			break;
-	}
-	json_array_insert(others, i, rec);
-}
-
-/* Records of one name at distinct places (function statics 'calls' of
- * f() and g(), statics of two units) are distinct variables: the first by
- * file and line is the record, the others its "other_definitions" (sorted
- * by file and line), so cachehot-layout matches each symbol by its DWARF
- * declaration. Order-independent. */
-static void merge_global(json_t *globals, const char *name, json_t *rec)
-{
-	json_t *prev = json_object_get(globals, name), *all, *r, *first, *rest;
-	size_t i;
-	if (!json_is_object(prev)) {
-		json_object_set(globals, name, rec);
-		return;
-	}
-	/* every record of both, flattened, in one sorted array */
-	all = json_array();
-	for (i = 0; i < 2; i++) {
-		json_t *x = i ? rec : prev, *od = json_object_get(x, "other_definitions");
-		size_t k;
-		r = json_deep_copy(x);
-		json_object_del(r, "other_definitions");
-		others_add(all, r);
-		json_decref(r);
-		for (k = 0; k < json_array_size(od); k++)
-			others_add(all, json_array_get(od, k));
-	}
-	first = json_incref(json_array_get(all, 0));
-	if (json_array_size(all) > 1) {
-		rest = json_array();
-		for (i = 1; i < json_array_size(all); i++)
-			json_array_append(rest, json_array_get(all, i));
-		json_object_set_new(first, "other_definitions", rest);
-	}
-	json_object_set_new(globals, name, first);
-	json_decref(all);
-}
-
-void ch_manifest_add_global(ch_ctx *ctx, const char *name, enum ch_class cls,
-			    const char *group, struct ch_loc loc, const char *tool)
-{
-	json_t *root, *globals, *g;
-	if (!name || cls == CH_CLASS_NONE)
-		return;
-	root = manifest_root(ctx);
-	globals = json_object_get(root, "globals");
-	if (!globals) {
-		globals = json_object();
-		json_object_set_new(root, "globals", globals);
-	}
-	g = json_object();
-	json_object_set_new(g, "class", json_string(ch_class_name(cls)));
-	json_object_set_new(g, "group", str_or_null(group));
-	json_object_set_new(g, "file", str_or_null(loc.file));
-	json_object_set_new(g, "line", json_integer(loc.line));
-	json_object_set_new(g, "col", json_integer(loc.col));
-	json_object_set_new(g, "tool", json_string(tool ? tool : "cachehot"));
-	merge_global(globals, name, g);
-	json_decref(g);
-}
-
-void ch_manifest_free(ch_ctx *ctx)
-{
-	if (ctx->manifest)
-		json_decref((json_t *)ctx->manifest);
-	ctx->manifest = NULL;
-	free(ctx->manifest_known);
-	ctx->manifest_known = NULL;
-	ctx->nmanifest_known = 0;
-	ctx->manifest_known_read = 0;
-	{
-		struct ch_skipped_record *v = (struct ch_skipped_record *)ctx->manifest_skipped;
-		size_t i;
-		for (i = 0; i < ctx->nmanifest_skipped; i++)
-			if (v[i].finds)
-				json_decref(v[i].finds);
-		free(v);
-		ctx->manifest_skipped = NULL;
-		ctx->nmanifest_skipped = ctx->cap_manifest_skipped = 0;
-	}
-}
-
-/* Every record of mine merged into old (see merge_record). */
-static void merge_structs(json_t *old, json_t *mine)
-{
-	const char *name;
-	json_t *rec;
-	json_object_foreach(mine, name, rec)
-		merge_record(old, name, json_incref(rec));
-}
-
-/* The manifest text 'text' (as ch_manifest_write writes it) already holds
- * every record of mine: merging would give the same file. Every unit of a
- * kernel build judges the same header structs (zone, pglist_data, ...), so
- * after the first this is the usual case, and parsing, merging and writing
- * the whole file again cost each unit up to 4% of cc1
- * (bench/plugin-overhead). A record is held when its digest is (anywhere:
- * a digest covers the record's name and every input, and a merge keeps
- * every distinct record of a name); a unit with "globals" or "per_thread"
- * to add, or a record without a digest: 0, the full merge decides. */
-static int manifest_holds(const char *text, json_t *mine)
-{
-	static const char head[] = "{\"cachehot_manifest\":1,\"structs\":{";
-	const char *name;
-	json_t *rec;
-	size_t n = strlen(text);
-	if (json_object_size(json_object_get(mine, "globals")) ||
-	    json_object_size(json_object_get(mine, "per_thread")))
-		return 0;
-	if (strncmp(text, head, sizeof(head) - 1) || n < sizeof(head) + 2 ||
-	    strcmp(text + n - 3, "}}\n"))
-		return 0;
-	json_object_foreach(json_object_get(mine, "structs"), name, rec) {
-		const char *d = json_string_value(json_object_get(rec, "digest"));
-		char key[40];
-		if (!d || strlen(d) != 16 || json_object_get(rec, "other_definitions"))
-			return 0;
-		snprintf(key, sizeof(key), "\"digest\":\"%s\"", d);
-		if (!strstr(text, key))
-			return 0;
-	}
-	return 1;
-}
-
-static void merge_manifests(json_t *old, json_t *mine);
-
-int ch_manifest_write(ch_ctx *ctx, const char *path)
-{
-	char *lockpath;
-	int lfd, rc = -1;
-	json_t *old = NULL, *mine = (json_t *)ctx->manifest;
-	json_error_t jerr;
-	size_t n = strlen(path);
-
-	if (!mine)   /* nothing annotated: still leave a valid manifest */
-		mine = manifest_root(ctx);
-	{
-		int direct;
-		char *target = ch_output_target(path, &direct);
-		if (!target || direct) {
-			ch_set_error(ctx, "%s: the manifest must be a regular file (or a new one): %s",
-				     path, target ? "this is a device or FIFO" : strerror(errno));
-			free(target);
-			return -1;
-		}
-		path = ch_strdup(ctx, target);   /* a symlink stays a link */
-		free(target);
-		n = strlen(path);
-	}
-	lockpath = (char *)malloc(n + 8);
-	snprintf(lockpath, n + 8, "%s.lock", path);
-	lfd = open(lockpath, O_RDWR | O_CREAT, 0644);
-	if (lfd < 0 || flock(lfd, LOCK_EX)) {
-		ch_set_error(ctx, "%s: cannot lock manifest: %s", lockpath, strerror(errno));
-		goto out;
-	}
-	if (access(path, F_OK) == 0) {
-		char *text = ch_read_text_file(ctx, path);
-		rebuild_skipped(ctx, text);
-		if (text && manifest_holds(text, mine)) {
-			free(text);
-			rc = 0;
-			goto out;
-		}
-		/* from the text already read; json_load_file reads a
-		 * character at a time (getc) */
-		old = text ? json_loads(text, 0, &jerr) : json_load_file(path, 0, &jerr);
-		free(text);
-		if (!old || !json_is_object(json_object_get(old, "structs"))) {
-			if (old || jerr.line < 1)
-				ch_set_error(ctx, "%s: existing file is not a cachehot manifest: %s",
-					     path, old ? "no \"structs\" object" : jerr.text);
-			else
-				ch_set_error(ctx, "%s:%d: existing file is not a cachehot manifest: %s",
-					     path, jerr.line, jerr.text);
-			goto out;
-		}
-		merge_manifests(old, mine);
-	} else {
-		rebuild_skipped(ctx, NULL);
-		old = json_incref(mine);
-	}
-	{
-		struct ch_atomic at;
-		if (ch_atomic_open(&at, path)) {
-			ch_set_error(ctx, "%s: cannot create a file beside it: %s", path, strerror(errno));
-			goto out;
-		}
-		if (json_dumpfd(old, at.fd, JSON_COMPACT | JSON_SORT_KEYS) ||
-		    write(at.fd, "\n", 1) != 1) {
-			ch_set_error(ctx, "%s: cannot write manifest: %s", path, strerror(errno));
-			ch_atomic_abort(&at);
-			goto out;
-		}
-		if (ch_atomic_commit(&at)) {
-			ch_set_error(ctx, "%s: cannot rename into place: %s", path, strerror(errno));
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	if (old)
-		json_decref(old);
-	if (lfd >= 0)
-		close(lfd);
-	free(lockpath);
-	return rc;
-}
-
-/* ---- records carried in objects ---------------------------------------------- */
-
-char *ch_manifest_unit_text(ch_ctx *ctx)
-{
-	/* the records skipped because the file held them are this unit's
-	 * too: the object carries every one */
-	rebuild_skipped(ctx, NULL);
-	return json_dumps(manifest_root(ctx), JSON_COMPACT | JSON_SORT_KEYS);
-}
-
-/* other's records (a unit's, or a whole manifest's) merged into mine, as
- * ch_manifest_write merges a unit into the file */
-static void merge_manifests(json_t *old, json_t *mine)
-{
-	json_t *mg = json_object_get(mine, "globals"), *og, *rec;
-	const char *name;
-	merge_structs(json_object_get(old, "structs"), json_object_get(mine, "structs"));
-	if (json_is_object(mg)) {
-		og = json_object_get(old, "globals");
-		if (!json_is_object(og)) {
-			og = json_object();
-			json_object_set_new(old, "globals", og);
-		}
-		json_object_foreach(mg, name, rec)
-			merge_global(og, name, rec);
-	}
-	if (json_is_object(json_object_get(mine, "per_thread"))) {
-		json_t *pt = json_object_get(old, "per_thread");
-		if (!json_is_object(pt)) {
-			pt = json_object();
-			json_object_set_new(old, "per_thread", pt);
-		}
-		json_object_update(pt, json_object_get(mine, "per_thread"));
-	}
-}
-
-int ch_manifest_merge_text(ch_ctx *ctx, const char *text, const char *origin)
-{
-	json_error_t jerr;
-	json_t *u = json_loads(text, 0, &jerr), *structs;
-	const char *name;
-	json_t *rec;
-	if (!u) {
-		ch_set_error(ctx, "%s: a manifest record is not valid JSON: %s", origin, jerr.text);
-		return -1;
-	}
-	structs = json_object_get(u, "structs");
-	if (json_integer_value(json_object_get(u, "cachehot_manifest")) != 1 ||
-	    !json_is_object(structs)) {
-		ch_set_error(ctx, "%s: not a cachehot manifest record", origin);
-		json_decref(u);
-		return -1;
-	}
-	json_object_foreach(structs, name, rec)
-		if (!json_is_object(rec) || !json_is_array(json_object_get(rec, "fields"))) {
-			ch_set_error(ctx, "%s: struct \"%s\": no \"fields\" array", origin, name);
-			json_decref(u);
-			return -1;
-		}
-	merge_manifests(manifest_root(ctx), u);
-	json_decref(u);
-	return 0;
-}
-
-char *ch_manifest_text(ch_ctx *ctx)
-{
-	return json_dumps(manifest_root(ctx), JSON_COMPACT | JSON_SORT_KEYS);
-}

@@ -458,7 +458,7 @@ unsigned lt_manifest_line_size(struct lt_manifest *m)
 	return ls;
 }
 
-/* ---- annotated global variables ("globals", core/manifest.c) -------------- */
+/* ---- annotated global variables ("globals", core/manifest-merge.c) -------------- */
 /* 1 if path names the file of a record (equal, or one a path ending in
  * the other: the manifest says what the compiler was given, DWARF may say
  * more of the path). */
