@@ -94,7 +94,10 @@ void ch_ctx_free(ch_ctx *ctx)
 		ctx->side_lazy_ops->free(ctx);
 	free(ctx->side);
 	free(ctx->side_types);
-	free(ctx->side_idx);
+	ch_index_free(&ctx->side_idx);
+	ch_index_free(&ctx->side_type_idx);
+	free(ctx->side_prefixes);
+	ch_index_free(&ctx->side_prefix_idx);
 	free(ctx->records);
 	free(ctx);
 }

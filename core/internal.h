@@ -25,12 +25,14 @@ struct ch_sidecar_entry {
 	int owned;              /* "STRUCT owned": field is "" (no member has
 				 * that name), in STRUCT's chain */
 	size_t seq;             /* load order: files in order, lines within one */
+	uint64_t key_hash;      /* of (type, field) in the index (sidecar.c) */
 };
 
 /* One STRUCT named by field entries: its entries form a chain through
  * next_of_type (indices + 1, file order). */
 struct ch_side_type {
 	const char *name;
+	uint64_t hash;          /* of name, in the index (sidecar.c) */
 	size_t first, last;
 	size_t n;               /* entries in the chain first .. last */
 };
@@ -54,6 +56,13 @@ void ch_type_chain(ch_ctx *ctx, struct ch_type *t, struct ch_side_chain *c);
 enum ch_class ch_sidecar_class_chain(ch_ctx *ctx, const struct ch_side_chain *c,
 				     const char *field, const char **group, int *inferred);
 
+/* core/sidecar.c, for sidecar-query.c: the entry for (type, field),
+ * field NULL for "FUNCTION() addressable", or NULL; the chain of STRUCT
+ * type, or NULL (the pointer holds until the next struct is added). Both
+ * O(1) expected, loading type's pending entries first (sidecar-index.c). */
+struct ch_sidecar_entry *ch_sidecar_find_entry(const ch_ctx *ctx, const char *type,
+					       const char *field);
+struct ch_side_type *ch_sidecar_find_type(const ch_ctx *ctx, const char *type);
 /* the first len bytes of s (ch_sidecar_hint_tag) */
 struct ch_name_prefix {
 	const char *s;
@@ -87,18 +96,19 @@ struct ch_ctx {
 	size_t nside, capside;
 	size_t nside_per_thread;  /* of them "NAME[] per_thread" lines */
 	size_t nside_global;      /* of them "VARIABLE CLASS" lines */
-	/* every proper prefix of their names (ch_sidecar_hint_tag), open
-	 * addressing over (start, length) of the names; ch_alloc memory,
+	/* every proper prefix of their names (ch_sidecar_hint_tag), each
+	 * once, (start, length) of the names, found by side_prefix_idx;
 	 * built for nside_prefixes_for variable lines */
 	struct ch_name_prefix *side_prefixes;
-	size_t cap_side_prefixes, nside_prefixes_for;
-	/* sidecar indices, open addressing (linear probing), rebuilt when
-	 * half full: (STRUCT, member key) -> entry index + 1, and STRUCT ->
-	 * its chain. Member keys are opaque strings. */
-	size_t *side_idx;
-	size_t cap_side_idx;
+	size_t nside_prefixes, cap_side_prefixes, nside_prefixes_for;
+	struct ch_index side_prefix_idx;
+	/* sidecar indices (struct ch_index): (STRUCT, member key) -> entry
+	 * index, and STRUCT -> its chain in side_types; rebuilt whole when a
+	 * failed load is undone. Member keys are opaque strings. */
+	struct ch_index side_idx;
 	struct ch_side_type *side_types;
 	size_t nside_types, cap_side_types;
+	struct ch_index side_type_idx;
 	/* side_types also holds "STRUCT." (no identifier ends in '.') for
 	 * each STRUCT with a "STRUCT.FIELD[] per_thread" entry, so that a
 	 * struct without one costs one lookup, not one per member */

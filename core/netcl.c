@@ -24,10 +24,8 @@ struct ch_netcl {
 	ch_ctx *ctx;
 	struct ch_netcl_row *rows;
 	size_t n, cap;
-	/* open addressing (linear probing), rebuilt when half full:
-	 * (type_name, field) -> row index + 1, and type_name -> types index + 1 */
-	size_t *row_slot, cap_row_slot;
-	size_t *type_slot, cap_type_slot;
+	/* the core's index: (type_name, field) -> row, type_name -> types */
+	struct ch_index row_idx, type_idx;
 	struct nc_type *types;
 	size_t ntypes, cap_types;
 };
@@ -49,68 +47,38 @@ void ch_netcl_free(ch_netcl *t)
 	for (i = 0; i < t->ntypes; i++)
 		free(t->types[i].idx);
 	free(t->types);
-	free(t->row_slot);
-	free(t->type_slot);
+	ch_index_free(&t->row_idx);
+	ch_index_free(&t->type_idx);
 	free(t->rows);
 	free(t);
 }
 
 /* ---- the index: rows by struct, and the duplicate check ------------------ */
-static size_t fnv(size_t h, const char *s)
+static uint64_t row_hash(const struct ch_netcl_row *r)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
+	return ch_hash_str(r->type_name) * 31u + ch_hash_str(r->field);
 }
 
-static size_t row_hash(const struct ch_netcl_row *r)
+static int row_is(size_t item, const void *key, const void *arg)
 {
-	return fnv(fnv(2166136261u, r->type_name) * 31u + 1, r->field);
+	const struct ch_netcl_row *o = &((const ch_netcl *)arg)->rows[item];
+	const struct ch_netcl_row *r = (const struct ch_netcl_row *)key;
+	return !strcmp(o->type_name, r->type_name) && !strcmp(o->field, r->field);
 }
 
-/* The slot of (type_name, field) in row_slot: the one holding such a row or
- * the empty one where it goes. */
-static size_t *row_slot_of(ch_netcl *t, const struct ch_netcl_row *r)
+static uint64_t row_rehash(size_t item, const void *arg)
 {
-	size_t mask = t->cap_row_slot - 1, h = row_hash(r) & mask;
-	while (t->row_slot[h]) {
-		const struct ch_netcl_row *o = &t->rows[t->row_slot[h] - 1];
-		if (!strcmp(o->type_name, r->type_name) && !strcmp(o->field, r->field))
-			break;
-		h = (h + 1) & mask;
-	}
-	return &t->row_slot[h];
+	return row_hash(&((const ch_netcl *)arg)->rows[item]);
 }
 
-static size_t *type_slot_of(ch_netcl *t, const char *name)
+static int type_is(size_t item, const void *key, const void *arg)
 {
-	size_t mask = t->cap_type_slot - 1, h = fnv(2166136261u, name) & mask;
-	while (t->type_slot[h] && strcmp(t->types[t->type_slot[h] - 1].name, name))
-		h = (h + 1) & mask;
-	return &t->type_slot[h];
+	return !strcmp(((const ch_netcl *)arg)->types[item].name, (const char *)key);
 }
 
-static void grow_slots(ch_netcl *t)
+static uint64_t type_rehash(size_t item, const void *arg)
 {
-	size_t i;
-	if (2 * (t->n + 1) > t->cap_row_slot) {
-		free(t->row_slot);
-		t->cap_row_slot = t->cap_row_slot ? 2 * t->cap_row_slot : 256;
-		t->row_slot = (size_t *)calloc(t->cap_row_slot, sizeof(size_t));
-		if (!t->row_slot)
-			abort();
-		for (i = 0; i + 1 < t->n; i++)   /* every row but the newest */
-			*row_slot_of(t, &t->rows[i]) = i + 1;
-	}
-	if (2 * (t->ntypes + 1) > t->cap_type_slot) {
-		free(t->type_slot);
-		t->cap_type_slot = t->cap_type_slot ? 2 * t->cap_type_slot : 64;
-		t->type_slot = (size_t *)calloc(t->cap_type_slot, sizeof(size_t));
-		if (!t->type_slot)
-			abort();
-		for (i = 0; i < t->ntypes; i++)
-			*type_slot_of(t, t->types[i].name) = i + 1;
-	}
+	return ch_hash_str(((const ch_netcl *)arg)->types[item].name);
 }
 
 /* Index the newest row (t->rows[t->n - 1], complete). A second row for one
@@ -120,21 +88,19 @@ static void grow_slots(ch_netcl *t)
 static int index_row(ch_netcl *t)
 {
 	const struct ch_netcl_row *r = &t->rows[t->n - 1];
-	size_t *slot, *ts;
+	size_t o, ts;
 	struct nc_type *ty;
-	grow_slots(t);
-	slot = row_slot_of(t, r);
-	if (*slot) {
-		const struct ch_netcl_row *o = &t->rows[*slot - 1];
+	o = ch_index_find(&t->row_idx, row_hash(r), row_is, r, t);
+	if (o != CH_INDEX_NONE) {
 		ch_set_error(t->ctx, "%s:%u: a second row for %s.%s (the first is at %s:%u): "
 			     "remove one of them", r->file, r->line, r->type_name, r->field,
-			     o->file, o->line);
+			     t->rows[o].file, t->rows[o].line);
 		t->n--;
 		return -1;
 	}
-	*slot = t->n;
-	ts = type_slot_of(t, r->type_name);
-	if (!*ts) {
+	ch_index_add(&t->row_idx, t->n - 1, row_hash(r), row_rehash, t);
+	ts = ch_index_find(&t->type_idx, ch_hash_str(r->type_name), type_is, r->type_name, t);
+	if (ts == CH_INDEX_NONE) {
 		if (t->ntypes == t->cap_types) {
 			t->cap_types = t->cap_types ? 2 * t->cap_types : 16;
 			t->types = (struct nc_type *)ch_xrealloc(t->types,
@@ -142,9 +108,10 @@ static int index_row(ch_netcl *t)
 		}
 		memset(&t->types[t->ntypes], 0, sizeof(*t->types));
 		t->types[t->ntypes].name = r->type_name;
-		*ts = ++t->ntypes;
+		ts = t->ntypes++;
+		ch_index_add(&t->type_idx, ts, ch_hash_str(r->type_name), type_rehash, t);
 	}
-	ty = &t->types[*ts - 1];
+	ty = &t->types[ts];
 	CH_GROW(ty->idx, ty->n, ty->cap, 8);
 	ty->idx[ty->n++] = t->n - 1;
 	return 0;
@@ -152,15 +119,15 @@ static int index_row(ch_netcl *t)
 
 size_t ch_netcl_type_rows(const ch_netcl *t, const char *type_name, const size_t **idx)
 {
-	size_t *ts;
+	size_t ts;
 	*idx = NULL;
-	if (!t->cap_type_slot || !type_name)
+	if (!type_name)
 		return 0;
-	ts = type_slot_of((ch_netcl *)t, type_name);
-	if (!*ts)
+	ts = ch_index_find(&t->type_idx, ch_hash_str(type_name), type_is, type_name, t);
+	if (ts == CH_INDEX_NONE)
 		return 0;
-	*idx = t->types[*ts - 1].idx;
-	return t->types[*ts - 1].n;
+	*idx = t->types[ts].idx;
+	return t->types[ts].n;
 }
 
 size_t ch_netcl_count(const ch_netcl *t) { return t->n; }

@@ -15,6 +15,11 @@
  * e.g. "page_counter.usage exclusive", "page_counter.failcnt hot:charge".
  * Names are C identifiers; FIELD names a direct member (an anonymous
  * struct/union member's fields are named directly, as in C).
+ *
+ * This file reads lines into entries and indexes them (struct ch_index:
+ * by STRUCT and member, and each STRUCT's chain of entries);
+ * sidecar-query.c answers the questions the rules ask; sidecar-index.c
+ * keeps a per-build index file that loads a struct's entries on demand.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -48,19 +53,13 @@ static int is_path(const char *s)
 }
 
 /* ch_hash_str: in this process only (the index file has its own,
- * sidecar-index.c) */
-static size_t type_hash(const char *type, size_t cap)
-{
-	return (size_t)ch_hash_str(type) & (cap - 1);
-}
-
-/* STRUCT, then the member key or a marker for "FUNCTION() addressable",
- * whose field is NULL */
-static size_t entry_hash(const char *type, const char *field, size_t cap)
+ * sidecar-index.c). STRUCT, then the member key or a marker for
+ * "FUNCTION() addressable", whose field is NULL. */
+static uint64_t entry_hash(const char *type, const char *field)
 {
 	uint64_t h = ch_hash_str(type) * 0x9E3779B97F4A7C15ull;
 	h ^= field ? ch_hash_str(field) : 0xfe;
-	return (size_t)(h ^ (h >> 29)) & (cap - 1);
+	return h ^ (h >> 29);
 }
 
 static int same_key(const struct ch_sidecar_entry *e, const char *type, const char *field)
@@ -84,102 +83,106 @@ void ch_sidecar_pending_all(ch_ctx *ctx)
 		ctx->side_lazy_ops->all(ctx);
 }
 
-/* The entry for (type, field), field NULL for FUNCTION() addressable; or
- * NULL. O(1) expected. */
-static struct ch_sidecar_entry *find_entry(const ch_ctx *ctx, const char *type,
-					   const char *field)
+struct entry_key { const char *type, *field; };
+
+static int entry_is(size_t item, const void *key, const void *arg)
 {
-	size_t i;
-	if (ctx->nside_pending)
-		ch_sidecar_pending_need((ch_ctx *)ctx, type);
-	if (!ctx->cap_side_idx)
-		return NULL;
-	for (i = entry_hash(type, field, ctx->cap_side_idx); ctx->side_idx[i];
-	     i = (i + 1) & (ctx->cap_side_idx - 1)) {
-		struct ch_sidecar_entry *e = &ctx->side[ctx->side_idx[i] - 1];
-		if (same_key(e, type, field))
-			return e;
-	}
-	return NULL;
+	const struct entry_key *k = (const struct entry_key *)key;
+	return same_key(&((const ch_ctx *)arg)->side[item], k->type, k->field);
 }
 
-static struct ch_side_type *find_type(const ch_ctx *ctx, const char *type)
+static uint64_t entry_rehash(size_t item, const void *arg)
+{
+	return ((const ch_ctx *)arg)->side[item].key_hash;
+}
+
+static int type_is(size_t item, const void *key, const void *arg)
+{
+	return !strcmp(((const ch_ctx *)arg)->side_types[item].name, (const char *)key);
+}
+
+static uint64_t type_rehash(size_t item, const void *arg)
+{
+	return ((const ch_ctx *)arg)->side_types[item].hash;
+}
+
+/* The entry for (type, field), field NULL for FUNCTION() addressable; or
+ * NULL. O(1) expected. */
+struct ch_sidecar_entry *ch_sidecar_find_entry(const ch_ctx *ctx, const char *type,
+					       const char *field)
+{
+	struct entry_key k = { type, field };
+	size_t i;
+	if (ctx->nside_pending)
+		ch_sidecar_pending_need((ch_ctx *)ctx, type);
+	i = ch_index_find(&ctx->side_idx, entry_hash(type, field), entry_is, &k, ctx);
+	return i == CH_INDEX_NONE ? NULL : &ctx->side[i];
+}
+
+/* The chain of STRUCT type, or NULL; the pointer holds until the next
+ * struct is added. */
+struct ch_side_type *ch_sidecar_find_type(const ch_ctx *ctx, const char *type)
 {
 	size_t i;
 	if (ctx->nside_pending)
 		ch_sidecar_pending_need((ch_ctx *)ctx, type);
-	if (!ctx->cap_side_types)
-		return NULL;
-	for (i = type_hash(type, ctx->cap_side_types); ctx->side_types[i].name;
-	     i = (i + 1) & (ctx->cap_side_types - 1))
-		if (!strcmp(ctx->side_types[i].name, type))
-			return &ctx->side_types[i];
-	return NULL;
+	i = ch_index_find(&ctx->side_type_idx, ch_hash_str(type), type_is, type, ctx);
+	return i == CH_INDEX_NONE ? NULL : &ctx->side_types[i];
+}
+
+/* A new chain: STRUCT name, entry idx (0-based) its first. */
+static void new_type(ch_ctx *ctx, const char *name, size_t idx)
+{
+	struct ch_side_type *t;
+	CH_GROW(ctx->side_types, ctx->nside_types, ctx->cap_side_types, 16);
+	t = &ctx->side_types[ctx->nside_types];
+	t->name = name;
+	t->hash = ch_hash_str(name);
+	t->first = t->last = idx + 1;
+	t->n = 1;
+	ch_index_add(&ctx->side_type_idx, ctx->nside_types, t->hash, type_rehash, ctx);
+	ctx->nside_types++;
 }
 
 /* 1 if some entry names struct type_name: most structs of a translation
  * unit are not in the sidecar, and one lookup settles them. */
 int ch_sidecar_names_type(const ch_ctx *ctx, const char *type_name)
 {
-	return type_name && find_type(ctx, type_name) != NULL;
+	return type_name && ch_sidecar_find_type(ctx, type_name) != NULL;
 }
 
-/* Put entry idx (0-based) into both indices; they have room. */
+/* Put entry idx (0-based) into both indices. */
 static void index_entry(ch_ctx *ctx, size_t idx)
 {
 	struct ch_sidecar_entry *e = &ctx->side[idx];
 	struct ch_side_type *t;
-	size_t i;
-	for (i = entry_hash(e->type, e->field, ctx->cap_side_idx); ctx->side_idx[i];
-	     i = (i + 1) & (ctx->cap_side_idx - 1))
-		;
-	ctx->side_idx[i] = idx + 1;
+	e->key_hash = entry_hash(e->type, e->field);
+	ch_index_add(&ctx->side_idx, idx, e->key_hash, entry_rehash, ctx);
 	e->next_of_type = 0;
 	if (e->global)
 		ctx->nside_glob++;
 	if (e->owned)
 		ctx->nside_owned++;
-	if (e->pt_struct && !find_type(ctx, e->pt_struct)) {
-		for (i = type_hash(e->pt_struct, ctx->cap_side_types); ctx->side_types[i].name;
-		     i = (i + 1) & (ctx->cap_side_types - 1))
-			;
-		ctx->side_types[i].name = e->pt_struct;
-		ctx->side_types[i].first = ctx->side_types[i].last = idx + 1;
-		ctx->side_types[i].n = 1;
-		ctx->nside_types++;
-	}
+	if (e->pt_struct && !ch_sidecar_find_type(ctx, e->pt_struct))
+		new_type(ctx, e->pt_struct, idx);
 	if (!e->field)
 		return;
-	t = find_type(ctx, e->type);
+	t = ch_sidecar_find_type(ctx, e->type);
 	if (t) {
 		ctx->side[t->last - 1].next_of_type = idx + 1;
 		t->last = idx + 1;
 		t->n++;
 		return;
 	}
-	for (i = type_hash(e->type, ctx->cap_side_types); ctx->side_types[i].name;
-	     i = (i + 1) & (ctx->cap_side_types - 1))
-		;
-	ctx->side_types[i].name = e->type;
-	ctx->side_types[i].first = ctx->side_types[i].last = idx + 1;
-	ctx->side_types[i].n = 1;
-	ctx->nside_types++;
+	new_type(ctx, e->type, idx);
 }
 
-/* Rebuild both indices from the entries, sized for want entries: on
- * growth (amortized O(1) per entry) and after a failed load is undone. */
-static void reindex(ch_ctx *ctx, size_t want)
+/* Rebuild both indices from the entries: after a failed load is undone. */
+static void reindex(ch_ctx *ctx)
 {
-	size_t cap = 16, i;
-	while (cap < 2 * want)
-		cap *= 2;
-	free(ctx->side_idx);
-	free(ctx->side_types);
-	ctx->side_idx = (size_t *)calloc(cap, sizeof(size_t));
-	ctx->side_types = (struct ch_side_type *)calloc(cap, sizeof(struct ch_side_type));
-	if (!ctx->side_idx || !ctx->side_types)
-		abort();
-	ctx->cap_side_idx = ctx->cap_side_types = cap;
+	size_t i;
+	ch_index_free(&ctx->side_idx);
+	ch_index_free(&ctx->side_type_idx);
 	ctx->nside_types = 0;
 	ctx->nside_glob = 0;
 	ctx->nside_owned = 0;
@@ -198,10 +201,7 @@ static void add_entry(ch_ctx *ctx, const struct ch_sidecar_entry *e)
 	ctx->side[ctx->nside] = *e;
 	ctx->side[ctx->nside++].seq = ctx->side_seq;
 	ctx->side_gen++;
-	if (2 * ctx->nside > ctx->cap_side_idx)
-		reindex(ctx, 2 * ctx->nside);
-	else
-		index_entry(ctx, ctx->nside - 1);
+	index_entry(ctx, ctx->nside - 1);
 }
 
 /* "STRUCT.@GROUP CLASS": the class of the kernel cacheline group GROUP of
@@ -231,7 +231,7 @@ static int parse_group_line(ch_ctx *ctx, struct ch_sidecar_entry *e, char *type,
 	*dot = 0;
 	e->type = ch_strdup(ctx, type);
 	e->field = ch_strdup(ctx, dot + 1);
-	o = find_entry(ctx, e->type, e->field);
+	o = ch_sidecar_find_entry(ctx, e->type, e->field);
 	if (o) {
 		if (o->cls == e->cls)
 			return 0;
@@ -314,7 +314,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		e.count = cnt;
 		if (dt)
 			e.pt_struct = ch_printf(ctx, "%.*s.", (int)(dt - tok[0]), tok[0]);
-		if (!find_entry(ctx, e.type, NULL)) {
+		if (!ch_sidecar_find_entry(ctx, e.type, NULL)) {
 			add_entry(ctx, &e);
 			ctx->nside_per_thread++;
 		}
@@ -333,7 +333,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 		e.type = ch_strdup(ctx, tok[0]);
 		e.field = ch_strdup(ctx, "");
 		e.owned = 1;
-		if (!find_entry(ctx, e.type, e.field))
+		if (!ch_sidecar_find_entry(ctx, e.type, e.field))
 			add_entry(ctx, &e);
 		return 0;
 	}
@@ -396,7 +396,7 @@ static int parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *s)
 	{
 		/* one class per field, as for attributes: a repeat is ignored,
 		 * a different class is an error naming both lines */
-		const struct ch_sidecar_entry *o = find_entry(ctx, e.type, e.field);
+		const struct ch_sidecar_entry *o = ch_sidecar_find_entry(ctx, e.type, e.field);
 		if (o) {
 			if (o->cls == e.cls && !strcmp(o->group ? o->group : "", e.group ? e.group : ""))
 				return 0;
@@ -452,7 +452,7 @@ int ch_sidecar_load_string(ch_ctx *ctx, const char *name, const char *text)
 		free(line);
 		if (rc) {
 			ctx->nside = before;   /* all or nothing */
-			reindex(ctx, ctx->nside);
+			reindex(ctx);
 			return -1;
 		}
 		p += len;
@@ -485,7 +485,7 @@ int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const c
 	free(line);
 	if (rc) {
 		ctx->nside = before;
-		reindex(ctx, ctx->nside);
+		reindex(ctx);
 		return -1;
 	}
 	return 0;
@@ -519,453 +519,3 @@ int ch_sidecar_load(ch_ctx *ctx, const char *path)
 	return rc;
 }
 
-enum ch_class ch_sidecar_class(ch_ctx *ctx, const char *type_name,
-			       const char *field, const char **group)
-{
-	return ch_sidecar_class_inferred(ctx, type_name, field, group, NULL);
-}
-
-enum ch_class ch_sidecar_class_inferred(ch_ctx *ctx, const char *type_name,
-					const char *field, const char **group, int *inferred)
-{
-	struct ch_sidecar_entry *e;
-	if (inferred)
-		*inferred = 0;
-	if (!type_name || !field)
-		return CH_CLASS_NONE;
-	e = find_entry(ctx, type_name, field);
-	if (!e)
-		return CH_CLASS_NONE;
-	e->matched = 1;
-	if (group)
-		*group = e->group;
-	if (inferred)
-		*inferred = e->inferred;
-	return e->cls;
-}
-
-int ch_sidecar_chain(ch_ctx *ctx, const char *type, struct ch_side_chain *c)
-{
-	const struct ch_side_type *t = type ? find_type(ctx, type) : NULL;
-	c->type = type;
-	c->first = t ? t->first : 0;
-	c->n = t ? t->n : 0;
-	return t != NULL;
-}
-
-void ch_type_chain(ch_ctx *ctx, struct ch_type *t, struct ch_side_chain *c)
-{
-	if (t->side_gen && t->side_gen == ctx->side_gen + 1 && t->side_name == t->name) {
-		c->type = t->name;
-		c->first = t->side_first;
-		c->n = t->side_n;
-		return;
-	}
-	ch_sidecar_chain(ctx, t->name, c);
-	/* after the look-up: it may parse the struct's lines from an index */
-	t->side_name = t->name;
-	t->side_first = c->first;
-	t->side_n = c->n;
-	t->side_gen = ctx->side_gen + 1;
-}
-
-/* Walked up to this many entries (a struct's members asked one by one:
- * beyond it, the hash) */
-#define CH_CHAIN_WALK 8
-
-enum ch_class ch_sidecar_class_chain(ch_ctx *ctx, const struct ch_side_chain *c,
-				     const char *field, const char **group, int *inferred)
-{
-	size_t i;
-	if (!c->first || !field) {
-		if (inferred)
-			*inferred = 0;
-		return CH_CLASS_NONE;
-	}
-	if (c->n > CH_CHAIN_WALK)
-		return ch_sidecar_class_inferred(ctx, c->type, field, group, inferred);
-	if (inferred)
-		*inferred = 0;
-	/* to the chain's end: entries parsed after c was filled are on it */
-	for (i = c->first; i; i = ctx->side[i - 1].next_of_type) {
-		struct ch_sidecar_entry *e = &ctx->side[i - 1];
-		if (!e->field || strcmp(e->field, field))
-			continue;
-		e->matched = 1;
-		if (group)
-			*group = e->group;
-		if (inferred)
-			*inferred = e->inferred;
-		return e->cls;
-	}
-	return CH_CLASS_NONE;
-}
-
-int ch_sidecar_path_under(const ch_ctx *ctx, const char *type_name, const char *prefix)
-{
-	const struct ch_side_type *t = type_name ? find_type(ctx, type_name) : NULL;
-	size_t i, n = prefix ? strlen(prefix) : 0;
-	for (i = t ? t->first : 0; i; i = ctx->side[i - 1].next_of_type) {
-		const char *fl = ctx->side[i - 1].field;
-		if (!fl || !strchr(fl, '.'))
-			continue;
-		if (!prefix || (!strncmp(fl, prefix, n) && fl[n] == '.'))
-			return 1;
-	}
-	return 0;
-}
-
-/* Does path ("a.b.c") name a member of t, through named members (and
- * anonymous ones, whose members C names directly) of struct/union type? */
-static int resolves(const struct ch_type *t, const char *path, int depth)
-{
-	const char *dot = strchr(path, '.');
-	size_t len = dot ? (size_t)(dot - path) : strlen(path), i;
-	if (!t || depth > 16)
-		return 0;
-	for (i = 0; i < t->nmembers; i++) {
-		const struct ch_member *m = &t->members[i];
-		if (!m->name) {
-			if (m->type && resolves(m->type, path, depth + 1))
-				return 1;
-			continue;
-		}
-		if (strlen(m->name) != len || strncmp(m->name, path, len))
-			continue;
-		return !dot || (m->type && resolves(m->type, dot + 1, depth + 1));
-	}
-	return 0;
-}
-
-int ch_sidecar_inferred(ch_ctx *ctx, const char *type_name, const char *field)
-{
-	struct ch_sidecar_entry *e = type_name && field ? find_entry(ctx, type_name, field) : NULL;
-	return e && e->inferred;
-}
-
-int ch_sidecar_group_class(ch_ctx *ctx, const char *type_name, const char *group,
-			   enum ch_class *out)
-{
-	struct ch_sidecar_entry *e;
-	char key[256];
-	if (!type_name || !group || strlen(group) + 2 > sizeof(key) || !ch_sidecar_count(ctx))
-		return 0;
-	key[0] = '@';
-	strcpy(key + 1, group);
-	e = find_entry(ctx, type_name, key);
-	if (!e)
-		return 0;
-	e->matched = 1;
-	*out = e->cls;
-	return 1;
-}
-
-int ch_sidecar_per_thread(ch_ctx *ctx, const char *name, uint64_t *count)
-{
-	struct ch_sidecar_entry *e;
-	char key[512];
-	if (!name || !ctx->nside_per_thread ||
-	    (size_t)snprintf(key, sizeof(key), "%s[]", name) >= sizeof(key))
-		return 0;
-	e = find_entry(ctx, key, NULL);
-	if (!e)
-		return 0;
-	e->matched = 1;
-	if (count)
-		*count = e->count;
-	return 1;
-}
-
-int ch_sidecar_per_thread_members(const ch_ctx *ctx, const char *type_name)
-{
-	char key[512];
-	if (!type_name || !ctx->nside_per_thread ||
-	    (size_t)snprintf(key, sizeof(key), "%s.", type_name) >= sizeof(key))
-		return 0;
-	return find_type(ctx, key) != NULL;
-}
-
-int ch_sidecar_owned(ch_ctx *ctx, const char *type_name)
-{
-	struct ch_sidecar_entry *e;
-	/* asked for every struct instance a judged struct holds: one
-	 * counter settles a sidecar without "STRUCT owned" lines (entries
-	 * still to be parsed from an index may be such lines) */
-	if (!ctx->nside_pending && !ctx->nside_owned)
-		return 0;
-	e = type_name && ch_sidecar_count(ctx) ? find_entry(ctx, type_name, "") : NULL;
-	if (!e)
-		return 0;
-	e->matched = 1;
-	return 1;
-}
-
-int ch_sidecar_addressable(ch_ctx *ctx, const char *func)
-{
-	struct ch_sidecar_entry *e = func ? find_entry(ctx, func, NULL) : NULL;
-	if (!e)
-		return 0;
-	e->matched = 1;
-	return 1;
-}
-
-static const ch_ctx *sort_ctx;
-static int by_seq(const void *a, const void *b)
-{
-	size_t x = sort_ctx->side[*(const size_t *)a].seq, y = sort_ctx->side[*(const size_t *)b].seq;
-	return x < y ? -1 : x > y;
-}
-
-size_t ch_sidecar_unmatched(ch_ctx *ctx,
-			    void (*fn)(const char *file, unsigned line,
-				       const char *entry, void *arg),
-			    void *arg)
-{
-	size_t i, n = 0, *order = NULL;
-	if (ctx->side_lazy) {
-		/* struct lines parsed on demand were appended out of file
-		 * order: all parsed now, listed by their place in the files */
-		ch_sidecar_pending_all(ctx);
-		order = (size_t *)malloc((ctx->nside + 1) * sizeof(*order));
-		if (!order)
-			abort();
-		for (i = 0; i < ctx->nside; i++)
-			order[i] = i;
-		sort_ctx = ctx;
-		qsort(order, ctx->nside, sizeof(*order), by_seq);
-	}
-	for (i = 0; i < ctx->nside; i++) {
-		const struct ch_sidecar_entry *e = &ctx->side[order ? order[i] : i];
-		/* a global variable's entry is judged on the linked binary
-		 * (cachehot-layout, ch_sidecar_globals), never per unit */
-		if (e->matched || e->global)
-			continue;
-		n++;
-		if (fn)
-			fn(e->file, e->line, e->owned ? ch_printf(ctx, "%s owned", e->type)
-					     : e->field ? ch_printf(ctx, "%s.%s", e->type, e->field)
-					     : strchr(e->type, '[') ? e->type
-					     : ch_printf(ctx, "%s()", e->type), arg);
-	}
-	free(order);
-	return n;
-}
-
-size_t ch_sidecar_missing_fields(ch_ctx *ctx, const char *type_name,
-				 void (*fn)(const char *file, unsigned line,
-					    const char *entry, void *arg),
-				 void *arg)
-{
-	const struct ch_side_type *t = type_name ? find_type(ctx, type_name) : NULL;
-	size_t i, n = 0;
-	for (i = t ? t->first : 0; i; i = ctx->side[i - 1].next_of_type) {
-		struct ch_sidecar_entry *e = &ctx->side[i - 1];
-		if (e->owned)
-			e->matched = 1;   /* names the struct, not a member */
-		if (e->matched)
-			continue;
-		e->matched = 2;   /* reported here, not again at the end */
-		n++;
-		if (fn)
-			fn(e->file, e->line, ch_printf(ctx, "%s.%s", e->type, e->field), arg);
-	}
-	return n;
-}
-
-size_t ch_sidecar_count(const ch_ctx *ctx)
-{
-	return ctx->nside + ctx->nside_pending;
-}
-
-size_t ch_sidecar_per_thread_count(const ch_ctx *ctx)
-{
-	return ctx->nside_per_thread;
-}
-
-/* Entries for members of t (and of its anonymous struct/union members,
- * whose fields are named directly) count as matched even when an attribute
- * gave the member its class: an entry is stale only when no such member
- * exists, never because the source annotates the member too. */
-static void mark_members(ch_ctx *ctx, const char *type_name, const struct ch_type *t, int depth)
-{
-	size_t i;
-	const char *g;
-	if (!t || depth > 16)
-		return;
-	for (i = 0; i < t->nmembers; i++) {
-		const struct ch_member *m = &t->members[i];
-		if (m->name)
-			ch_sidecar_class(ctx, type_name, m->name, &g);
-		else if (m->type)
-			mark_members(ctx, type_name, m->type, depth + 1);
-	}
-}
-
-void ch_sidecar_mark_members(ch_ctx *ctx, const struct ch_type *t)
-{
-	const struct ch_side_type *st;
-	size_t i;
-	if (!t || !t->name || !ch_sidecar_count(ctx))
-		return;
-	mark_members(ctx, t->name, t, 0);
-	ch_sidecar_owned(ctx, t->name);   /* "STRUCT owned": the struct exists */
-	/* member paths ("global.out_rate.curr") that lead to a member */
-	st = find_type(ctx, t->name);
-	for (i = st ? st->first : 0; i; i = ctx->side[i - 1].next_of_type) {
-		struct ch_sidecar_entry *e = &ctx->side[i - 1];
-		if (!e->matched && e->field && strchr(e->field, '.') && resolves(t, e->field, 0))
-			e->matched = 1;
-	}
-}
-
-enum ch_class ch_sidecar_global_class(ch_ctx *ctx, const char *name, const char **group)
-{
-	struct ch_sidecar_entry *e;
-	char key[512];
-	/* asked for every static and extern variable of a unit: no
-	 * formatting while the sidecar names no variable */
-	if (!name || !ctx->nside_glob ||
-	    (size_t)snprintf(key, sizeof(key), "%s=", name) >= sizeof(key))
-		return CH_CLASS_NONE;
-	e = find_entry(ctx, key, NULL);
-	if (!e)
-		return CH_CLASS_NONE;
-	e->matched = 1;
-	if (group)
-		*group = e->group;
-	return e->cls;
-}
-
-size_t ch_sidecar_globals(ch_ctx *ctx,
-			  void (*fn)(const char *name, enum ch_class cls, const char *group,
-				     const char *file, unsigned line, int matched, void *arg),
-			  void *arg)
-{
-	size_t i, n = 0;
-	for (i = 0; i < ctx->nside; i++) {
-		const struct ch_sidecar_entry *e = &ctx->side[i];
-		char *name;
-		size_t l;
-		if (!e->global)
-			continue;
-		n++;
-		if (!fn)
-			continue;
-		l = strlen(e->type);
-		name = (char *)ch_alloc(ctx, l);
-		memcpy(name, e->type, l - 1);   /* without the key's '=' */
-		fn(name, e->cls, e->group, e->file, e->line, e->matched, arg);
-	}
-	return n;
-}
-
-const char *ch_sidecar_global_entry(ch_ctx *ctx, const char *name, enum ch_class cls,
-				    const char *group)
-{
-	return ch_printf(ctx, "%s %s%s%s", name, ch_class_name(cls), group ? ":" : "",
-			 group ? group : "");
-}
-
-static size_t prefix_hash(const char *s, size_t len)
-{
-	size_t h = 2166136261u, i;   /* FNV-1a */
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
-}
-
-/* The prefix table for the variable lines loaded so far: sum of the name
- * lengths slots (x2), each prefix once. */
-static void build_prefixes(ch_ctx *ctx)
-{
-	size_t i, total = 0, cap = 16;
-	for (i = 0; i < ctx->nside; i++)
-		if (ctx->side[i].global)
-			total += strlen(ctx->side[i].type);
-	while (cap < 2 * total)
-		cap *= 2;
-	ctx->side_prefixes = (struct ch_name_prefix *)ch_alloc(ctx, cap * sizeof(*ctx->side_prefixes));
-	memset(ctx->side_prefixes, 0, cap * sizeof(*ctx->side_prefixes));
-	ctx->cap_side_prefixes = cap;
-	for (i = 0; i < ctx->nside; i++) {
-		const char *name = ctx->side[i].type;   /* "NAME=" */
-		size_t l, n;
-		if (!ctx->side[i].global)
-			continue;
-		n = strlen(name) - 1;
-		for (l = 1; l < n; l++) {
-			size_t h = prefix_hash(name, l) & (cap - 1);
-			while (ctx->side_prefixes[h].s &&
-			       !(ctx->side_prefixes[h].len == l && !memcmp(ctx->side_prefixes[h].s, name, l)))
-				h = (h + 1) & (cap - 1);
-			ctx->side_prefixes[h].s = name;
-			ctx->side_prefixes[h].len = l;
-		}
-	}
-	ctx->nside_prefixes_for = ctx->nside_global;
-}
-
-int ch_sidecar_hint_tag(ch_ctx *ctx, const char *tag)
-{
-	size_t l, h;
-	if (!ctx->nside_global || !tag)
-		return 0;
-	if (ctx->nside_prefixes_for != ctx->nside_global)
-		build_prefixes(ctx);
-	l = strlen(tag);
-	for (h = prefix_hash(tag, l) & (ctx->cap_side_prefixes - 1); ctx->side_prefixes[h].s;
-	     h = (h + 1) & (ctx->cap_side_prefixes - 1))
-		if (ctx->side_prefixes[h].len == l && !memcmp(ctx->side_prefixes[h].s, tag, l))
-			return 1;
-	return 0;
-}
-
-void ch_sidecar_hint_member(ch_ctx *ctx, const char *tag, const char *member)
-{
-	struct ch_sidecar_entry *e;
-	char key[512];
-	size_t tl;
-	if (!ctx->nside_global || !tag || !member ||
-	    (size_t)snprintf(key, sizeof(key), "%s%s=", tag, member) >= sizeof(key))
-		return;
-	e = find_entry(ctx, key, NULL);
-	tl = strlen(tag);
-	/* the longest tag wins: "a_bc" read as a_b.c over a.bc */
-	if (e && (!e->hint || strchr(e->hint, '.') - e->hint < (ptrdiff_t)tl))
-		e->hint = ch_printf(ctx, "%s.%s", tag, member);
-}
-
-static void hint_members(ch_ctx *ctx, const char *tag, const struct ch_type *t, int depth)
-{
-	size_t i;
-	if (!t || depth > 16)
-		return;
-	for (i = 0; i < t->nmembers; i++) {
-		const struct ch_member *m = &t->members[i];
-		if (m->name)
-			ch_sidecar_hint_member(ctx, tag, m->name);
-		else
-			hint_members(ctx, tag, m->type, depth + 1);
-	}
-}
-
-void ch_sidecar_hint_type(ch_ctx *ctx, const struct ch_type *t)
-{
-	if (t && t->name && ch_sidecar_hint_tag(ctx, t->name))
-		hint_members(ctx, t->name, t, 0);
-}
-
-size_t ch_sidecar_global_count(const ch_ctx *ctx)
-{
-	return ctx->nside_global;
-}
-
-const char *ch_sidecar_global_hint(ch_ctx *ctx, const char *name)
-{
-	const struct ch_sidecar_entry *e;
-	char key[512];
-	if (!name || !ctx->nside_global || (size_t)snprintf(key, sizeof(key), "%s=", name) >= sizeof(key))
-		return NULL;
-	e = find_entry(ctx, key, NULL);
-	return e ? e->hint : NULL;
-}

@@ -36,14 +36,15 @@ void lt_set_free(struct lt_set *s)
 	if (!s)
 		return;
 	ch_ctx_free(s->ctx);
-	for (i = 0; i < s->ticap; i++)
+	for (i = 0; i < s->tin; i++)
 		free(s->ti[i].decl);
 	free(s->structs);
 	free(s->tds);
 	ch_index_free(&s->names);
 	free(s->ti);
-	free(s->mkey);
+	ch_index_free(&s->ti_idx);
 	free(s->mdecl);
+	ch_index_free(&s->m_idx);
 	free(s->vars);
 	free(s->ptrs);
 	free(s);
@@ -101,44 +102,41 @@ void lt_set_add(struct lt_set *s, const char *name, struct ch_type *t,
 	ch_index_add(&s->names, s->n - 1, ch_hash_str(st->name), name_hash, s);
 }
 
+static int ti_is(size_t item, const void *key, const void *arg)
+{
+	return ((const struct lt_set *)arg)->ti[item].t == key;
+}
+
+static uint64_t ti_hash(size_t item, const void *arg)
+{
+	return ch_hash_ptr(((const struct lt_set *)arg)->ti[item].t);
+}
+
 struct lt_typeinfo *lt_typeinfo(struct lt_set *s, const struct ch_type *t)
 {
-	size_t h;
-	if (2 * (s->tin + 1) >= s->ticap) {
-		size_t i, cap = s->ticap ? 2 * s->ticap : 1024;
-		struct lt_typeinfo *n = xcalloc(cap, sizeof(*n));
-		for (i = 0; i < s->ticap; i++) {
-			if (!s->ti[i].t)
-				continue;
-			h = (size_t)ch_hash_ptr(s->ti[i].t) & (cap - 1);
-			while (n[h].t)
-				h = (h + 1) & (cap - 1);
-			n[h] = s->ti[i];
+	size_t i = ch_index_find(&s->ti_idx, ch_hash_ptr(t), ti_is, t, s);
+	struct lt_typeinfo *x;
+	if (i != CH_INDEX_NONE) {
+		x = &s->ti[i];
+		if (x->n < t->nmembers) {
+			/* members were added since: grow */
+			const char **d = xcalloc(t->nmembers, sizeof(*d));
+			memcpy(d, x->decl, x->n * sizeof(*d));
+			free(x->decl);
+			x->decl = d;
+			x->n = t->nmembers;
 		}
-		free(s->ti);
-		s->ti = n;
-		s->ticap = cap;
+		return x;
 	}
-	h = (size_t)ch_hash_ptr(t) & (s->ticap - 1);
-	while (s->ti[h].t) {
-		if (s->ti[h].t == t) {
-			if (s->ti[h].n < t->nmembers) {
-				/* members were added since: grow */
-				const char **d = xcalloc(t->nmembers, sizeof(*d));
-				memcpy(d, s->ti[h].decl, s->ti[h].n * sizeof(*d));
-				free(s->ti[h].decl);
-				s->ti[h].decl = d;
-				s->ti[h].n = t->nmembers;
-			}
-			return &s->ti[h];
-		}
-		h = (h + 1) & (s->ticap - 1);
-	}
-	s->ti[h].t = t;
-	s->ti[h].n = t->nmembers;
-	s->ti[h].decl = xcalloc(t->nmembers, sizeof(char *));
+	CH_GROW(s->ti, s->tin, s->ticap, 1024);
+	x = &s->ti[s->tin];
+	memset(x, 0, sizeof(*x));
+	x->t = t;
+	x->n = t->nmembers;
+	x->decl = xcalloc(t->nmembers, sizeof(char *));
+	ch_index_add(&s->ti_idx, s->tin, ch_hash_ptr(t), ti_hash, s);
 	s->tin++;
-	return &s->ti[h];
+	return x;
 }
 
 int lt_elf_has_section(const char *path, const char *section)
@@ -184,31 +182,34 @@ int lt_elf_has_section(const char *path, const char *section)
 	return found;
 }
 
+static int mdecl_is(size_t item, const void *key, const void *arg)
+{
+	return ((const struct lt_set *)arg)->mdecl[item].m == key;
+}
+
+static uint64_t mdecl_hash(size_t item, const void *arg)
+{
+	return ch_hash_ptr(((const struct lt_set *)arg)->mdecl[item].m);
+}
+
 /* Index every member that has a declaration (see struct lt_set). */
 static void index_member_decls(struct lt_set *s)
 {
-	size_t i, k, total = 0, cap = 64;
-	for (i = 0; i < s->ticap; i++)
-		if (s->ti[i].t)
-			total += s->ti[i].n;
-	while (cap < 2 * total + 2)
-		cap *= 2;
-	free(s->mkey);
-	free(s->mdecl);
-	s->mkey = xcalloc(cap, sizeof(*s->mkey));
-	s->mdecl = xcalloc(cap, sizeof(*s->mdecl));
-	s->mcap = cap;
-	for (i = 0; i < s->ticap; i++) {
+	size_t i, k, total = 0;
+	for (i = 0; i < s->tin; i++)
+		total += s->ti[i].n;
+	ch_index_free(&s->m_idx);
+	s->mn = 0;
+	for (i = 0; i < s->tin; i++) {
 		const struct ch_type *t = s->ti[i].t;
 		for (k = 0; t && k < s->ti[i].n && k < t->nmembers; k++) {
 			const struct ch_member *m = &t->members[k];
-			size_t h = (size_t)ch_hash_ptr(m) & (cap - 1);
 			if (!s->ti[i].decl[k])
 				continue;
-			while (s->mkey[h] && s->mkey[h] != m)
-				h = (h + 1) & (cap - 1);
-			s->mkey[h] = m;
-			s->mdecl[h] = s->ti[i].decl[k];
+			CH_GROW(s->mdecl, s->mn, s->mcap, 64);
+			s->mdecl[s->mn].m = m;
+			s->mdecl[s->mn].decl = s->ti[i].decl[k];
+			ch_index_add(&s->m_idx, s->mn++, ch_hash_ptr(m), mdecl_hash, s);
 		}
 	}
 	s->m_at_tin = s->tin;
@@ -219,15 +220,13 @@ const char *lt_member_decl(struct lt_set *s, const struct ch_member *m, const ch
 {
 	const char *decl = NULL;
 	if (s->tin) {
-		size_t h;
+		size_t i;
 		/* readers fill decls while reading; printing comes after */
-		if (!s->mcap || s->m_at_tin != s->tin)
+		if (!s->m_at_tin || s->m_at_tin != s->tin)
 			index_member_decls(s);
-		for (h = (size_t)ch_hash_ptr(m) & (s->mcap - 1); s->mkey[h]; h = (h + 1) & (s->mcap - 1))
-			if (s->mkey[h] == m) {
-				decl = s->mdecl[h];
-				break;
-			}
+		i = ch_index_find(&s->m_idx, ch_hash_ptr(m), mdecl_is, m, s);
+		if (i != CH_INDEX_NONE)
+			decl = s->mdecl[i].decl;
 	}
 	if (!decl) {
 		const char *tn = m->type_name ? m->type_name : "?";

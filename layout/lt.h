@@ -91,6 +91,11 @@ struct lt_ptr_member {
 
 struct lt_manifest;
 
+struct lt_member_decl {
+	const struct ch_member *m;
+	const char *decl;
+};
+
 struct lt_set {
 	ch_ctx *ctx;
 	unsigned long serial;     /* unique per set in the process: caches keyed by
@@ -101,14 +106,15 @@ struct lt_set {
 	struct lt_struct *structs;
 	size_t n, cap;
 	struct ch_index names;     /* structs by name */
-	/* ch_type* -> typeinfo, open addressing */
+	/* ch_type* -> typeinfo (the core's index) */
 	struct lt_typeinfo *ti;
 	size_t ticap, tin;
-	/* ch_member* -> decl, open addressing, rebuilt when ti grew (so that
+	struct ch_index ti_idx;
+	/* ch_member* -> decl (the core's index), rebuilt when ti grew (so that
 	 * lt_member_decl is O(1), not a scan of every type per member) */
-	const struct ch_member **mkey;
-	const char **mdecl;
-	size_t mcap, m_at_tin, m_at_decls;
+	struct lt_member_decl *mdecl;
+	size_t mn, mcap, m_at_tin, m_at_decls;
+	struct ch_index m_idx;
 	unsigned nfiles;           /* inputs read so far (keys are per file) */
 	/* From the macro table of objects built with -g3, as the plugin takes
 	 * them from the preprocessor: SMP_CACHE_BYTES (else L1_CACHE_BYTES)

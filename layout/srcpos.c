@@ -71,38 +71,57 @@ static struct srcfile *src_get(const char *path)
 }
 
 /* Interned decl files: the ctx-owned name printed (relative to the CU's
- * comp_dir when under it, as GCC prints it) and the path to open. */
+ * comp_dir when under it, as GCC prints it) and the path to open; found by
+ * (set, libdw's name) and by the interned name (the core's index). */
 struct fileent {
 	unsigned long set;        /* lt_set serial: rel belongs to that set's ctx */
 	const char *raw;          /* malloc'd copy of libdw's name */
 	const char *rel;          /* ctx-owned */
 	char *full;
-	struct fileent *next;
 };
-#define FILE_HASH 1024
-static struct fileent *files[FILE_HASH];
+static struct fileent *files;
+static size_t nfiles, capfiles;
+static struct ch_index by_raw, by_rel;
 
-static size_t fhash(const char *p)
+struct raw_key { unsigned long set; const char *raw; };
+
+static uint64_t raw_hash(unsigned long set, const char *raw)
 {
-	size_t h = 5381;
-	while (*p)
-		h = h * 33 + (unsigned char)*p++;
-	return h & (FILE_HASH - 1);
+	return ch_hash_str(raw) ^ ch_hash_ptr((const void *)(uintptr_t)set);
+}
+
+static int raw_is(size_t item, const void *key, const void *arg)
+{
+	const struct raw_key *k = (const struct raw_key *)key;
+	return files[item].set == k->set && !strcmp(files[item].raw, k->raw);
+}
+
+static uint64_t raw_rehash(size_t item, const void *arg)
+{
+	return raw_hash(files[item].set, files[item].raw);
+}
+
+static int rel_is(size_t item, const void *key, const void *arg)
+{
+	return files[item].rel == (const char *)key;
+}
+
+static uint64_t rel_rehash(size_t item, const void *arg)
+{
+	return ch_hash_ptr(files[item].rel);   /* NULL: a dead entry, never found */
 }
 
 const char *lt_src_intern(struct lt_set *s, const char *comp_dir, size_t comp_dir_len,
 			  const char *raw)
 {
-	size_t h = fhash(raw);
+	struct raw_key k = { s->serial, raw };
+	uint64_t h = raw_hash(s->serial, raw);
+	size_t i = ch_index_find(&by_raw, h, raw_is, &k, NULL);
 	struct fileent *e;
 	const char *f = raw;
 	char full[4096];
-	for (e = files[h]; e; e = e->next)
-		if (e->set == s->serial && !strcmp(e->raw, raw))
-			return e->rel;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		abort();
+	if (i != CH_INDEX_NONE)
+		return files[i].rel;
 	if (comp_dir_len && !strncmp(f, comp_dir, comp_dir_len) &&
 	    f[comp_dir_len] == '/')
 		f += comp_dir_len + 1;
@@ -110,27 +129,33 @@ const char *lt_src_intern(struct lt_set *s, const char *comp_dir, size_t comp_di
 		snprintf(full, sizeof(full), "%s/%s", comp_dir, f);
 	else
 		snprintf(full, sizeof(full), "%s", f);
+	CH_GROW(files, nfiles, capfiles, 64);
+	e = &files[nfiles];
 	e->set = s->serial;
 	e->raw = strdup(raw);
 	e->rel = ch_strdup(s->ctx, f);
 	e->full = strdup(full);
-	e->next = files[h];
-	files[h] = e;
+	if (!e->raw || !e->full)
+		abort();
+	/* a set freed before this one may have held the same address: its
+	 * entry no longer answers for it */
+	i = ch_index_find(&by_rel, ch_hash_ptr(e->rel), rel_is, e->rel, NULL);
+	if (i != CH_INDEX_NONE)
+		files[i].rel = NULL;
+	ch_index_add(&by_raw, nfiles, h, raw_rehash, NULL);
+	ch_index_add(&by_rel, nfiles, ch_hash_ptr(e->rel), rel_rehash, NULL);
+	nfiles++;
 	return e->rel;
 }
 
 static const char *full_path_of(const char *rel)
 {
-	size_t h;
-	struct fileent *e;
+	size_t i;
 	if (!rel)
 		return NULL;
-	/* rel is an interned pointer: find its entry among all raw names */
-	for (h = 0; h < FILE_HASH; h++)
-		for (e = files[h]; e; e = e->next)
-			if (e->rel == rel)
-				return e->full;
-	return NULL;
+	/* rel is an interned pointer */
+	i = ch_index_find(&by_rel, ch_hash_ptr(rel), rel_is, rel, NULL);
+	return i == CH_INDEX_NONE ? NULL : files[i].full;
 }
 
 unsigned lt_display_col(const char *file, unsigned line, unsigned col, const char *name)

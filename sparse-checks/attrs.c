@@ -63,7 +63,7 @@
 
 #include "cachehot-sparse.h"
 
-/* ---- member -> tag map (open addressing on the symbol pointer) ---------- */
+/* ---- member -> tag map (the core's index, keyed by the symbol pointer) --- */
 struct tag {
 	const void *key;          /* struct symbol * of the member (maybe bogus) */
 	enum ch_class cls;
@@ -72,6 +72,7 @@ struct tag {
 };
 static struct tag *tags;
 static size_t ntags, captags;
+static struct ch_index tag_index;
 static int any_class;      /* a class attribute was seen (any context) */
 
 /* Tags written in declaration specifiers (ctx->ident == NULL), per stream in
@@ -89,43 +90,30 @@ struct pending_vec {
 static struct pending_vec *pend;   /* indexed by stream */
 static size_t npendstreams;
 
-static size_t hash_ptr(const void *p)
+static int tag_is(size_t item, const void *key, const void *arg)
 {
-	uintptr_t x = (uintptr_t)p;
-	x ^= x >> 17;
-	x *= 0x9E3779B97F4A7C15ull;
-	return (size_t)(x >> 13);
+	return tags[item].key == key;
 }
 
+static uint64_t tag_hash(size_t item, const void *arg)
+{
+	return ch_hash_ptr(tags[item].key);
+}
+
+/* The tag of member key, or NULL; create: a new zeroed one when it has none
+ * (the pointer holds until the next create). */
 static struct tag *tag_slot(const void *key, int create)
 {
-	size_t i;
-	if (create && (ntags + 1) * 2 > captags) {
-		struct tag *old = tags;
-		size_t oldcap = captags, j;
-		captags = captags ? captags * 2 : 256;
-		tags = calloc(captags, sizeof(*tags));
-		if (!tags)
-			die("cachehot-sparse: out of memory");
-		for (j = 0; j < oldcap; j++)
-			if (old[j].key) {
-				for (i = hash_ptr(old[j].key) & (captags - 1); tags[i].key;
-				     i = (i + 1) & (captags - 1))
-					;
-				tags[i] = old[j];
-			}
-		free(old);
-	}
-	if (!captags)
-		return NULL;
-	for (i = hash_ptr(key) & (captags - 1); tags[i].key; i = (i + 1) & (captags - 1))
-		if (tags[i].key == key)
-			return &tags[i];
+	size_t i = ch_index_find(&tag_index, ch_hash_ptr(key), tag_is, key, NULL);
+	if (i != CH_INDEX_NONE)
+		return &tags[i];
 	if (!create)
 		return NULL;
-	tags[i].key = key;
-	ntags++;
-	return &tags[i];
+	CH_GROW(tags, ntags, captags, 256);
+	memset(&tags[ntags], 0, sizeof(*tags));
+	tags[ntags].key = key;
+	ch_index_add(&tag_index, ntags, ch_hash_ptr(key), tag_hash, NULL);
+	return &tags[ntags++];
 }
 
 /* Where ctx->ident points decides the context (parse.c):

@@ -61,44 +61,40 @@ static int in_sidecar(const struct ident *id)
 	       ch_sidecar_per_thread_members(ch_sparse_ctx, buf);
 }
 
-/* memo: symbol -> 1 relevant, 2 not (open addressing, grows) */
+/* memo: symbol -> 1 relevant, 2 not (the core's index on the pointer) */
 static const struct symbol **memo_k;
 static unsigned char *memo_v;
 static size_t memo_n, memo_cap;
+static struct ch_index memo_index;
 
+static int memo_is(size_t item, const void *key, const void *arg)
+{
+	return memo_k[item] == key;
+}
+
+static uint64_t memo_hash(size_t item, const void *arg)
+{
+	return ch_hash_ptr(memo_k[item]);
+}
+
+/* s's answer, or NULL; create: a new one (0) when it has none (the pointer
+ * holds until the next create). */
 static unsigned char *memo_slot(const struct symbol *s, int create)
 {
-	size_t i;
-	if (create && (memo_n + 1) * 2 > memo_cap) {
-		const struct symbol **ok = memo_k;
-		unsigned char *ov = memo_v;
-		size_t oc = memo_cap, j;
-		memo_cap = memo_cap ? memo_cap * 2 : 1024;
-		memo_k = calloc(memo_cap, sizeof(*memo_k));
-		memo_v = calloc(memo_cap, 1);
-		if (!memo_k || !memo_v)
-			die("cachehot-sparse: out of memory");
-		for (j = 0; j < oc; j++)
-			if (ok[j]) {
-				for (i = ((uintptr_t)ok[j] >> 4) & (memo_cap - 1); memo_k[i];
-				     i = (i + 1) & (memo_cap - 1))
-					;
-				memo_k[i] = ok[j];
-				memo_v[i] = ov[j];
-			}
-		free(ok);
-		free(ov);
-	}
-	if (!memo_cap)
-		return NULL;
-	for (i = ((uintptr_t)s >> 4) & (memo_cap - 1); memo_k[i]; i = (i + 1) & (memo_cap - 1))
-		if (memo_k[i] == s)
-			return &memo_v[i];
+	size_t i = ch_index_find(&memo_index, ch_hash_ptr(s), memo_is, s, NULL);
+	if (i != CH_INDEX_NONE)
+		return &memo_v[i];
 	if (!create)
 		return NULL;
-	memo_k[i] = s;
-	memo_n++;
-	return &memo_v[i];
+	if (memo_n == memo_cap) {
+		memo_cap = memo_cap ? 2 * memo_cap : 1024;
+		memo_k = (const struct symbol **)ch_xrealloc(memo_k, memo_cap * sizeof(*memo_k));
+		memo_v = (unsigned char *)ch_xrealloc(memo_v, memo_cap);
+	}
+	memo_k[memo_n] = s;
+	memo_v[memo_n] = 0;
+	ch_index_add(&memo_index, memo_n, ch_hash_ptr(s), memo_hash, NULL);
+	return &memo_v[memo_n++];
 }
 
 /* A stable copy of an identifier's text: show_ident() returns one of four
