@@ -250,9 +250,21 @@ static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool
 	bool allregs = use_allregs();
 	for (gimple *call : calls) {
 		gimple_stmt_iterator from = gsi_for_stmt(call);
-		gsi_remove(&from, false);
-		gimple *g = allregs ? allregs_asm(as_a<gcall *>(call), kind_of(call)) : call;
-		gsi_insert_after(&c, g, GSI_NEW_STMT);
+		if (!allregs) {   /* the call itself moves into the cold block */
+			gsi_remove(&from, false);
+			gsi_insert_after(&c, call, GSI_NEW_STMT);
+			continue;
+		}
+		/* the asm stands for the call, which goes for good: removed
+		 * "for now" (gsi_remove's false) the call stayed on its
+		 * operands' immediate-use lists after the garbage collector
+		 * freed it, and cc1 crashed in out-of-SSA
+		 * (calculate_live_ranges) on HAProxy's mux_fcgi.c, or not,
+		 * as the heap's layout went (-g, the plugin's path) */
+		gsi_insert_after(&c, allregs_asm(as_a<gcall *>(call), kind_of(call)), GSI_NEW_STMT);
+		unlink_stmt_vdef(call);
+		gsi_remove(&from, true);
+		release_defs(call);
 	}
 	if (reg) {   /* the runtime has reset the countdown */
 		gimple *reload = gimple_build_assign(reg, unshare_expr(countdown_decl));
