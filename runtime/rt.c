@@ -307,6 +307,16 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 	return s;
 }
 
+/* Adds the bytes bm (a 128-bit map of a line's bytes) to w, storing only
+ * when a bit is new: the slot's line is read far more often than it
+ * changes. */
+static inline void bytes_add(uint64_t w[2], const uint64_t bm[2])
+{
+	for (int k = 0; k < 2; k++)
+		if ((LD(w[k]) & bm[k]) != bm[k])
+			ST(w[k], LD(w[k]) | bm[k]);
+}
+
 /* An access the thread can settle from its cache entry e of line l, as
  * model() would (same counts, same later transfers), without touching the
  * line's shared fields: the thread still has its slot, the bytes' member
@@ -342,19 +352,13 @@ static int fast(struct lcache *e, struct line *l, unsigned first, unsigned n, in
 	if (kind == K_READ) {
 		if (LD(me->last) < LD(l->last_write))
 			return 0;
-		if ((LD(me->mask[0]) & bm[0]) != bm[0])
-			ST(me->mask[0], LD(me->mask[0]) | bm[0]);
-		if ((LD(me->mask[1]) & bm[1]) != bm[1])
-			ST(me->mask[1], LD(me->mask[1]) | bm[1]);
+		bytes_add(me->mask, bm);
 	} else {
 		if (!e->excl || LD(l->seq) != e->seq)
 			return 0;
 		ST(me->mask[0], bm[0]);
 		ST(me->mask[1], bm[1]);
-		if ((LD(me->wrote[0]) & bm[0]) != bm[0])
-			ST(me->wrote[0], LD(me->wrote[0]) | bm[0]);
-		if ((LD(me->wrote[1]) & bm[1]) != bm[1])
-			ST(me->wrote[1], LD(me->wrote[1]) | bm[1]);
+		bytes_add(me->wrote, bm);
 	}
 	ST(e->pend[kind], LD(e->pend[kind]) + 1);
 	return 1;
@@ -444,19 +448,13 @@ static int memo_settle(struct thr *th, struct memo *mo, int kind)
 		struct holder *me = e->me;
 		const uint64_t *bm = mo->bm[i];
 		if (kind == K_READ) {
-			if ((LD(me->mask[0]) & bm[0]) != bm[0])
-				ST(me->mask[0], LD(me->mask[0]) | bm[0]);
-			if ((LD(me->mask[1]) & bm[1]) != bm[1])
-				ST(me->mask[1], LD(me->mask[1]) | bm[1]);
+			bytes_add(me->mask, bm);
 		} else {   /* stored only when it changes: the slot's line stays shared */
 			if (LD(me->mask[0]) != bm[0])
 				ST(me->mask[0], bm[0]);
 			if (LD(me->mask[1]) != bm[1])
 				ST(me->mask[1], bm[1]);
-			if ((LD(me->wrote[0]) & bm[0]) != bm[0])
-				ST(me->wrote[0], LD(me->wrote[0]) | bm[0]);
-			if ((LD(me->wrote[1]) & bm[1]) != bm[1])
-				ST(me->wrote[1], LD(me->wrote[1]) | bm[1]);
+			bytes_add(me->wrote, bm);
 		}
 		ST(e->pend[kind], LD(e->pend[kind]) + 1);
 		th->settled[i]++;
