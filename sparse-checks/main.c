@@ -264,6 +264,10 @@ struct symbol_list *__wrap_sparse_initialize(int argc, char **argv, struct strin
 		die("cachehot-sparse: out of memory");
 	help_or_version(argc, argv);
 	ch_sparse_ctx = ch_ctx_new();
+	/* a big struct's fix searched by one unit of a build, as the plugin
+	 * does (core/fix-cache.c): struct pglist_data's was 4.5 M of
+	 * mm/mmzone.c's check in every unit that includes mmzone.h */
+	ch_fix_cache_enable(ch_sparse_ctx, NULL);
 	for (i = 0; i < argc; i++) {
 		if (i > 0 && !strncmp(argv[i], "-fcachehot-", 11)) {
 			parse_opt(argv[i] + 11);

@@ -251,5 +251,21 @@ out=$("$CK" -Iinclude "$T/maxw.c" 2>&1)
 expect_eq sparse/max-warnings-not-applied "99 1 $T/maxw.c:152:44: warning: read-mostly field 'b' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct late' with hot field 'a' (offset 0, size 8); one fix for all of 'struct late': declare 'b' _Alignas(64); this costs 112 bytes per object (16 -> 128 bytes; an array of n grows by 112*n bytes) [cachehot-false-sharing]" \
 	"$(echo "$out" | grep -c 'not declared') $(echo "$out" | grep -c 'too many warnings') $(echo "$out" | grep 'cachehot-false-sharing' | grep warning)"
 
-exit 0
+# a big struct's fix searched once per build, as in the plugin
+# (core/fix-cache.c): the same diagnostics without the cache, cold and
+# warm, one file kept, and a warm check uses it as it is (same inode)
+fc=$(mktemp -d)
+{ echo '#include "cachehot.h"'; echo 'struct big {'
+  for i in $(seq 0 23); do echo "	long h$i __cacheline_hot;"; echo "	long r$i __cacheline_read_mostly;"; done
+  echo '};'; echo 'struct big v;'; } >"$fc/big.c"
+sp_fc() { CACHEHOT_CACHE_DIR=$1 HOME=/nonexistent XDG_CACHE_HOME= "$CK" -I"$TOP/include" "$fc/big.c" 2>&1; }
+plain=$(sp_fc "")
+expect_eq sparse/fix-cache-fix "132" "$(echo "$plain" | grep -c "one fix for all of 'struct big'.*(384 -> 1728 bytes")"
+expect_eq sparse/fix-cache-cold-same "$plain" "$(sp_fc "$fc/cache")"
+expect_eq sparse/fix-cache-one-file "1" "$(ls "$fc"/cache/fix-*.cfx 2>/dev/null | wc -l)"
+ino=$(stat -c %i "$fc"/cache/fix-*.cfx 2>/dev/null)
+expect_eq sparse/fix-cache-warm-same "$plain" "$(sp_fc "$fc/cache")"
+expect_eq sparse/fix-cache-warm-used "$ino" "$(stat -c %i "$fc"/cache/fix-*.cfx 2>/dev/null)"
+rm -rf "$fc"
 
+exit 0
