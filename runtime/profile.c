@@ -216,7 +216,7 @@ int write_profile(const char *path)
 	FILE *f;
 	int i, fd, first = 1, err;
 	struct thr *t;
-	uint64_t calls = 0;
+	uint64_t calls = 0, memo = 0;
 	ssize_t r;
 	double secs;
 
@@ -237,11 +237,13 @@ int write_profile(const char *path)
 	exe[r > 0 ? r : 0] = 0;
 	fputs("{\"cachehot_profile\":1,\"program\":", f);
 	json_str(f, exe);
-	for (t = threads; t; t = t->next)
+	for (t = threads; t; t = t->next) {
 		calls += t->calls;
+		memo += t->memo_settled;
+	}
 	fprintf(f, ",\"pid\":%d,\"seconds\":%.6f,\"sample\":%u,\"threads\":%u,\"dropped_in_signal\":%llu,"
-		"\"runtime_calls\":%llu,\n\"members\":[", (int)getpid(), secs, sample_n, next_tid,
-		(unsigned long long)dropped_signal, (unsigned long long)calls);
+		"\"runtime_calls\":%llu,\"memo_settled\":%llu,\n\"members\":[", (int)getpid(), secs, sample_n,
+		next_tid, (unsigned long long)dropped_signal, (unsigned long long)calls, (unsigned long long)memo);
 	for (i = 0; i < nmembers; i++) {
 		uint64_t c[NKIND] = { 0, 0, 0 };
 		int k;

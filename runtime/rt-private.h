@@ -127,6 +127,7 @@ struct thr {
 	struct memo memo[MEMO];
 	struct lcache cache[2][LCACHE];   /* 64- and 128-byte lines */
 	uint64_t modelled[2], settled[2]; /* line accesses run through model() / fast() */
+	uint64_t memo_settled;      /* accesses settled from the memo (memo_settle()) */
 	uint32_t tid;
 	uint64_t rng;               /* xorshift state: the gap to the next sample */
 	int in_rt;
