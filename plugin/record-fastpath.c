@@ -5,8 +5,8 @@
  * calls of one basic block up to the next other call or asm form a batch;
  * a batch decrements libcachehot-rt's per-thread countdown inline, once,
  * and only when it goes below 0 does a cold block call the runtime, once
- * per access of the batch (lower_batch). In a loop with no call the
- * countdown lives in a register (call_free). On x86-64 the cold block's
+ * per access of the batch (lower_batch). In a loop the countdown lives
+ * in a register, stored and loaded around the loop's other calls (reg_loop). On x86-64 the cold block's
  * calls are asms that call register-preserving entry points
  * (allregs_asm). docs/record.md, "The fast path".
  */
@@ -273,15 +273,32 @@ static void lower_batch(const std::vector<gimple *> &calls, gimple *anchor, bool
 	}
 }
 
-/* A loop with no call (but the runtime's) and no asm: nothing in it but
- * the cold blocks reads or writes the countdown, so it can live in a
- * register there, loaded on the way in and stored on the way out (the
+/* Does s run code the plugin does not see (which may be instrumented and
+ * count the countdown down)? Calls but the runtime's, builtins (atomics,
+ * string functions) and internal functions; asms. */
+static bool foreign(gimple *s)
+{
+	tree d = is_gimple_call(s) ? gimple_call_fndecl(s) : NULL_TREE;
+	return (is_gimple_call(s) && !record_is_rt_call(s) && !gimple_call_internal_p(s) &&
+		!(d && fndecl_built_in_p(d, BUILT_IN_NORMAL))) ||
+	       gimple_code(s) == GIMPLE_ASM;
+}
+
+/* A loop whose edges are all ordinary (no abnormal or EH edge) keeps the
+ * countdown in a register: loaded on the way in, stored on the way out (the
  * store motion GCC's own LIM would do; without it, the decrement of each
- * batch waits for the previous one's store: about 5 cycles a batch). */
-static bool call_free(class loop *l)
+ * batch waits for the previous one's store: about 5 cycles a batch), and
+ * around each call and asm of the loop (foreign()), which may run
+ * instrumented code: stored before it, loaded after it (before, a loop
+ * with a call kept the countdown in memory throughout: a load, a store and
+ * a TLS address per batch; bench/record/ring.c's loops call sched_yield
+ * when they have spun long). Such a call must not end its block, but for a
+ * noreturn one (nothing to load after). The calls go to *spills. */
+static bool reg_loop(class loop *l, std::vector<gimple *> *spills)
 {
 	basic_block *body = get_loop_body(l);
 	bool ok = true;
+	size_t had = spills->size();
 	for (unsigned i = 0; ok && i < l->num_nodes; i++) {
 		edge e;
 		edge_iterator ei;
@@ -293,29 +310,34 @@ static bool call_free(class loop *l)
 				ok = false;
 		for (gimple_stmt_iterator g = gsi_start_bb(body[i]); ok && !gsi_end_p(g); gsi_next(&g)) {
 			gimple *s = gsi_stmt(g);
-			/* builtins (atomics, string functions) and internal
-			 * functions run no instrumented code */
-			tree d = is_gimple_call(s) ? gimple_call_fndecl(s) : NULL_TREE;
-			if ((is_gimple_call(s) && !record_is_rt_call(s) && !gimple_call_internal_p(s) &&
-			     !(d && fndecl_built_in_p(d, BUILT_IN_NORMAL))) ||
-			    gimple_code(s) == GIMPLE_ASM)
+			if (!foreign(s))
+				continue;
+			if (stmt_ends_bb_p(s) && !(is_gimple_call(s) && (gimple_call_flags(s) & ECF_NORETURN)))
 				ok = false;
+			else
+				spills->push_back(s);
 		}
 	}
 	free(body);
+	if (!ok)
+		spills->resize(had);
 	return ok;
 }
 
-/* The outermost call-free loops. */
-static void call_free_loops(class loop *l, std::vector<class loop *> &out)
+/* The outermost loops that can keep the countdown in a register, each with
+ * its calls. */
+static void reg_loops(class loop *l, std::vector<class loop *> &out, std::vector<std::vector<gimple *>> &spills)
 {
 	for (class loop *c = l->inner; c; c = c->next) {
+		std::vector<gimple *> calls;
 		if (!c->header)
 			continue;
-		if (call_free(c))
+		if (reg_loop(c, &calls)) {
 			out.push_back(c);
-		else
-			call_free_loops(c, out);
+			spills.push_back(calls);
+		} else {
+			reg_loops(c, out, spills);
+		}
 	}
 }
 
@@ -329,6 +351,7 @@ bool record_lower_calls(function *fun)
 	basic_block bb;
 	bool changed = false;
 	std::vector<class loop *> loops;
+	std::vector<std::vector<gimple *>> spills;
 	std::vector<bool> used;
 	tree reg = NULL_TREE;
 	bool any = false;
@@ -340,7 +363,7 @@ bool record_lower_calls(function *fun)
 	/* the loop tree as it is now (the loop optimizers are done: fix it up) */
 	loop_optimizer_init(LOOPS_MAY_HAVE_MULTIPLE_LATCHES);
 	if (current_loops && current_loops->tree_root)
-		call_free_loops(current_loops->tree_root, loops);
+		reg_loops(current_loops->tree_root, loops, spills);
 	used.assign(loops.size(), false);
 	FOR_EACH_BB_FN(bb, fun)
 		bbs.safe_push(bb);
@@ -382,6 +405,21 @@ bool record_lower_calls(function *fun)
 			changed = true;
 		}
 	}
+	/* around each call of a loop that uses it: stored before, loaded after */
+	for (size_t i = 0; i < loops.size(); i++)
+		for (gimple *s : spills[i]) {
+			if (!used[i])
+				break;
+			gimple_stmt_iterator g = gsi_for_stmt(s);
+			gimple *st = gimple_build_assign(unshare_expr(countdown_decl), reg);
+			gimple_set_location(st, gimple_location(s));
+			gsi_insert_before(&g, st, GSI_SAME_STMT);
+			if (is_gimple_call(s) && (gimple_call_flags(s) & ECF_NORETURN))
+				continue;
+			gimple *ld = gimple_build_assign(reg, unshare_expr(countdown_decl));
+			gimple_set_location(ld, gimple_location(s));
+			gsi_insert_after(&g, ld, GSI_SAME_STMT);
+		}
 	/* the register's way out of each loop that uses it, then its way in
 	 * (an edge out of one loop into the next: stored, then loaded) */
 	for (size_t i = 0; i < loops.size(); i++)

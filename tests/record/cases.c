@@ -46,6 +46,18 @@ noipa void fill2(struct elem *e, int n)
 		e[i].b = i;
 }
 
+/* a loop with a call: the countdown lives in a register there too, stored
+ * before the call and loaded after it (the callee counts it down) */
+noipa void bump(struct elem *e) { e->a = e->a + 1; }
+noipa void fill_call(struct elem *e, int n)
+{
+	for (int i = 0; i < n; i++) {
+		e[i].b = i;
+		bump(&e[i]);
+		e[i].b = e[i].b + 1;
+	}
+}
+
 /* bench/record/stats.c's headroom(): a short function whose recorded loads
  * are the whole of it; with a call in its cold block it kept its values in
  * callee-saved registers (pushed and popped on every call) */
@@ -158,6 +170,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(m, "fill")) {
 		for (int i = 0; i < 1000; i++)
 			fill(F, 64);
+	} else if (!strcmp(m, "fillcall")) {
+		for (int i = 0; i < 1000; i++)
+			fill_call(F, 64);
 	} else if (!strcmp(m, "fill2")) {
 		for (int i = 0; i < 10000; i++)
 			fill2(F, 64);
