@@ -25,6 +25,13 @@
 #      access), (b) which appends each address to a thread-local buffer; and
 #      (c) the peer tool that models every access, GCC's -fsanitize=thread
 #      (x86-64; a step that cannot build prints "-").
+# PIN=CPU runs step 1's measured commands (overhead and floors) under
+# `taskset -c CPU`: both threads on one CPU take turns, as valgrind runs
+# them, so that each ratio is of one schedule (ring's plain build costs
+# 13 ms of CPU when its threads take turns and 130-225 ms when they run at
+# once and spin on each other, from run to run on a loaded machine;
+# docs/record.md, "Recording overhead"); steps 2-5 need the threads at once
+# and are never pinned.
 # PROGRAM: accumulators ring stats (default: all). Prints a markdown table
 # at the end, and one of the floors. KEEP=1 keeps the work directory;
 # TRIES=N records a program up to N times (default 5) until a finding is
@@ -51,6 +58,7 @@ export CACHEHOT_RT_QUIET=1
 # than its cores the two threads take turns and the false sharing is not
 # seen (docs/record.md, "Sampling and what a count means"). Said, not hidden.
 load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null); cores=$(nproc 2>/dev/null || echo 1)
+start_load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 if [ -n "$load" ] && awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
 	echo "record bench: the machine is busy (load $load on $cores cores): the threads may rarely run at once, so" \
 	     "false sharing may go unseen and the speedups are noise" >&2
@@ -66,11 +74,13 @@ runs() {
 # min/median/max of numbers on stdin
 stats() { sort -n | awk '{ v[NR] = $1 } END { printf "%.3g/%.3g/%.3g\n", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-cpu() {   # CPU seconds (user + system, every thread) of one run of CMD
+PINCMD=()
+[ -z "${PIN:-}" ] || PINCMD=(taskset -c "$PIN")
+cpu() {   # CPU seconds (user + system, every thread) of one run of CMD (pinned: PIN)
 	python3 -c 'import resource, subprocess, sys
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.4f" % (r.ru_utime + r.ru_stime))' "$@"
+print("%.4f" % (r.ru_utime + r.ru_stime))' "${PINCMD[@]}" "$@"
 }
 
 # the floor (step 1): min/median ratios against the plain build's min/median
@@ -123,7 +133,7 @@ for p in "${PROGS[@]}"; do
 	done
 	tp=$(median <"$W/tp"); td=$(median <"$W/td"); t16=$(median <"$W/t16"); ta=$(median <"$W/ta")
 	ov=$(printf 'x%.2f / x%.1f / x%.0f' "$(echo "$td / $tp" | bc -l)" "$(echo "$t16 / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
-	echo "  CPU overhead (median of $RUNS, plain $tp s): default sampling / 1 in 16 / every access: $ov"
+	echo "  CPU overhead (median of $RUNS, plain $tp s${PIN:+, pinned to CPU $PIN}): default sampling / 1 in 16 / every access: $ov"
 	fl=$(floor "$p" "$reps")
 	echo "  every access, CPU xmin/xmedian against plain (min/median of $RUNS): recording / (a) empty call / (b) append / (c) tsan: $fl"
 	ftable="$ftable
@@ -194,6 +204,7 @@ EOF
 | $p | $short | \`$fix\` | $bs | $as | x$(printf '%.2f' "$sp") | $left | $ov |"
 done
 echo
+echo "record bench: load at the end $(cut -d' ' -f1-3 /proc/loadavg) (at the start $start_load) on $cores cores"
 echo "$table"
 echo
 echo "$ftable"
