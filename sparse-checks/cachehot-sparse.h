@@ -23,12 +23,15 @@
 struct symbol;
 #include "lib.h"   /* struct position (sparse) */
 
-/* ---- attrs.c (the one file that relies on private sparse details) ------- */
+/* ---- attrs.c, attrs-marks.c (the files that rely on private sparse details) */
 /* Register the attribute keywords cacheline_hot[("group")],
  * cacheline_exclusive, cacheline_read_mostly (and __x__ spellings), and wrap
- * sparse's "aligned" op to note user alignment. Call once, after
- * init_symbols() and before any input is parsed. */
+ * sparse's "aligned" op to note user alignment (attrs.c); and
+ * cacheline_per_thread, cachehot_addressable, vector_size, randomize_layout
+ * (attrs-marks.c). Call both once, after init_symbols() and before any
+ * input is parsed. */
 void ch_attr_register(void);
+void ch_attr_register_marks(void);
 /* Tag of a struct member: class, group (owned by attrs.c, valid for the
  * whole run) and whether an aligned attribute applies to it. 'after' is
  * the position of the last member of the previous declaration (or of the
@@ -177,7 +180,7 @@ struct symbol *ch_sparse_base(struct symbol *s);
  * decls (the file's top-level declarations, as sparse() returns them: the
  * non-static ones are bound in the global scope) and among the function
  * statics ch_note_block_statics() saved. Marks: the attribute
- * (attrs.c) or the sidecar. Nothing without either. */
+ * (attrs-marks.c) or the sidecar. Nothing without either. */
 struct symbol_list;
 void ch_check_per_thread(struct symbol_list *scope, struct symbol_list *decls,
 			 const struct ch_config *cfg);

@@ -310,6 +310,7 @@ void __wrap_init_builtins(int stream)
 {
 	__real_init_builtins(stream);
 	ch_attr_register();
+	ch_attr_register_marks();
 	ch_enum_register();
 }
 

@@ -14,7 +14,7 @@
  *     pointer;
  *   - a marked struct type: "arrays of 'struct x'" (count unknown), at its
  *     tag.
- * Marks: the attribute cacheline_per_thread (attrs.c) or a sidecar line
+ * Marks: the attribute cacheline_per_thread (attrs-marks.c) or a sidecar line
  * "NAME[] per_thread", "NAME[N] per_thread", "STRUCT.FIELD[] per_thread";
  * attribute marks go to the manifest (-fcachehot-manifest) as the plugin's.
  * Function-scope static arrays count too (saved when their block ends).

@@ -32,7 +32,7 @@ $(SPARSE_MAINO): $(SPARSE_LIB)
 	@$(MAKE) -s -C $(SPARSE_SRC) sparse.o >/dev/null
 	@touch $@
 
-$(BUILD)/sparse-checks/%.o: sparse-checks/%.c sparse-checks/cachehot-sparse.h $(CORE_HDRS) $(SPARSE_LIB)
+$(BUILD)/sparse-checks/%.o: sparse-checks/%.c $(wildcard sparse-checks/*.h) $(CORE_HDRS) $(SPARSE_LIB)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu99 $(CFLAGS) $(WARN) -Wno-sign-compare -I$(SPARSE_SRC) -Icore -c -o $@ $<
 
