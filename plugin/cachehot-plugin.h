@@ -86,9 +86,9 @@ bool cachehot_per_thread_any(union tree_node *type, const char *sname);
 /* plugin/access.c: the access mode (access=PATH): registers its GIMPLE
  * pass and the unit's output; called from plugin_init only when asked. */
 void cachehot_access_init(const char *plugin_name, const char *path);
-/* plugin/access.c: does an asm template lock or exchange (an atomic RMW)? */
+/* plugin/access-calls.c: does an asm template lock or exchange (an atomic RMW)? */
 bool cachehot_asm_is_atomic(const char *asm_template);
-/* plugin/access.c: GCC's internal forms of the __atomic_* builtins (a
+/* plugin/access-calls.c: GCC's internal forms of the __atomic_* builtins (a
  * compare-exchange whose expected value lives in a register, as
  * `while (!__atomic_compare_exchange_n(&r->tail, &pos, next, ...))` becomes
  * .ATOMIC_COMPARE_EXCHANGE once pos is an SSA name; bit test-and-set/
@@ -120,7 +120,7 @@ char *cachehot_source_path(const char *file);
 bool cachehot_once_printed(unsigned loc, const char *msg);
 #ifdef GCC_TREE_H   /* units that include GCC's tree.h first */
 /* The object an SSA pointer points to when it was made by &X (through at
- * most 8 copies and casts), else NULL_TREE (plugin/access.c). */
+ * most 8 copies and casts), else NULL_TREE (plugin/access-ref.c). */
 tree cachehot_pointee(tree ptr);
 #endif
 /* mkdir -p; 0 when dir is a directory afterwards. */
