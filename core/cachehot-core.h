@@ -386,7 +386,8 @@ const struct ch_fix *ch_struct_fix_idiom(struct ch_ctx *ctx, const struct ch_typ
 					 const struct ch_fix_leaf *v, size_t n, unsigned L,
 					 int kernel, unsigned first_pad, int predicted,
 					 const struct ch_idiom *id);
-/* "costs 64 bytes per object (96 -> 160 bytes; ...)": sizes in bytes. */
+/* "costs 64 bytes per object (96 -> 160 bytes; ...)": sizes in bytes
+ * (core/fix-text.c). */
 const char *ch_fix_cost(struct ch_ctx *ctx, uint64_t old_size, uint64_t new_size);
 
 /* A finding. All strings are ctx-owned. 'message' is complete and ends in

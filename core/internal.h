@@ -270,13 +270,45 @@ const char *ch_msg_global_sharing(ch_ctx *ctx, const struct ch_global *h, int re
 				  uint64_t first, uint64_t last, const struct ch_global_nb *nb,
 				  size_t n, size_t more, const struct ch_global *next, uint64_t pad,
 				  const struct ch_config *cfg);
-/* fix.c: the fix planner's model of a layout: t's members in order (member
- * indexes, t->nmembers of them), brk[member] = 1 starting that member on a
- * fresh line (CACHELINE_PADDING or an alignment to L bytes before it),
- * bit-fields sharing a storage unit kept at their distance; each member's
- * offset into off[member] (bytes); returns the size in bytes. */
-uint64_t ch_fix_lay_out(const struct ch_type *t, const size_t *order, const int *brk,
-			unsigned L, uint64_t *off);
+/* layout-eval.c: the one model of a struct laid out in an order, as GCC
+ * lays it out (all offsets from the struct's start).
+ * ch_bitfield_place: a bit-field of width bits whose storage type has
+ * storage bytes, at the first free bit p: where it starts (the next storage
+ * unit when it would straddle one). */
+uint64_t ch_bitfield_place(uint64_t p, unsigned width, uint64_t storage);
+/* The storage unit (bytes) bit-field m is packed in by the model: the
+ * smallest power of two (1..16) whose aligned unit holds its bits where
+ * they are declared; front ends agree on it (layout-eval.c says why). */
+uint64_t ch_bitfield_storage(const struct ch_member *m);
+/* The layout so far: ch_layout_start, then ch_layout_place for each member
+ * in the new order, then ch_layout_size. */
+struct ch_layout_cursor {
+	uint64_t off;              /* bytes laid out (a partial byte counts) */
+	uint64_t bitcur;           /* bits laid out */
+	int prev_bits;             /* the last member placed is a bit-field */
+	unsigned align;            /* bytes: the struct's alignment so far */
+};
+void ch_layout_start(const struct ch_type *t, struct ch_layout_cursor *c);
+/* Member i of t next; brk: a break before it, which starts it on a fresh
+ * L-byte line (CACHELINE_PADDING or _Alignas(L): raises the struct's
+ * alignment to L) or, with sep > 0, after a separator of sep bytes (the
+ * separator idiom, core/idiom.c). Returns its first bit (bits from the
+ * start); the byte holding it is that / 8. */
+uint64_t ch_layout_place(const struct ch_type *t, struct ch_layout_cursor *c, size_t i, int brk,
+			 unsigned L, unsigned sep);
+/* The struct's size in bytes (the end rounded up to its alignment). */
+uint64_t ch_layout_size(const struct ch_layout_cursor *c);
+/* t's members in order (member indexes, t->nmembers of them), brk[member]
+ * = 1 (brk may be NULL) starting that member on a fresh L-byte line
+ * (CACHELINE_PADDING before it); each member's first bit into
+ * bitpos[member] (bits from the start); the struct's alignment into *align
+ * (bytes); returns its size in bytes. */
+uint64_t ch_layout_order(const struct ch_type *t, const size_t *order, const int *brk, unsigned L,
+			 uint64_t *bitpos, unsigned *align);
+/* 1 if the model reproduces t as declared (every member's first bit and
+ * the size); 0 for what it does not know (zero-width bit-fields, packed
+ * members): the fix and the planner then leave t as it is. */
+int ch_layout_fits(const struct ch_type *t);
 /* rules.c: the fix ch_check_type names on t's false sharing at line size L
  * in vocabulary kernel (ch_config.kernel), computed alone; NULL as
  * ch_struct_fix. ctx-owned. */

@@ -1,12 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * layout-eval.c -- one measure of a laid-out struct: its size, the cache
- * lines it spans, the lines its annotated fields touch (per class key) and
- * its holes. ch_reorganize (reorg-plan.c) judges its two plans, the fix's
- * layout and the regrouping by class, by it; cachehot-layout --reorganize
- * prints it.
+ * layout-eval.c -- the one model of a struct laid out again in another
+ * order (ch_layout_*: as GCC lays it out, bit-fields packed into the
+ * storage unit before them where they fit; the fix's search, core/fix*.c,
+ * and the planner, core/reorg*.c, both place members with it), and one
+ * measure of a laid-out struct: its size, the cache lines it spans, the
+ * lines its annotated fields touch (per class key) and its holes.
+ * ch_reorganize (reorg-plan.c) judges its two plans, the fix's layout and
+ * the regrouping by class, by it; cachehot-layout --reorganize prints it.
  *
- * Cost: O(members log members + leaves log leaves); lines are counted as
+ * The model: GCC's for x86-64 and arm64 (not ms_struct, not packed): a
+ * member at its alignment after the previous one; a bit-field of width w
+ * whose storage type has S bytes at the first free bit when the bits fit
+ * in one aligned S-byte unit, else at the next unit (ch_bitfield_place).
+ * S is the smallest unit that holds the bit-field where it is declared
+ * (ch_bitfield_storage), the same from every front end (the plugin's and
+ * sparse's members carry the bytes a bit-field touches, not its declared
+ * type). It reproduces every declared layout GCC makes (a unit GCC skips
+ * to is also the next smaller unit the bits fit in); a moved bit-field
+ * packs where GCC packs it whenever the bits fit that unit, and otherwise
+ * goes to the next one, which may be one unit later than GCC (whose
+ * declared type may be wider): then the size is over, never under, GCC's.
+ * A struct it does not reproduce as declared (ch_layout_fits: zero-width
+ * bit-fields, packed members) gets no fix.
+ *
+ * Cost of the measure: O(members log members + leaves log leaves); lines are counted as
  * merged intervals per key, never enumerated (a 1 GB array is one interval).
  */
 #include <stdio.h>
@@ -62,42 +80,93 @@ uint64_t ch_bitfield_place(uint64_t p, unsigned width, uint64_t storage)
 	return p;
 }
 
+uint64_t ch_bitfield_storage(const struct ch_member *m)
+{
+	uint64_t p = m->offset * 8 + m->bit_offset, s;
+	for (s = 1; s < 16; s *= 2)
+		if (m->bit_size <= s * 8 && p % (s * 8) + m->bit_size <= s * 8)
+			return s;
+	return 16;
+}
+
+void ch_layout_start(const struct ch_type *t, struct ch_layout_cursor *c)
+{
+	c->off = 0;
+	c->bitcur = 0;
+	c->prev_bits = 0;
+	c->align = t->align ? t->align : 1;
+}
+
+uint64_t ch_layout_place(const struct ch_type *t, struct ch_layout_cursor *c, size_t i, int brk,
+			 unsigned L, unsigned sep)
+{
+	const struct ch_member *m = &t->members[i];
+	unsigned a = m->align ? m->align : 1;
+	uint64_t p;
+	if (brk && sep) {   /* a separator of sep bytes (core/idiom.c) */
+		c->off += sep;
+		c->prev_bits = 0;
+	} else if (brk) {   /* a zero-size member aligned to the line */
+		c->off = align_up(c->off, L);
+		c->prev_bits = 0;
+		if (c->align < L)
+			c->align = L;
+	}
+	if (m->bit_size && m->user_align && a > 1) {   /* aligned(N) starts a unit */
+		c->off = align_up(c->off, a);
+		c->prev_bits = 0;
+	}
+	if (m->bit_size) {
+		p = ch_bitfield_place(c->prev_bits ? c->bitcur : c->off * 8, m->bit_size,
+				      ch_bitfield_storage(m));
+		c->bitcur = p + m->bit_size;
+		c->off = (c->bitcur + 7) / 8;
+		c->prev_bits = 1;
+	} else {
+		c->off = align_up(c->off, a);
+		p = c->off * 8;
+		c->off += m->size;
+		c->bitcur = c->off * 8;
+		c->prev_bits = 0;
+	}
+	if (a > c->align)
+		c->align = a;
+	return p;
+}
+
+uint64_t ch_layout_size(const struct ch_layout_cursor *c)
+{
+	return align_up(c->off, c->align);
+}
+
 uint64_t ch_layout_order(const struct ch_type *t, const size_t *order, const int *brk, unsigned L,
 			 uint64_t *bitpos, unsigned *align)
 {
-	uint64_t off = 0, bitcur = 0;
-	unsigned al = t->align ? t->align : 1;
-	int prev_bits = 0;
+	struct ch_layout_cursor c;
 	size_t k;
-	for (k = 0; k < t->nmembers; k++) {
-		size_t i = order[k];
-		const struct ch_member *m = &t->members[i];
-		unsigned a = m->align ? m->align : 1;
-		if (brk && brk[i]) {   /* a zero-size member aligned to the line */
-			off = align_up(off, L);
-			prev_bits = 0;
-			if (al < L)
-				al = L;
-		}
-		if (m->bit_size && m->elem_size) {
-			uint64_t p = ch_bitfield_place(prev_bits ? bitcur : off * 8, m->bit_size,
-						       m->elem_size);
-			bitpos[i] = p;
-			bitcur = p + m->bit_size;
-			off = (bitcur + 7) / 8;
-			prev_bits = 1;
-		} else {
-			off = align_up(off, a);
-			bitpos[i] = off * 8;
-			off += m->size;
-			bitcur = off * 8;
-			prev_bits = 0;
-		}
-		if (a > al)
-			al = a;
-	}
-	*align = al;
-	return align_up(off, al);
+	ch_layout_start(t, &c);
+	for (k = 0; k < t->nmembers; k++)
+		bitpos[order[k]] = ch_layout_place(t, &c, order[k], brk && brk[order[k]], L, 0);
+	*align = c.align;
+	return ch_layout_size(&c);
+}
+
+int ch_layout_fits(const struct ch_type *t)
+{
+	size_t k, *id = (size_t *)calloc(t->nmembers + 1, sizeof(size_t));
+	uint64_t *bits = (uint64_t *)calloc(t->nmembers + 1, sizeof(uint64_t));
+	unsigned al;
+	int ok;
+	if (!id || !bits)
+		abort();
+	for (k = 0; k < t->nmembers; k++)
+		id[k] = k;
+	ok = ch_layout_order(t, id, NULL, 1, bits, &al) == t->size;
+	for (k = 0; ok && k < t->nmembers; k++)
+		ok = bits[k] == t->members[k].offset * 8 + t->members[k].bit_offset;
+	free(id);
+	free(bits);
+	return ok;
 }
 
 int ch_layout_leaf_key(const struct ch_leaf *l, char *buf, size_t bufsz)

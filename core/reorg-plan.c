@@ -64,24 +64,6 @@ static const char *seg_label(ch_ctx *ctx, const struct ch_leaf *lv, size_t nl, u
 	return more ? ch_printf(ctx, "%s, ...", r) : r;
 }
 
-/* 1 if ch_layout_order reproduces t as declared (bits, scratch: t->nmembers
- * of them): not for packed structs, zero-width bit-fields, ... */
-static int gcc_model_fits(const struct ch_type *t, uint64_t *bits)
-{
-	size_t k, *id = (size_t *)calloc(t->nmembers, sizeof(size_t));
-	unsigned al;
-	int ok;
-	if (!id)
-		abort();
-	for (k = 0; k < t->nmembers; k++)
-		id[k] = k;
-	ok = ch_layout_order(t, id, NULL, 1, bits, &al) == t->size;
-	for (k = 0; ok && k < t->nmembers; k++)
-		ok = bits[k] == t->members[k].offset * 8 + t->members[k].bit_offset;
-	free(id);
-	return ok;
-}
-
 /* The fix's layout of t in the CACHELINE_PADDING vocabulary as a plan. */
 static struct ch_reorg *fix_plan(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 				 unsigned L)
@@ -112,16 +94,11 @@ static struct ch_reorg *fix_plan(ch_ctx *ctx, struct ch_type *t, const struct ch
 		for (k = 0; k < n; k++)
 			off[k] = t->members[k].offset * 8 + t->members[k].bit_offset;
 		size = t->size;
-	} else if (gcc_model_fits(t, off)) {
-		/* the one model of a layout (layout-eval.c): bit-fields packed
-		 * as GCC packs them wherever the fix moved them */
+	} else {
+		/* the one model of a layout (layout-eval.c), the one the fix's
+		 * search used: bit-fields packed as GCC packs them wherever the
+		 * fix moved them (a fix exists only for structs it reproduces) */
 		size = ch_layout_order(t, order, brk, L, off, &salign);
-	} else {   /* the fix's own model, which reproduced this struct */
-		size = ch_fix_lay_out(t, order, brk, L, off);
-		for (k = 0; k < n; k++)
-			off[k] = off[k] * 8 + t->members[k].bit_offset;
-		if (nseg > 1 && salign < L)
-			salign = L;
 	}
 
 	r = (struct ch_reorg *)ch_alloc(ctx, sizeof(*r));

@@ -70,18 +70,6 @@ static inline int ch_reorg_is_pad(const struct ch_member *m)
 struct ch_reorg *ch_reorg_regroup(ch_ctx *ctx, struct ch_type *t, const char *name,
 				  const struct ch_config *cfg, char *err, size_t errsz);
 
-/* layout-eval.c: the one model of a struct laid out in an order, as GCC
- * lays it out. A bit-field of width bits whose storage type has storage
- * bytes, at the first free bit p: where it starts (the next storage unit
- * when it would straddle one). */
-uint64_t ch_bitfield_place(uint64_t p, unsigned width, uint64_t storage);
-/* t's members in order (member indexes, t->nmembers of them), brk[member]
- * = 1 (brk may be NULL) starting that member on a fresh L-byte line
- * (CACHELINE_PADDING before it); each member's first bit into
- * bitpos[member] (bits from the start); the struct's alignment into *align
- * (bytes); returns its size in bytes. */
-uint64_t ch_layout_order(const struct ch_type *t, const size_t *order, const int *brk, unsigned L,
-			 uint64_t *bitpos, unsigned *align);
 /* layout-eval.c: ch_reorg_leaf_key, and for an unannotated field of a
  * kernel cacheline group its group's key ("written groups", "read-mostly"):
  * the keys ch_layout_eval counts lines of. */

@@ -513,7 +513,7 @@ static void test_groups(void)
 }
 
 
-/* ch_struct_fix's sweep (core/fix.c) against its reference search (every
+/* ch_struct_fix's sweep (core/fix-sweep.c) against its reference search (every
  * pair, every round) on generated structs: members of 1..16 bytes and char
  * arrays, bit-field runs, hot groups, kernel groups, every class; both
  * vocabularies and two line sizes. Same fix (text, edits, size) or both
@@ -555,7 +555,7 @@ static void test_fix_sweep(void)
 {
 	static const char *groups[] = { "ga", "gb", "gc" };
 	struct ch_group kg[2];
-	int round, differ = 0, fixes = 0, moves = 0;
+	int round, differ = 0, fixes = 0, moves = 0, unfit = 0;
 	char why[8192] = "";
 	memset(kg, 0, sizeof(kg));
 	for (round = 0; round < 3000; round++) {
@@ -563,8 +563,9 @@ static void test_fix_sweep(void)
 		struct ch_type *t = ch_type_new(ctx, NULL, "gen", 0, 0, 1);
 		unsigned nm = 2 + rnd(round < 2500 ? 40 : 300), i, L = rnd(2) ? 64 : 128;
 		int kernel = (int)rnd(2);
-		uint64_t cur = 0;
+		uint64_t cur = 0, bitend = 0;   /* bytes; bits after a bit-field */
 		unsigned align = 1;
+		int prev_bits = 0;
 		struct ch_fix_leaf *v;
 		const char *a, *b;
 		for (i = 0; i < nm; i++) {
@@ -573,20 +574,24 @@ static void test_fix_sweep(void)
 			unsigned kind = rnd(10), sz, al;
 			snprintf(name, sizeof(name), "m%u", i);
 			m = ch_type_add_member(ctx, t, ch_printf(ctx, "%s", name));
-			if (kind < 2 && i > 0 && t->members[i - 1].bit_size &&
-			    t->members[i - 1].bit_offset + t->members[i - 1].bit_size + 3 <= 32) {
-				/* next bit-field in the same unsigned int */
-				const struct ch_member *p = &t->members[i - 1];
-				m->offset = p->offset;
-				m->size = m->elem_size = 4;
-				m->bit_offset = p->bit_offset + p->bit_size;
+			if (kind < 2) {
+				/* 'unsigned int mN : 3', where GCC puts it: in the
+				 * unit of the bit-field or byte before it when the
+				 * bits fit, else at the next 4-byte unit; the byte
+				 * holding its first bit, as the front ends give it */
+				uint64_t p = ch_bitfield_place(prev_bits ? bitend : cur * 8, 3, 4);
+				m->offset = p / 8;
+				m->bit_offset = (unsigned)(p % 8);
 				m->bit_size = 3;
-				m->align = 4;
+				m->size = m->elem_size = (m->bit_offset + 3 + 7) / 8;
+				m->align = 1;
+				bitend = p + 3;
+				cur = (bitend + 7) / 8;
+				prev_bits = 1;
+				if (align < 4)   /* the type aligns the struct */
+					align = 4;
 			} else {
-				if (kind < 2) {
-					sz = al = 4;
-					m->bit_size = 3;
-				} else if (kind < 8) {
+				if (kind < 8) {
 					sz = al = 1u << rnd(4);
 				} else {
 					al = 1;
@@ -595,9 +600,9 @@ static void test_fix_sweep(void)
 				m->align = al;
 				m->offset = (cur + al - 1) / al * al;
 				m->size = m->elem_size = sz;
-			}
-			if (m->offset + m->size > cur)
 				cur = m->offset + m->size;
+				prev_bits = 0;
+			}
 			if (m->align > align)
 				align = m->align;
 			m->nelems = 1;
@@ -613,6 +618,7 @@ static void test_fix_sweep(void)
 		}
 		t->align = align;
 		t->size = (cur + align - 1) / align * align;
+		unfit += !ch_layout_fits(t);
 		v = (struct ch_fix_leaf *)calloc(nm, sizeof(*v));
 		for (i = 0; i < nm; i++) {
 			v[i].offset = t->members[i].offset;
@@ -637,6 +643,65 @@ static void test_fix_sweep(void)
 	check(!differ, "fix: sweep gives the reference search's fix on 3000 generated structs", why);
 	snprintf(why, sizeof(why), "%d fixes, %d with moves", fixes, moves);
 	check(fixes > 1000 && moves > 20, "fix: generated structs exercise breaks and moves", why);
+	snprintf(why, sizeof(why), "%d of 3000 not reproduced", unfit);
+	check(!unfit, "layout model: reproduces 3000 generated GCC layouts with bit-fields", why);
+}
+
+/* The one model of a layout (core/layout-eval.c) on struct conf of
+ * tests/fixtures/bitfield_packs.c, members as the plugin gives them (a
+ * bit-field: the byte holding its first bit, the bytes it touches, align
+ * 1): as declared, and in the order of its fix ('level' moved after 'id'),
+ * where GCC packs 'level' and 'mode' into one unsigned short (pahole on
+ * the fixed struct: level bits 16..20, mode 21..23, name at 3, hits at 64,
+ * 72 bytes). */
+static void test_layout_bitfields(void)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	struct ch_type *t = ch_type_new(ctx, NULL, "conf", 0, 80, 8);
+	static const struct { const char *n; uint64_t off, size; unsigned bo, bs, al; } f[] = {
+		{ "id", 0, 2, 0, 0, 2 }, { "mode", 2, 1, 0, 3, 1 }, { "name", 3, 61, 0, 0, 1 },
+		{ "hits", 64, 8, 0, 0, 8 }, { "level", 72, 1, 0, 5, 1 } };
+	size_t k, decl[5] = { 0, 1, 2, 3, 4 }, fixed[5] = { 0, 4, 1, 2, 3 };
+	uint64_t bits[5], size;
+	unsigned al;
+	char got[128];
+	for (k = 0; k < 5; k++) {
+		struct ch_member *m = ch_type_add_member(ctx, t, f[k].n);
+		m->offset = f[k].off;
+		m->size = m->elem_size = f[k].size;
+		m->bit_offset = f[k].bo;
+		m->bit_size = f[k].bs;
+		m->align = f[k].al;
+		m->nelems = 1;
+	}
+	size = ch_layout_order(t, decl, NULL, 64, bits, &al);
+	snprintf(got, sizeof(got), "%llu %llu %llu %llu %llu|%llu|%d", (unsigned long long)bits[0],
+		 (unsigned long long)bits[1], (unsigned long long)bits[2],
+		 (unsigned long long)bits[3], (unsigned long long)bits[4], (unsigned long long)size,
+		 ch_layout_fits(t));
+	check(!strcmp(got, "0 16 24 512 576|80|1"), "layout model: struct conf as declared", got);
+	size = ch_layout_order(t, fixed, NULL, 64, bits, &al);
+	snprintf(got, sizeof(got), "%llu %llu %llu %llu %llu|%llu", (unsigned long long)bits[0],
+		 (unsigned long long)bits[4], (unsigned long long)bits[1],
+		 (unsigned long long)bits[2], (unsigned long long)bits[3], (unsigned long long)size);
+	check(!strcmp(got, "0 16 21 24 512|72"),
+	      "layout model: a moved bit-field packs into the unit before it, as GCC", got);
+	/* 'long seq : 39' at bit 8 needs an 8-byte unit; 'unsigned x : 3' at
+	 * bit 0 fits in one byte; a 20-bit field at bit 6 needs 4 bytes */
+	{
+		struct ch_member m;
+		memset(&m, 0, sizeof(m));
+		m.offset = 1; m.bit_size = 39;
+		snprintf(got, sizeof(got), "%llu", (unsigned long long)ch_bitfield_storage(&m));
+		m.offset = 0; m.bit_size = 3;
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %llu",
+			 (unsigned long long)ch_bitfield_storage(&m));
+		m.bit_offset = 6; m.bit_size = 20;
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), " %llu",
+			 (unsigned long long)ch_bitfield_storage(&m));
+		check(!strcmp(got, "8 1 4"), "layout model: a bit-field's storage unit", got);
+	}
+	ch_ctx_free(ctx);
 }
 
 /* A fix of more than 8 edits: written out on the first warning, the first
@@ -850,6 +915,7 @@ int main(void)
 	test_self_nesting();
 	test_groups();
 	test_fix_sweep();
+	test_layout_bitfields();
 	test_fix_brief();
 	test_variable_hints();
 	test_format();
