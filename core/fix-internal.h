@@ -61,6 +61,13 @@ typedef int (*ch_fix_place_fn)(void *arg, struct sim *s, size_t *pos);
  * edits, then the fewest bytes. 1 when some place ends clean. */
 int ch_fix_best_place(struct sim *s, size_t *pos, size_t mv, size_t last, ch_fix_place_fn place,
 		      void *arg);
+/* The member to move for the conflict between positions pa < pb that no
+ * break resolves: the later one unless it is hot (hot_b: holds a hot or
+ * exclusive leaf), moved already or in a kernel group, else the earlier
+ * one (hot_a); *last: the last place it may go (not after a flexible
+ * array). 0 when neither may move. */
+int ch_fix_pick_move(const struct ch_type *t, const struct sim *s, size_t pa, size_t pb,
+		     int hot_a, int hot_b, size_t *mv, size_t *last);
 /* Break conflicts greedily; a conflict no break may resolve moves its
  * non-hot member: to every place (search > 0 and a small struct: the one
  * giving the fewest edits, then the fewest bytes), else to the end. 1 when

@@ -147,12 +147,20 @@ int ch_fix_best_place(struct sim *s, size_t *pos, size_t mv, size_t last, ch_fix
 	return have;
 }
 
-/* Break conflicts greedily; a conflict no break may resolve moves its
- * non-hot member: to every place (search > 0 and a small struct: the one
- * giving the fewest edits, then the fewest bytes), else to the end. 1 when
- * the layout ends clean. */
-int ch_fix_greedy_ref(const struct ch_type *t, const struct ch_fix_leaf *v, size_t n, struct sim *s,
-		      size_t *pos, unsigned L, int kernel, int search);
+int ch_fix_pick_move(const struct ch_type *t, const struct sim *s, size_t pa, size_t pb,
+		     int hot_a, int hot_b, size_t *mv, size_t *last)
+{
+	*last = s->n - 1;
+	if (!hot_b && !s->moved[s->order[pb]] && !t->members[s->order[pb]].kgroup)
+		*mv = pb;
+	else if (!hot_a && !s->moved[s->order[pa]] && !t->members[s->order[pa]].kgroup)
+		*mv = pa;
+	else
+		return 0;
+	if (t->members[s->order[*last]].flexible)
+		(*last)--;
+	return 1;
+}
 
 struct ref_args { const struct ch_type *t; const struct ch_fix_leaf *v; size_t n; unsigned L; int kernel; };
 
@@ -167,7 +175,7 @@ int ch_fix_greedy_ref(const struct ch_type *t, const struct ch_fix_leaf *v, size
 {
 	size_t round, pa, pb;
 	for (round = 0; round < 2 * s->n + 8; round++) {
-		size_t p, mv, last = s->n - 1;
+		size_t p, mv, last;
 		ch_fix_simulate(t, s, L);
 		if (!find_conflict(t, v, n, s, pos, L, &pa, &pb))
 			return 1;
@@ -178,16 +186,9 @@ int ch_fix_greedy_ref(const struct ch_type *t, const struct ch_fix_leaf *v, size
 			s->pad[s->order[p]] = 1;
 			continue;
 		}
-		if (!member_is_hot(v, n, s->order[pb]) && !s->moved[s->order[pb]] &&
-		    !t->members[s->order[pb]].kgroup)
-			mv = pb;
-		else if (!member_is_hot(v, n, s->order[pa]) && !s->moved[s->order[pa]] &&
-			 !t->members[s->order[pa]].kgroup)
-			mv = pa;
-		else
+		if (!ch_fix_pick_move(t, s, pa, pb, member_is_hot(v, n, s->order[pa]),
+				      member_is_hot(v, n, s->order[pb]), &mv, &last))
 			return 0;
-		if (t->members[s->order[last]].flexible)
-			last--;
 		if (search && s->n <= CH_FIX_SEARCH_MAX) {
 			struct ref_args a = { t, v, n, L, kernel };
 			return ch_fix_best_place(s, pos, mv, last, place_ref, &a);

@@ -299,7 +299,7 @@ int ch_fix_greedy_sweep(struct sweep *sw, struct sim *s, size_t *pos, int search
 	sw->nstack = 0;
 	sweep_cover(sw, s, pos);
 	for (round = 0; round < 2 * s->n + 8; round++) {
-		size_t p, mv, last = s->n - 1;
+		size_t p, mv, last;
 		if (!sweep_first(sw, s, P, &pa, &pb)) {
 			ch_fix_simulate(t, s, sw->L);
 			return 1;
@@ -312,16 +312,9 @@ int ch_fix_greedy_sweep(struct sweep *sw, struct sim *s, size_t *pos, int search
 			sw->stack[sw->nstack++] = P = p;
 			continue;
 		}
-		if (!sw->hot[s->order[pb]] && !s->moved[s->order[pb]] &&
-		    !t->members[s->order[pb]].kgroup)
-			mv = pb;
-		else if (!sw->hot[s->order[pa]] && !s->moved[s->order[pa]] &&
-			 !t->members[s->order[pa]].kgroup)
-			mv = pa;
-		else
+		if (!ch_fix_pick_move(t, s, pa, pb, sw->hot[s->order[pa]], sw->hot[s->order[pb]], &mv,
+				      &last))
 			return 0;
-		if (t->members[s->order[last]].flexible)
-			last--;
 		if (search && s->n <= CH_FIX_SEARCH_MAX)
 			return ch_fix_best_place(s, pos, mv, last, place_sweep, sw);
 		if (mv >= last)
