@@ -76,25 +76,38 @@ bool cachehot_asm_is_atomic(const char *s)
 	return false;
 }
 
-void access_do_asm(gasm *stmt, const char *fn)
+void cachehot_asm_memory_operands(const gasm *stmt, bool (*is_mem)(tree),
+				  void (*fn)(tree op, enum cachehot_asm_kind kind, void *ctx), void *ctx)
 {
 	bool atomic = cachehot_asm_is_atomic(gimple_asm_string(stmt));
 	unsigned i, j, no = gimple_asm_noutputs(stmt), ni = gimple_asm_ninputs(stmt);
 	for (i = 0; i < no; i++) {
 		tree op = TREE_VALUE(gimple_asm_output_op(stmt, i));
-		if (access_is_mem(op))
-			access_record_ref(op, fn, atomic ? CH_ACC_RMW : CH_ACC_STORE);
+		if (is_mem(op))
+			fn(op, atomic ? CACHEHOT_ASM_RMW : CACHEHOT_ASM_STORE, ctx);
 	}
 	for (i = 0; i < ni; i++) {
 		tree op = TREE_VALUE(gimple_asm_input_op(stmt, i));
 		bool dup = false;
-		if (!access_is_mem(op))
+		if (!is_mem(op))
 			continue;
 		for (j = 0; j < no && !dup; j++)   /* "+m": the same operand twice */
 			dup = operand_equal_p(op, TREE_VALUE(gimple_asm_output_op(stmt, j)), 0);
 		if (!dup)
-			access_record_ref(op, fn, atomic ? CH_ACC_RMW : CH_ACC_LOAD);
+			fn(op, atomic ? CACHEHOT_ASM_RMW : CACHEHOT_ASM_LOAD, ctx);
 	}
+}
+
+static void asm_operand(tree op, enum cachehot_asm_kind kind, void *fn)
+{
+	access_record_ref(op, (const char *)fn,
+			  kind == CACHEHOT_ASM_RMW ? CH_ACC_RMW
+			  : kind == CACHEHOT_ASM_STORE ? CH_ACC_STORE : CH_ACC_LOAD);
+}
+
+void access_do_asm(gasm *stmt, const char *fn)
+{
+	cachehot_asm_memory_operands(stmt, access_is_mem, asm_operand, (void *)fn);
 }
 
 /* Builtins that read or write the memory their pointer arguments name (as

@@ -55,7 +55,7 @@ enum ch_access_kind access_as_rare(enum ch_access_kind k)
 	       ? CH_ACC_RARE_WRITE : k;
 }
 
-static const char *tag_of(tree type)
+const char *cachehot_struct_tag(tree type)
 {
 	tree n;
 	if (!type || (TREE_CODE(type) != RECORD_TYPE && TREE_CODE(type) != UNION_TYPE))
@@ -284,7 +284,7 @@ void access_record_ref_to(tree ref, const char *fn, enum ch_access_kind kind,
 	n = chain(ref, f);
 	owner = n ? owner_of(ref, 0) : NULL;
 	for (i = 0; i < n; i++) {
-		const char *st = tag_of(DECL_CONTEXT(f[i]));
+		const char *st = cachehot_struct_tag(DECL_CONTEXT(f[i]));
 		uint64_t off = 0;
 		int first = -1;
 		const char *composite = NULL;

@@ -88,6 +88,21 @@ bool cachehot_per_thread_any(union tree_node *type, const char *sname);
 void cachehot_access_init(const char *plugin_name, const char *path);
 /* plugin/access-calls.c: does an asm template lock or exchange (an atomic RMW)? */
 bool cachehot_asm_is_atomic(const char *asm_template);
+/* plugin/access-calls.c: an asm statement's memory operands, each once, with
+ * what the asm does to it, as the access mode and the recording mode both
+ * take them: an output is a store, an input a load, and either is a
+ * read-modify-write when the template is atomic (cachehot_asm_is_atomic);
+ * an input that repeats an output ("+m") is that output. IS_MEM says which
+ * operands are memory; FN(op, kind, ctx) is called for each, outputs first. */
+enum cachehot_asm_kind { CACHEHOT_ASM_LOAD, CACHEHOT_ASM_STORE, CACHEHOT_ASM_RMW };
+void cachehot_asm_memory_operands(const struct gasm *stmt, bool (*is_mem)(union tree_node *),
+				  void (*fn)(union tree_node *op, enum cachehot_asm_kind kind, void *ctx),
+				  void *ctx);
+/* plugin/access-ref.c: the tag of a struct or union type (of its main
+ * variant: "struct page" -> "page"), else NULL (a struct without a tag, a
+ * typedef of one, or not a struct). The string is GCC's identifier: do not
+ * free it. */
+const char *cachehot_struct_tag(union tree_node *type);
 /* plugin/access-calls.c: GCC's internal forms of the __atomic_* builtins (a
  * compare-exchange whose expected value lives in a register, as
  * `while (!__atomic_compare_exchange_n(&r->tail, &pos, next, ...))` becomes

@@ -77,17 +77,6 @@
 static int select_all = 1, select_annotated;
 static std::string select_names;   /* ",a,b," */
 
-static const char *tag_of(tree type)
-{
-	tree n;
-	if (!type || (TREE_CODE(type) != RECORD_TYPE && TREE_CODE(type) != UNION_TYPE))
-		return NULL;
-	n = TYPE_NAME(TYPE_MAIN_VARIANT(type));
-	if (n && TREE_CODE(n) == TYPE_DECL)
-		n = DECL_NAME(n);
-	return n && TREE_CODE(n) == IDENTIFIER_NODE ? IDENTIFIER_POINTER(n) : NULL;
-}
-
 static bool annotated(tree type, const char *tag)
 {
 	static const char *const attrs[] = { "cacheline_hot", "cacheline_exclusive",
@@ -203,10 +192,10 @@ static bool identify(tree ref, struct ident *id)
 				uint64_t sz = bits_of(TYPE_SIZE_UNIT(TREE_TYPE(ref)));
 				/* READ_ONCE(p->f) folds to MEM[(volatile T *)p + OFF]:
 				 * the pointer's own type says the struct */
-				if (!tag_of(at) && !typedef_name(at) &&
+				if (!cachehot_struct_tag(at) && !typedef_name(at) &&
 				    POINTER_TYPE_P(TREE_TYPE(TREE_OPERAND(t, 0))))
 					at = TREE_TYPE(TREE_TYPE(TREE_OPERAND(t, 0)));
-				if ((tag_of(at) || typedef_name(at)) && sz) {
+				if ((cachehot_struct_tag(at) || typedef_name(at)) && sz) {
 					tree g[MAX_CHAIN];
 					int k = field_at(at, bits_of(TREE_OPERAND(t, 1)), sz, g, 0);
 					for (i = k - 1; i >= 0 && n < MAX_CHAIN; i--) {
@@ -226,7 +215,7 @@ static bool identify(tree ref, struct ident *id)
 	}
 	for (i = 0; i < n; i++) {
 		tree ctx = DECL_CONTEXT(f[i]);
-		const char *tag = tag_of(ctx);
+		const char *tag = cachehot_struct_tag(ctx);
 		tree tn = ctx ? TYPE_NAME(TYPE_MAIN_VARIANT(ctx)) : NULL_TREE;
 		/* C: a tag is an IDENTIFIER_NODE; a struct named only by a typedef
 		 * has the TYPE_DECL (or, where not, the object's type has it) */
@@ -381,24 +370,15 @@ static void record_atomic(gimple_stmt_iterator *gsi, gcall *stmt)
 											  : REC_RMW);
 }
 
+static void asm_operand(tree op, enum cachehot_asm_kind kind, void *gsi)
+{
+	record_ref((gimple_stmt_iterator *)gsi, op,
+		   kind == CACHEHOT_ASM_RMW ? REC_RMW : kind == CACHEHOT_ASM_STORE ? REC_STORE : REC_LOAD);
+}
+
 static void record_asm(gimple_stmt_iterator *gsi, gasm *stmt)
 {
-	bool atomic = cachehot_asm_is_atomic(gimple_asm_string(stmt));
-	unsigned i, j, no = gimple_asm_noutputs(stmt), ni = gimple_asm_ninputs(stmt);
-	for (i = 0; i < no; i++) {
-		tree op = TREE_VALUE(gimple_asm_output_op(stmt, i));
-		record_ref(gsi, op, atomic ? REC_RMW : REC_STORE);
-	}
-	for (i = 0; i < ni; i++) {
-		tree op = TREE_VALUE(gimple_asm_input_op(stmt, i));
-		bool dup = false;
-		if (!is_mem(op))
-			continue;
-		for (j = 0; j < no && !dup; j++)   /* "+m": the same operand twice */
-			dup = operand_equal_p(op, TREE_VALUE(gimple_asm_output_op(stmt, j)), 0);
-		if (!dup)
-			record_ref(gsi, op, atomic ? REC_RMW : REC_LOAD);
-	}
+	cachehot_asm_memory_operands(stmt, is_mem, asm_operand, gsi);
 }
 
 static const pass_data record_pass_data = {
