@@ -551,17 +551,27 @@ static bool header_inline(tree fndecl)
 	 * each of the unit's inline functions */
 	static const char *last_file;
 	static bool last_header;
-	/* and no map lookup while the functions come from one ordinary map
-	 * (a header's run of inline functions: 1 700 lookups on
-	 * page_counter.c, 0.12 M instructions): the locations of map k are
-	 * those from its start to the start of map k + 1 */
+	/* and no map lookup while the functions come from one run of
+	 * ordinary maps of one file (a header's inline functions: 1 700
+	 * lookups on page_counter.c, 0.12 M instructions): the locations of
+	 * map k are those from its start to the start of map k + 1, and maps
+	 * of one file share the name's storage */
 	static location_t last_lo, last_hi;
+	static bool last_open;
+	static unsigned last_used;
 	const line_map_ordinary *map = NULL;
 	const char *file;
 	location_t loc = DECL_SOURCE_LOCATION(fndecl);
 	if (!DECL_DECLARED_INLINE_P(fndecl) || !main_input_filename)
 		return false;
-	if (loc >= last_lo && loc < last_hi)
+	/* a function's location is mostly an ad-hoc one (with its range):
+	 * the range check below needs the plain location under it */
+	if (IS_ADHOC_LOC(loc))
+		loc = get_location_from_adhoc_loc(line_table, loc);
+	if (loc >= last_lo &&
+	    (loc < last_hi ||
+	     (last_open && LINEMAPS_ORDINARY_USED(line_table) == last_used &&
+	      loc < LINEMAPS_MACRO_LOWEST_LOCATION(line_table))))
 		return last_header;
 	linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, &map);
 	file = map ? ORDINARY_MAP_FILE_NAME(map) : NULL;
@@ -572,14 +582,26 @@ static bool header_inline(tree fndecl)
 		last_header = strcmp(file, main_input_filename) != 0;
 	}
 	last_lo = last_hi = 0;
-	if (!IS_ADHOC_LOC(loc) && loc < LINEMAPS_MACRO_LOWEST_LOCATION(line_table) &&
-	    loc >= MAP_START_LOCATION(map)) {
-		const line_map_ordinary *next = map + 1;
-		last_lo = MAP_START_LOCATION(map);
-		last_hi = next < LINEMAPS_ORDINARY_MAPS(line_table) +
-					 LINEMAPS_ORDINARY_USED(line_table)
-				  ? MAP_START_LOCATION(next)
-				  : line_table->highest_location + 1;
+	last_open = false;
+	if (loc < LINEMAPS_MACRO_LOWEST_LOCATION(line_table) && loc >= MAP_START_LOCATION(map)) {
+		/* the run of maps of this file around map (a header's text
+		 * between two #includes spans many maps): at most 64 each
+		 * way, so that the scan stays cheaper than the lookups it
+		 * saves */
+		const line_map_ordinary *first = LINEMAPS_ORDINARY_MAPS(line_table);
+		const line_map_ordinary *end = first + LINEMAPS_ORDINARY_USED(line_table);
+		const line_map_ordinary *lo = map, *hi = map + 1;
+		int n;
+		for (n = 0; n < 64 && lo > first && ORDINARY_MAP_FILE_NAME(lo - 1) == file; n++)
+			lo--;
+		for (n = 0; n < 64 && hi < end && ORDINARY_MAP_FILE_NAME(hi) == file; n++)
+			hi++;
+		last_lo = MAP_START_LOCATION(lo);
+		last_hi = hi < end ? MAP_START_LOCATION(hi) : line_table->highest_location + 1;
+		/* the file being parsed: its last map grows until another map
+		 * is added */
+		last_open = hi == end;
+		last_used = LINEMAPS_ORDINARY_USED(line_table);
 	}
 	return last_header;
 }
