@@ -109,6 +109,11 @@ struct ch_ctx {
 	struct ch_side_type *side_types;
 	size_t nside_types, cap_side_types;
 	struct ch_index side_type_idx;
+	/* one bit per side_types name (side_type_bit, sidecar.c): a struct
+	 * name whose bit is clear is not there, without hashing the name
+	 * (a unit asks for each of its hundreds of structs; a sidecar
+	 * names a few) */
+	uint64_t side_type_bloom[2];
 	/* side_types also holds "STRUCT." (no identifier ends in '.') for
 	 * each STRUCT with a "STRUCT.FIELD[] per_thread" entry, so that a
 	 * struct without one costs one lookup, not one per member */

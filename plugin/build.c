@@ -144,7 +144,9 @@ static void read_pragma(cpp_reader *pfile, location_t loc)
 	}
 	/* the sidecar's errors name FILE:LINE: the pragma's own place */
 	const char *file = xstrdup(x.file ? x.file : "<command line>");
-	if (ch_sidecar_load_line(cachehot_ctx, file, x.line > 0 ? x.line : 1, line.c_str())) {
+	int bad = ch_sidecar_load_line(cachehot_ctx, file, x.line > 0 ? x.line : 1, line.c_str());
+	cachehot_sidecar_changed();
+	if (bad) {
 		/* GCC prints the place: the core's "FILE:LINE: " goes */
 		const char *msg = ch_ctx_error(cachehot_ctx), *c = msg;
 		size_t n = strlen(file);

@@ -74,6 +74,36 @@ __attribute__((weak)) void cachehot_inline_init(const char *) {}
 __attribute__((weak)) void cachehot_inline_finish_decl(tree) {}
 __attribute__((weak)) void cachehot_counter_updaters(const char *, const char *) {}
 __attribute__((weak)) void cachehot_counter_init(const char *) {}
+__attribute__((weak)) void cachehot_counter_note_enum(tree) {}
+
+/* FINISH_TYPE fires on every use of a type (2 300 times on page_counter.c),
+ * and nearly every one is a tagged type found irrelevant before, with no
+ * per-thread check possible: such a type is kept in its slot here (one
+ * per pointer hash), so that its next events return after one compare
+ * instead of two hash lookups. Emptied whenever that answer could change:
+ * an attribute (a per-thread one makes the per-thread check possible) or a
+ * sidecar line from #pragma cachehot. */
+#define SKIP_SLOTS 1024
+static tree skip_slot[SKIP_SLOTS];
+static bool skip_any;
+
+static inline tree *skip_slot_of(tree main)
+{
+	return &skip_slot[((uintptr_t)main >> 4) & (SKIP_SLOTS - 1)];
+}
+
+static void skip_clear(void)
+{
+	if (skip_any) {
+		memset(skip_slot, 0, sizeof(skip_slot));
+		skip_any = false;
+	}
+}
+
+void cachehot_sidecar_changed(void)
+{
+	skip_clear();
+}
 
 /* ---- attributes ----------------------------------------------------------- */
 
@@ -83,6 +113,7 @@ static const char *const layout_attrs[] = { "cacheline_hot", "cacheline_exclusiv
 void cachehot_attribute_seen(void)
 {
 	any_attribute_seen = true;
+	skip_clear();
 }
 
 static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_add_attrs)
@@ -1311,13 +1342,23 @@ static void hint_members(const char *tag, tree type, int depth)
 	}
 }
 
+static void finish_type_1(tree type);
+
+/* The usual event returns here, in a function that saves no registers. */
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
-	int memo;
-	bool pt;
 	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
 		return;
+	if (*skip_slot_of(TYPE_MAIN_VARIANT(type)) == TYPE_MAIN_VARIANT(type))
+		return;
+	finish_type_1(type);
+}
+
+static __attribute__((noinline)) void finish_type_1(tree type)
+{
+	int memo;
+	bool pt;
 	/* FINISH_TYPE fires on every use of a type: its members once */
 	if (ch_sidecar_global_count(cachehot_ctx) &&
 	    ch_sidecar_hint_tag(cachehot_ctx, type_tag(TYPE_MAIN_VARIANT(type))) &&
@@ -1330,8 +1371,11 @@ static void finish_type(void *gcc_data, void *)
 	/* the usual event: a use of a tagged type found irrelevant before
 	 * (one lookup instead of two; the same answer as below) */
 	if (int *m = relevance->get(TYPE_MAIN_VARIANT(type)))
-		if (*m == 2 && !cachehot_per_thread_possible())
+		if (*m == 2 && !cachehot_per_thread_possible()) {
+			*skip_slot_of(TYPE_MAIN_VARIANT(type)) = TYPE_MAIN_VARIANT(type);
+			skip_any = true;
 			return;
+		}
 	if (judged->contains(TYPE_MAIN_VARIANT(type)))
 		return;
 	if (relevant_1(type, NULL, 0, &memo)) {
@@ -1408,7 +1452,9 @@ static __attribute__((noinline)) void record_global(tree decl)
 	if (!DECL_NAME(decl) || !(TREE_STATIC(decl) || DECL_EXTERNAL(decl)))
 		return;
 	name = IDENTIFIER_POINTER(DECL_NAME(decl));
-	for (i = 0; i < ARRAY_SIZE(layout_attrs) && cls == CH_CLASS_NONE; i++) {
+	/* no attribute seen yet (a variable's sets any_attribute_seen): no
+	 * lookups (most units, every variable) */
+	for (i = 0; any_attribute_seen && i < ARRAY_SIZE(layout_attrs) && cls == CH_CLASS_NONE; i++) {
 		tree a = lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl));
 		if (!a)
 			continue;
@@ -1462,15 +1508,24 @@ static __attribute__((noinline)) void finish_typedef(tree decl)
 
 /* Called for every declaration of the unit (tens of thousands): the
  * common case returns before anything else is set up. */
+static void finish_decl_1(tree decl);
+
 static void finish_decl(void *gcc_data, void *)
 {
 	tree decl = (tree)gcc_data;
 	if (!decl)
 		return;
+	/* an automatic variable (most declarations): nothing to do, in a
+	 * function that saves no registers */
+	if (TREE_CODE(decl) == VAR_DECL ? !TREE_STATIC(decl) && !DECL_EXTERNAL(decl)
+					: TREE_CODE(decl) != TYPE_DECL)
+		return;
+	finish_decl_1(decl);
+}
+
+static __attribute__((noinline)) void finish_decl_1(tree decl)
+{
 	if (TREE_CODE(decl) == VAR_DECL) {
-		/* an automatic variable (most declarations): nothing to do */
-		if (!TREE_STATIC(decl) && !DECL_EXTERNAL(decl))
-			return;
 		if (any_attribute_seen || ch_sidecar_count(cachehot_ctx)) {
 			if (cachehot_per_thread_possible())
 				cachehot_per_thread_var(decl);
@@ -1696,9 +1751,11 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
 						      cachehot_opts.predict))
 		error("cachehot: %s", problem);
+	/* sized for a kernel unit's few hundred structs: no rehash of the
+	 * memo while it fills (the tables live in the plugin's heap) */
 	judged = new hash_set<tree>;
 	hinted = new hash_set<tree>;
-	relevance = new hash_map<tree, int>;
+	relevance = new hash_map<tree, int>(1024);
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_TYPE, finish_type, NULL);

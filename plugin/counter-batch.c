@@ -62,9 +62,27 @@
 struct upd_info { int target, item; };
 static hash_map<tree, upd_info> *updaters;   /* IDENTIFIER_NODE -> arguments */
 
+/* The updaters by name until the first question, asked by the pass after
+ * the unit is parsed: then the names become identifiers. get_identifier()
+ * for the 58 built-in names at plugin_init put 58 identifier nodes into
+ * GCC's garbage-collected pages and its identifier table before the first
+ * token, and cc1's allocations came in another order (page_counter.c:
+ * cc1's malloc 0.1-0.2 M instructions more). A name no declaration of the
+ * unit spelt has no identifier yet (maybe_get_identifier): no call can
+ * name it, so it is left out. */
+struct upd_name { const char *name; upd_info u; };
+static upd_name *upd_names;
+static unsigned n_upd_names, cap_upd_names;
+
 static bool updater_of(tree fndecl, upd_info *out)
 {
 	upd_info *u;
+	if (!updaters) {
+		updaters = new hash_map<tree, upd_info>;
+		for (unsigned i = 0; i < n_upd_names; i++)
+			if (tree id = maybe_get_identifier(upd_names[i].name))
+				updaters->put(id, upd_names[i].u);
+	}
 	if (!fndecl || !DECL_NAME(fndecl) || !(u = updaters->get(DECL_NAME(fndecl))))
 		return false;
 	*out = *u;
@@ -73,17 +91,24 @@ static bool updater_of(tree fndecl, upd_info *out)
 
 static void add_updater(const char *name, int target, int item)
 {
-	upd_info u = { target, item };
-	updaters->put(get_identifier(name), u);
+	if (n_upd_names == cap_upd_names) {
+		cap_upd_names = cap_upd_names ? 2 * cap_upd_names : 64;
+		upd_names = XRESIZEVEC(upd_name, upd_names, cap_upd_names);
+	}
+	upd_names[n_upd_names].name = xstrdup(name);
+	upd_names[n_upd_names].u.target = target;
+	upd_names[n_upd_names].u.item = item;
+	n_upd_names++;
 }
 
 /* counter-updaters=NAME[:TARGET:ITEM],... (TARGET '-' for no target) */
 void cachehot_counter_updaters(const char *spec, const char *plugin_name)
 {
+	static bool builtin_added;
 	char *list = xstrdup(spec ? spec : ""), *save = NULL, *p;
-	if (!updaters) {
-		updaters = new hash_map<tree, upd_info>;
+	if (!builtin_added) {
 		int t, it;
+		builtin_added = true;
 		for (unsigned i = 0; const char *n = ch_counter_updater_at(i, &t, &it); i++)
 			add_updater(n, t, it);
 	}
@@ -450,6 +475,11 @@ static bool unit_has_updaters(void)
 	return known;
 }
 
+void cachehot_counter_note_enum(tree type)
+{
+	counter_note_enum(type);
+}
+
 static void finish_enum_cb(void *gcc_data, void *)
 {
 	counter_note_enum((tree)gcc_data);
@@ -476,7 +506,7 @@ public:
 void cachehot_counter_init(const char *plugin_name)
 {
 	struct register_pass_info info;
-	if (!updaters)
+	if (!n_upd_names)
 		cachehot_counter_updaters(NULL, plugin_name);
 	cb_judge_init();
 	reported = new hash_set<int_hash<int, -1, -2>>;

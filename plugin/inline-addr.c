@@ -500,7 +500,7 @@ static void walk_1(tree t, const struct ia_slot *s, location_t loc)
 
 /* ---- syntax: recording -------------------------------------------------- */
 
-static void finish_function_body(tree fndecl)
+static __attribute__((noinline)) void finish_function_body(tree fndecl)
 {
 	size_t first = nuses, i;
 	location_t loc;
@@ -544,45 +544,33 @@ static void finish_function_body(tree fndecl)
  * file defines hundreds of them, mostly unused, and walking them was most of
  * the plugin's cost (bench/plugin-overhead). An address taken inside such a
  * header function is therefore not reported (docs/inline-addr.rst). */
-static bool header_inline(tree fndecl)
+/* LOCATION_FILE() without expanding the line and column, and one strcmp
+ * per file (line maps share the name's storage): it runs for each of the
+ * unit's inline functions. And no map lookup while the functions come from
+ * one run of ordinary maps of one file (a header's inline functions: 1 700
+ * lookups on page_counter.c, 0.12 M instructions): the locations of map k
+ * are those from its start to the start of map k + 1, and maps of one file
+ * share the name's storage. */
+static const char *hi_last_file;
+static bool hi_last_header;
+static location_t hi_last_lo, hi_last_hi;
+static bool hi_last_open;
+static unsigned hi_last_used;
+
+static __attribute__((noinline)) bool header_inline_lookup(location_t loc)
 {
-	/* LOCATION_FILE() without expanding the line and column, and one
-	 * strcmp per file (line maps share the name's storage): it runs for
-	 * each of the unit's inline functions */
-	static const char *last_file;
-	static bool last_header;
-	/* and no map lookup while the functions come from one run of
-	 * ordinary maps of one file (a header's inline functions: 1 700
-	 * lookups on page_counter.c, 0.12 M instructions): the locations of
-	 * map k are those from its start to the start of map k + 1, and maps
-	 * of one file share the name's storage */
-	static location_t last_lo, last_hi;
-	static bool last_open;
-	static unsigned last_used;
 	const line_map_ordinary *map = NULL;
 	const char *file;
-	location_t loc = DECL_SOURCE_LOCATION(fndecl);
-	if (!DECL_DECLARED_INLINE_P(fndecl) || !main_input_filename)
-		return false;
-	/* a function's location is mostly an ad-hoc one (with its range):
-	 * the range check below needs the plain location under it */
-	if (IS_ADHOC_LOC(loc))
-		loc = get_location_from_adhoc_loc(line_table, loc);
-	if (loc >= last_lo &&
-	    (loc < last_hi ||
-	     (last_open && LINEMAPS_ORDINARY_USED(line_table) == last_used &&
-	      loc < LINEMAPS_MACRO_LOWEST_LOCATION(line_table))))
-		return last_header;
 	linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, &map);
 	file = map ? ORDINARY_MAP_FILE_NAME(map) : NULL;
 	if (!file)
 		return false;
-	if (file != last_file) {
-		last_file = file;
-		last_header = strcmp(file, main_input_filename) != 0;
+	if (file != hi_last_file) {
+		hi_last_file = file;
+		hi_last_header = strcmp(file, main_input_filename) != 0;
 	}
-	last_lo = last_hi = 0;
-	last_open = false;
+	hi_last_lo = hi_last_hi = 0;
+	hi_last_open = false;
 	if (loc < LINEMAPS_MACRO_LOWEST_LOCATION(line_table) && loc >= MAP_START_LOCATION(map)) {
 		/* the run of maps of this file around map (a header's text
 		 * between two #includes spans many maps): at most 64 each
@@ -596,14 +584,31 @@ static bool header_inline(tree fndecl)
 			lo--;
 		for (n = 0; n < 64 && hi < end && ORDINARY_MAP_FILE_NAME(hi) == file; n++)
 			hi++;
-		last_lo = MAP_START_LOCATION(lo);
-		last_hi = hi < end ? MAP_START_LOCATION(hi) : line_table->highest_location + 1;
+		hi_last_lo = MAP_START_LOCATION(lo);
+		hi_last_hi = hi < end ? MAP_START_LOCATION(hi) : line_table->highest_location + 1;
 		/* the file being parsed: its last map grows until another map
 		 * is added */
-		last_open = hi == end;
-		last_used = LINEMAPS_ORDINARY_USED(line_table);
+		hi_last_open = hi == end;
+		hi_last_used = LINEMAPS_ORDINARY_USED(line_table);
 	}
-	return last_header;
+	return hi_last_header;
+}
+
+static inline bool header_inline(tree fndecl)
+{
+	location_t loc = DECL_SOURCE_LOCATION(fndecl);
+	if (!DECL_DECLARED_INLINE_P(fndecl) || !main_input_filename)
+		return false;
+	/* a function's location is mostly an ad-hoc one (with its range):
+	 * the range check needs the plain location under it */
+	if (IS_ADHOC_LOC(loc))
+		loc = line_table->location_adhoc_data_map.data[loc & MAX_LOCATION_T].locus;
+	if (loc >= hi_last_lo &&
+	    (loc < hi_last_hi ||
+	     (hi_last_open && LINEMAPS_ORDINARY_USED(line_table) == hi_last_used &&
+	      loc < LINEMAPS_MACRO_LOWEST_LOCATION(line_table))))
+		return hi_last_header;
+	return header_inline_lookup(loc);
 }
 
 static void pre_genericize_cb(void *event_data, void *data)
