@@ -63,9 +63,6 @@ void cachehot_error(enum ch_check check, unsigned loc, const char *msg);
  * NULL); init() registers the pass and its end-of-unit judgement. */
 void cachehot_counter_updaters(const char *spec, const char *plugin_name);
 void cachehot_counter_init(const char *plugin_name);
-/* counter-batch's part of PLUGIN_FINISH_TYPE (an enumeral type), called
- * from the plugin's one FINISH_TYPE callback when counter-batch is on. */
-void cachehot_counter_note_enum(union tree_node *type);
 /* A sidecar line was added while parsing (#pragma cachehot, build.c):
  * answers kept about the unit's types may change. */
 void cachehot_sidecar_changed(void);

@@ -74,7 +74,6 @@ __attribute__((weak)) void cachehot_inline_init(const char *) {}
 __attribute__((weak)) void cachehot_inline_finish_decl(tree) {}
 __attribute__((weak)) void cachehot_counter_updaters(const char *, const char *) {}
 __attribute__((weak)) void cachehot_counter_init(const char *) {}
-__attribute__((weak)) void cachehot_counter_note_enum(tree) {}
 
 /* FINISH_TYPE fires on every use of a type (2 300 times on page_counter.c),
  * and nearly every one is a tagged type found irrelevant before, with no

@@ -475,14 +475,11 @@ static bool unit_has_updaters(void)
 	return known;
 }
 
-void cachehot_counter_note_enum(tree type)
-{
-	counter_note_enum(type);
-}
-
 static void finish_enum_cb(void *gcc_data, void *)
 {
-	counter_note_enum((tree)gcc_data);
+	tree type = (tree)gcc_data;
+	if (type && TREE_CODE(type) == ENUMERAL_TYPE)
+		counter_note_enum(type);
 }
 
 static const pass_data counter_batch_data = {
