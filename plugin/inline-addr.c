@@ -324,37 +324,40 @@ static void walk_call(tree t, location_t loc)
 
 static void walk_1(tree t, const struct ia_slot *s, location_t loc);
 
+/* Decls, types and constants (most operands) return here, with their
+ * tree code's class looked up once; an expression with a location is on
+ * anc_stack while walk_1 walks below it. */
 static void walk(tree t, const struct ia_slot *s, location_t loc)
 {
-	int pushed = 0;
-
-	if (t && t != error_mark_node && EXPR_P(t) && EXPR_HAS_LOCATION(t)) {
-		if (anc_depth < (int)(sizeof(anc_stack) / sizeof(anc_stack[0])))
-			anc_stack[anc_depth] = EXPR_LOCATION(t);
-		anc_depth++;
-		pushed = 1;
-	}
-	walk_1(t, s, loc);
-	if (pushed)
-		anc_depth--;
-}
-
-static void walk_1(tree t, const struct ia_slot *s, location_t loc)
-{
 	enum tree_code code;
-	int i, n;
+	enum tree_code_class cls;
 
 	if (!t || t == error_mark_node)
 		return;
 	code = TREE_CODE(t);
-	/* decls, types and constants: nothing below them is walked */
-	if (DECL_P(t)) {
+	cls = TREE_CODE_CLASS(code);
+	if (cls == tcc_declaration) {
 		if (code == VAR_DECL || code == PARM_DECL)
 			var_use(t, s);
 		return;
 	}
-	if (TYPE_P(t) || CONSTANT_CLASS_P(t) || code == IDENTIFIER_NODE)
+	if (cls == tcc_type || cls == tcc_constant || code == IDENTIFIER_NODE)
 		return;
+	if (IS_EXPR_CODE_CLASS(cls) && EXPR_HAS_LOCATION(t)) {
+		if (anc_depth < (int)(sizeof(anc_stack) / sizeof(anc_stack[0])))
+			anc_stack[anc_depth] = EXPR_LOCATION(t);
+		anc_depth++;
+		walk_1(t, s, loc);
+		anc_depth--;
+	} else
+		walk_1(t, s, loc);
+}
+
+/* t: neither NULL, error_mark_node, a decl, a type nor a constant */
+static void walk_1(tree t, const struct ia_slot *s, location_t loc)
+{
+	enum tree_code code = TREE_CODE(t);
+	int i, n;
 	/* Only these nodes are shared in C GENERIC before gimplification; a
 	 * hash insertion for every node cost 1.2% of cc1 on kernel files. */
 	if ((code == SAVE_EXPR || code == TARGET_EXPR || code == COMPOUND_LITERAL_EXPR ||
