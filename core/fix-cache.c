@@ -119,9 +119,15 @@ static void kput(struct kbuf *b, const void *src, size_t n)
 	b->len += n;
 }
 
-static void k64(struct kbuf *b, uint64_t x)
+/* most of the key: one store while the buffer has room (a struct of a
+ * few hundred members puts a thousand of them) */
+static inline void k64(struct kbuf *b, uint64_t x)
 {
-	kput(b, &x, sizeof(x));
+	if (b->len + sizeof(x) <= b->cap) {
+		memcpy(b->p + b->len, &x, sizeof(x));
+		b->len += sizeof(x);
+	} else
+		kput(b, &x, sizeof(x));
 }
 
 static void kstr(struct kbuf *b, const char *s)

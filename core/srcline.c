@@ -100,12 +100,50 @@ struct src_file {
 static struct src_file src_cache[SRC_CACHE];
 static unsigned long src_clock;
 
+/* The whole regular file at path (ch_open_input()'s checks), into one
+ * buffer of its size: no stdio stream (glibc's FILE and its buffer on
+ * the heap), no copy through a stack buffer, no growth while the file
+ * does not grow. NULL when it cannot be opened or read. */
+static char *read_regular(const char *path, size_t *len)
+{
+	struct stat st;
+	size_t cap, n = 0;
+	ssize_t r;
+	char *text;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > CH_INPUT_MAX_BYTES) {
+		close(fd);
+		return NULL;
+	}
+	cap = (size_t)st.st_size + 1;
+	if (!(text = (char *)malloc(cap)))
+		abort();
+	for (;;) {
+		if (n + 1 == cap) {   /* grew since fstat */
+			if (cap > (size_t)CH_INPUT_MAX_BYTES)
+				break;
+			cap *= 2;
+			if (!(text = (char *)realloc(text, cap)))
+				abort();
+		}
+		r = read(fd, text + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return text;
+}
+
 static struct src_file *load_source(const char *path)
 {
 	struct src_file *f = NULL, *victim = &src_cache[0];
-	FILE *fp;
-	size_t i, cap = 0, r;
-	char buf[65536];
+	size_t i, cap = 0;
 
 	for (i = 0; i < SRC_CACHE; i++) {
 		if (src_cache[i].path && !strcmp(src_cache[i].path, path)) {
@@ -122,20 +160,13 @@ static struct src_file *load_source(const char *path)
 	memset(f, 0, sizeof(*f));
 	f->path = ch_xstrdup(path);
 	f->used = ++src_clock;
-	if (!f->path || !(fp = ch_open_input(path)))
+	if (!f->path || !(f->text = read_regular(path, &f->len)))
 		return f;
-	while ((r = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		if (f->len + r + 1 > cap) {
-			cap = (f->len + r + 1) * 2;
-			f->text = (char *)realloc(f->text, cap);
-			if (!f->text)
-				abort();
-		}
-		memcpy(f->text + f->len, buf, r);
-		f->len += r;
+	if (!f->len) {   /* an empty file has no line, as before */
+		free(f->text);
+		f->text = NULL;
+		return f;
 	}
-	fclose(fp);
-	cap = 0;
 	for (i = 0; i < f->len || (i == 0 && f->len == 0);) {
 		const char *nl;
 		if (f->nlines == cap) {
