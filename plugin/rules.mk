@@ -25,8 +25,7 @@ $(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(CORE_HDRS)
 # fewer lookups by name at dlopen).
 $(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS) plugin/exports.map
 	$(CXX) -shared -static-libstdc++ -static-libgcc -Wl,-O1 -Wl,--as-needed -Wl,--exclude-libs,ALL \
-		-Wl,--version-script=plugin/exports.map -o $@ $(PLUGIN_OBJS) $(CORE_CXX_OBJS) \
-		$(filter-out -ljansson,$(CORE_LIBS))
+		-Wl,--version-script=plugin/exports.map -o $@ $(PLUGIN_OBJS) $(CORE_CXX_OBJS) $(CORE_LIBS)
 
 .PHONY: plugin
 plugin: $(PLUGIN_SO)
