@@ -15,7 +15,8 @@ $(BUILD)/core/%.o: core/%.c $(CORE_HDRS)
 # the same sources as C++, for the plugin (the core must stay valid C++)
 $(BUILD)/core-cxx/%.o: core/%.c $(CORE_HDRS)
 	@mkdir -p $(@D)
-	$(CXX) -x c++ -std=gnu++11 $(CFLAGS) $(WARN) -fPIC -fno-rtti -c -o $@ $<
+	$(CXX) -x c++ -std=gnu++11 $(CFLAGS) $(WARN) -fPIC -fno-rtti -ffunction-sections -fdata-sections \
+		-c -o $@ $<
 
 $(CORE_LIB): $(CORE_OBJS)
 	@rm -f $@
