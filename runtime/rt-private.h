@@ -104,30 +104,41 @@ struct lcache {
 	uint64_t pend[NKIND];       /* accesses settled here, not yet in l->count */
 	unsigned kinds;             /* kinds already in l->threads */
 	int excl;                   /* after that access no other thread held the line */
+	uint64_t gen;               /* bumped each time the entry takes another line (or the same anew) */
 };
 
-/* A thread's memo of one recent access (site, address, kind), direct-mapped:
- * which member it is and where its bytes are, so that a repeat is settled
+/* A thread's memo of one recent access (site, address; one array per kind),
+ * direct-mapped: which member it is, where its bytes are and the thread's
+ * entries, lines and slots of both tables, so that a repeat is settled
  * without resolving the site, recomputing the bytes or checking the bytes'
  * member map (the line's mapver says the map is unchanged); see
- * memo_settle() in rt.c. */
+ * memo_settle() in rt.c. The access lies in one 64-byte line (it is
+ * memoized only then), so at 64 bytes its bytes are word 0 of the line's
+ * masks (word 1 of a 64-byte line's masks is always 0), at 128 bytes word
+ * `half`. 128 bytes: the slot's address is a shift. */
 #define MEMO 256
 struct memo {
 	const char *site;           /* NULL: empty */
 	uintptr_t addr;
-	int kind, member;
+	int member;
+	unsigned half;              /* the 128-byte line's mask word of the bytes */
 	struct lcache *e[2];        /* the thread's entries of the line, per table */
-	uintptr_t key[2];           /* e[i]->key when memoized (the entry may move on) */
+	struct line *l[2];          /* e[i]->l when memoized */
+	struct holder *me[2];       /* e[i]->me when memoized (still it while its tid1 is the thread's) */
+	uint64_t gen[2];            /* e[i]->gen when memoized (the entry may move on) */
 	uint64_t ver[2];            /* the line's mapver when the bytes were checked */
-	uint64_t bm[2][2];          /* the bytes, as masks of the line, per table */
+	uint64_t bm[2];             /* the bytes, as one mask word, per table */
+	uint64_t pad;
 };
+_Static_assert(sizeof(struct memo) == 128, "struct memo: 128 bytes");
 
 struct thr {
 	uint64_t calls;             /* calls into the entry points */
-	struct memo memo[MEMO];
+	struct memo memo[NKIND][MEMO];
 	struct lcache cache[2][LCACHE];   /* 64- and 128-byte lines */
 	uint64_t modelled[2], settled[2]; /* line accesses run through model() / fast() */
-	uint64_t memo_settled;      /* accesses settled from the memo (memo_settle()) */
+	uint64_t memo_settled;      /* accesses settled from the memo (memo_settle()): one line
+				     * of each table each, not in settled[] (the profile adds them) */
 	uint32_t tid;
 	uint64_t rng;               /* xorshift state: the gap to the next sample */
 	int in_rt;

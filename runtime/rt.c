@@ -404,8 +404,10 @@ static void model_table(struct table *t, struct thr *th, uintptr_t a, uint32_t n
 			continue;
 		if (e->key && e->key != idx + 1)
 			lcache_flush(e);
-		if (e->key != idx + 1) {
+		if (e->key != idx + 1) {   /* a memo of the old line sees the generation move */
+			uint64_t gen = e->gen + 1;
 			memset(e, 0, sizeof(*e));
+			e->gen = gen;
 			e->key = idx + 1;
 			e->l = l;
 		}
@@ -418,15 +420,16 @@ static void model_table(struct table *t, struct thr *th, uintptr_t a, uint32_t n
 
 /* ---- the thread's memo of recent accesses ------------------------------------ */
 
-/* The slot by site, address and kind: a load and a store of one member
- * have the same site string and address, and in one slot they evicted each
- * other on every access of a loop that reads a member and writes it back
- * (bench/record/ring.c: 40 % of the accesses, 320 330 of 801 104, went the
- * slow way; tests/record memo-kinds) */
-static struct memo *memo_slot(struct thr *th, const void *addr, const char *site, int kind)
+/* The slot by site, address and kind (an array per kind): a load and a
+ * store of one member have the same site string and address, and in one
+ * slot they evicted each other on every access of a loop that reads a
+ * member and writes it back (bench/record/ring.c: 40 % of the accesses,
+ * 320 330 of 801 104, went the slow way; tests/record memo-kinds) */
+static inline __attribute__((always_inline)) struct memo *memo_slot(struct thr *th, const void *addr,
+								   const char *site, int kind)
 {
 	uint64_t k = ((uintptr_t)addr ^ ((uintptr_t)site << 7)) + (uint64_t)kind;
-	return &th->memo[hash64(k, 8)];
+	return &th->memo[kind][(k * 0x9E3779B97F4A7C15ull) >> (64 - 8)];   /* hash64(k, 8) */
 }
 
 /* A repeat of a memoized access, settled as fast() would settle it in both
@@ -435,34 +438,43 @@ static struct memo *memo_slot(struct thr *th, const void *addr, const char *site
  * not moved since the bytes were checked. Both tables or neither (a half
  * settled access would be counted twice by the model): memo_ok() for each,
  * then memo_do() for each (each table's code written out once, with the kind
- * a constant where the entry points inline it). */
+ * a constant where the entry points inline it). The entry's generation
+ * stands for its line and kinds (both only change when it takes a line
+ * anew: the kind is in e->kinds since the access that filled the memo), the
+ * slot's tid1 for e->me (a thread has one slot on a line; the memo's is it
+ * while it carries the thread's number). */
 static inline __attribute__((always_inline)) int memo_ok(const struct memo *mo, int i, int kind, uint32_t tid1)
 {
 	const struct lcache *e = mo->e[i];
-	const struct line *l = e->l;
-	const struct holder *me = e->me;
-	if (e->key != mo->key[i] || !(e->kinds & (1u << kind)) || LD(me->tid1) != tid1 ||
-	    LD(l->mapver) != mo->ver[i])
+	const struct line *l = mo->l[i];
+	const struct holder *me = mo->me[i];
+	if (e->gen != mo->gen[i] || LD(me->tid1) != tid1 || LD(l->mapver) != mo->ver[i])
 		return 0;
 	return kind == K_READ ? LD(me->last) >= LD(l->last_write) : e->excl && LD(l->seq) == e->seq;
 }
 
-static inline __attribute__((always_inline)) void memo_do(struct thr *th, struct memo *mo, int i, int kind)
+/* Table i's update; word w of the masks holds the bytes (a 64-byte line's
+ * word 1 is always 0, a 128-byte line's other word is 0 in a write's mask) */
+static inline __attribute__((always_inline)) void memo_do(struct memo *mo, int i, int kind)
 {
 	struct lcache *e = mo->e[i];
-	struct holder *me = e->me;
-	const uint64_t *bm = mo->bm[i];
+	struct holder *me = mo->me[i];
+	uint64_t bm = mo->bm[i], v;
+	unsigned w = i ? mo->half : 0;
 	if (kind == K_READ) {
-		bytes_add(me->mask, bm);
+		v = LD(me->mask[w]);
+		if ((v & bm) != bm)
+			ST(me->mask[w], v | bm);
 	} else {   /* stored only when it changes: the slot's line stays shared */
-		if (LD(me->mask[0]) != bm[0])
-			ST(me->mask[0], bm[0]);
-		if (LD(me->mask[1]) != bm[1])
-			ST(me->mask[1], bm[1]);
-		bytes_add(me->wrote, bm);
+		if (LD(me->mask[w]) != bm)
+			ST(me->mask[w], bm);
+		if (i && LD(me->mask[w ^ 1]))
+			ST(me->mask[w ^ 1], 0);
+		v = LD(me->wrote[w]);
+		if ((v & bm) != bm)
+			ST(me->wrote[w], v | bm);
 	}
 	ST(e->pend[kind], LD(e->pend[kind]) + 1);
-	th->settled[i]++;
 }
 
 /* Returns 0 when the slow way must run. */
@@ -471,8 +483,9 @@ static inline __attribute__((always_inline)) int memo_settle(struct thr *th, str
 	uint32_t tid1 = th->tid + 1;
 	if (!memo_ok(mo, 0, kind, tid1) || !memo_ok(mo, 1, kind, tid1))
 		return 0;
-	memo_do(th, mo, 0, kind);
-	memo_do(th, mo, 1, kind);
+	memo_do(mo, 0, kind);
+	memo_do(mo, 1, kind);
+	th->memo_settled++;
 	return 1;
 }
 
@@ -493,19 +506,24 @@ static void memo_fill(struct thr *th, struct memo *mo, const void *addr, const c
 		unsigned shift = ts[i]->shift, first = (unsigned)(a & ((1u << shift) - 1)), b;
 		uintptr_t idx = a >> shift, laddr = idx << shift;
 		struct lcache *e = &th->cache[i][idx & (LCACHE - 1)];
-		uint64_t want = MAP(member + 1, (int32_t)(base - laddr));
-		if (first + n > (1u << shift) || e->key != idx + 1)
+		uint64_t want = MAP(member + 1, (int32_t)(base - laddr)), bm[2];
+		/* in one line of each table, and so in one 64-byte half */
+		if (first + n > (1u << shift) || e->key != idx + 1 || (i && (first < 64) != (first + n <= 64)))
 			return;
 		mo->ver[i] = __atomic_load_n(&e->l->mapver, __ATOMIC_ACQUIRE);
 		for (b = first; b < first + n; b++)
 			if (LD(e->l->map[b]) != want)
 				return;
 		mo->e[i] = e;
-		mo->key[i] = e->key;
-		byte_mask(first, n, mo->bm[i]);
+		mo->l[i] = e->l;
+		mo->me[i] = e->me;
+		mo->gen[i] = e->gen;
+		byte_mask(first, n, bm);
+		mo->half = i ? first >= 64 : 0;
+		mo->bm[i] = bm[i ? first >= 64 : 0];
 	}
 	mo->addr = a;
-	mo->kind = kind;
+	(void)kind;
 	mo->member = member;
 	mo->site = site;
 }
@@ -573,8 +591,7 @@ __attribute__((noinline)) static void slow(const void *addr, const char *key, in
 	t->in_rt = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	mo = memo_slot(t, addr, key, kind);
-	if (mo->site == key && mo->addr == (uintptr_t)addr && mo->kind == kind && memo_settle(t, mo, kind)) {
-		t->memo_settled++;
+	if (mo->site == key && mo->addr == (uintptr_t)addr && memo_settle(t, mo, kind)) {
 		count_member(t, mo->member, kind);
 	} else if ((s = site_of(key))) {
 		count_member(t, s->member, kind);
@@ -600,7 +617,7 @@ static inline __attribute__((always_inline)) int quick(struct thr *t, const void
 	if (!ready || t->in_rt || dump_requested)
 		return 0;
 	mo = memo_slot(t, addr, key, kind);
-	if (mo->site != key || mo->addr != (uintptr_t)addr || mo->kind != kind)
+	if (mo->site != key || mo->addr != (uintptr_t)addr)
 		return 0;
 	t->in_rt = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -609,8 +626,11 @@ static inline __attribute__((always_inline)) int quick(struct thr *t, const void
 		t->in_rt = 0;
 		return 0;
 	}
-	t->memo_settled++;
-	count_member(t, mo->member, kind);
+	/* the member's count; its thread bit is set already: the access that
+	 * filled the memo set it (count_member()), and only a fork clears
+	 * the bits, with the memo */
+	if (t->cnt)
+		t->cnt[mo->member][kind]++;
 	countdown_reset(t);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->in_rt = 0;
