@@ -434,23 +434,17 @@ static inline __attribute__((always_inline)) struct memo *memo_slot(struct thr *
 
 /* A repeat of a memoized access, settled as fast() would settle it in both
  * tables (same counts, same later transfers), without the site lookup, the
- * byte masks or the per-byte check of the member map: the line's mapver has
- * not moved since the bytes were checked. Both tables or neither (a half
- * settled access would be counted twice by the model): memo_ok() for each,
- * then memo_do() for each (each table's code written out once, with the kind
- * a constant where the entry points inline it). The entry's generation
- * stands for its line and kinds (both only change when it takes a line
- * anew: the kind is in e->kinds since the access that filled the memo), the
- * slot's tid1 for e->me (a thread has one slot on a line; the memo's is it
- * while it carries the thread's number). */
-static inline __attribute__((always_inline)) int memo_ok(const struct memo *mo, int i, int kind, uint32_t tid1)
+ * byte masks or fast()'s checks: memo_fill() made them after reading the
+ * line's seq, and what they read changes only in model(), which moves seq
+ * first (another thread's fast() changes masks only). The entry's
+ * generation stands for its line and kinds (both only change when it takes
+ * a line anew). Both tables or neither (a half settled access would be
+ * counted twice by the model): memo_ok() for each, then memo_do() for each
+ * (each table's code written out once, with the kind a constant where the
+ * entry points inline it). */
+static inline __attribute__((always_inline)) int memo_ok(const struct memo *mo, int i)
 {
-	const struct lcache *e = mo->e[i];
-	const struct line *l = mo->l[i];
-	const struct holder *me = mo->me[i];
-	if (e->gen != mo->gen[i] || LD(me->tid1) != tid1 || LD(l->mapver) != mo->ver[i])
-		return 0;
-	return kind == K_READ ? LD(me->last) >= LD(l->last_write) : e->excl && LD(l->seq) == e->seq;
+	return mo->e[i]->gen == mo->gen[i] && LD(mo->l[i]->seq) == mo->seq[i];
 }
 
 /* Table i's update; word w of the masks holds the bytes (a 64-byte line's
@@ -480,8 +474,7 @@ static inline __attribute__((always_inline)) void memo_do(struct memo *mo, int i
 /* Returns 0 when the slow way must run. */
 static inline __attribute__((always_inline)) int memo_settle(struct thr *th, struct memo *mo, int kind)
 {
-	uint32_t tid1 = th->tid + 1;
-	if (!memo_ok(mo, 0, kind, tid1) || !memo_ok(mo, 1, kind, tid1))
+	if (!memo_ok(mo, 0) || !memo_ok(mo, 1))
 		return 0;
 	memo_do(mo, 0, kind);
 	memo_do(mo, 1, kind);
@@ -499,32 +492,43 @@ static void memo_fill(struct thr *th, struct memo *mo, const void *addr, const c
 	uintptr_t a = (uintptr_t)addr, base;
 	int i;
 	mo->site = NULL;
-	if (member < 0 || !n)
+	if (member < 0 || !n || !th->cnt)
 		return;
 	base = a - members[member].off;
 	for (i = 0; i < 2; i++) {
 		unsigned shift = ts[i]->shift, first = (unsigned)(a & ((1u << shift) - 1)), b;
 		uintptr_t idx = a >> shift, laddr = idx << shift;
 		struct lcache *e = &th->cache[i][idx & (LCACHE - 1)];
-		uint64_t want = MAP(member + 1, (int32_t)(base - laddr)), bm[2];
+		uint64_t want = MAP(member + 1, (int32_t)(base - laddr)), bm[2], s;
+		struct line *l;
+		struct holder *me;
 		/* in one line of each table, and so in one 64-byte half */
-		if (first + n > (1u << shift) || e->key != idx + 1 || (i && (first < 64) != (first + n <= 64)))
+		if (first + n > (1u << shift) || e->key != idx + 1 || (i && (first < 64) != (first + n <= 64)) ||
+		    !(e->kinds & (1u << kind)) || !e->me)
 			return;
-		mo->ver[i] = __atomic_load_n(&e->l->mapver, __ATOMIC_ACQUIRE);
+		l = e->l;
+		me = e->me;
+		/* seq first: a model() that changes what follows moves it after */
+		s = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+		if (LD(me->tid1) != th->tid + 1)
+			return;
 		for (b = first; b < first + n; b++)
-			if (LD(e->l->map[b]) != want)
+			if (LD(l->map[b]) != want)
 				return;
+		if (kind == K_READ ? LD(me->last) < LD(l->last_write) : !e->excl || e->seq != s)
+			return;
 		mo->e[i] = e;
-		mo->l[i] = e->l;
-		mo->me[i] = e->me;
+		mo->l[i] = l;
+		mo->me[i] = me;
 		mo->gen[i] = e->gen;
+		mo->seq[i] = s;
 		byte_mask(first, n, bm);
 		mo->half = i ? first >= 64 : 0;
 		mo->bm[i] = bm[i ? first >= 64 : 0];
 	}
 	mo->addr = a;
-	(void)kind;
 	mo->member = member;
+	mo->cnt = &th->cnt[member][kind];
 	mo->site = site;
 }
 
@@ -614,7 +618,7 @@ __attribute__((noinline)) static void slow(const void *addr, const char *key, in
 static inline __attribute__((always_inline)) int quick(struct thr *t, const void *addr, const char *key, int kind)
 {
 	struct memo *mo;
-	if (!ready || t->in_rt || dump_requested)
+	if (t->in_rt || dump_requested)   /* t: ready was set (slow() made it) */
 		return 0;
 	mo = memo_slot(t, addr, key, kind);
 	if (mo->site != key || mo->addr != (uintptr_t)addr)
@@ -629,8 +633,7 @@ static inline __attribute__((always_inline)) int quick(struct thr *t, const void
 	/* the member's count; its thread bit is set already: the access that
 	 * filled the memo set it (count_member()), and only a fork clears
 	 * the bits, with the memo */
-	if (t->cnt)
-		t->cnt[mo->member][kind]++;
+	(*mo->cnt)++;
 	countdown_reset(t);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->in_rt = 0;
