@@ -132,7 +132,7 @@ for p in "${PROGS[@]}"; do
 		CACHEHOT_RT_SAMPLE=1 CACHEHOT_RT_OUT="$W/o.json" cpu "$W/$p.rec" "$reps" >>"$W/ta"
 	done
 	tp=$(median <"$W/tp"); td=$(median <"$W/td"); t16=$(median <"$W/t16"); ta=$(median <"$W/ta")
-	ov=$(printf 'x%.2f / x%.1f / x%.0f' "$(echo "$td / $tp" | bc -l)" "$(echo "$t16 / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
+	ov=$(printf 'x%.2f / x%.1f / x%.1f' "$(echo "$td / $tp" | bc -l)" "$(echo "$t16 / $tp" | bc -l)" "$(echo "$ta / $tp" | bc -l)")
 	echo "  CPU overhead (median of $RUNS, plain $tp s${PIN:+, pinned to CPU $PIN}): default sampling / 1 in 16 / every access: $ov"
 	fl=$(floor "$p" "$reps")
 	echo "  every access, CPU xmin/xmedian against plain (min/median of $RUNS): recording / (a) empty call / (b) append / (c) tsan: $fl"
