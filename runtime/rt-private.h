@@ -111,13 +111,14 @@ struct lcache {
  * direct-mapped: which member it is, where its bytes are and the thread's
  * entries, lines and slots of both tables, so that a repeat is settled
  * without resolving the site, recomputing the bytes or checking the bytes'
- * member map, the thread's slot and the line's last write: each line's
- * sequence number is what it was when the memo was filled (every change
- * of those is a modelled access, which moves it); see memo_settle() in
- * rt.c. The access lies in one 64-byte line (it is memoized only then), so
- * at 64 bytes its bytes are word 0 of the line's masks (word 1 of a
- * 64-byte line's masks is always 0), at 128 bytes word `half`. 128 bytes:
- * the slot's address is a shift. */
+ * member map (the line's mapver says the map is unchanged); and while each
+ * line's sequence number is what it was when the memo was checked last,
+ * without checking the thread's slot and the line's last write either
+ * (each change of those is a modelled access, which moves it); see
+ * memo_settle() in rt.c. The access lies in one 64-byte line (it is
+ * memoized only then), so at 64 bytes its bytes are word 0 of the line's
+ * masks (word 1 of a 64-byte line's masks is always 0), at 128 bytes word
+ * `half`. */
 #define MEMO 256
 struct memo {
 	const char *site;           /* NULL: empty */
@@ -126,13 +127,13 @@ struct memo {
 	unsigned half;              /* the 128-byte line's mask word of the bytes */
 	struct lcache *e[2];        /* the thread's entries of the line, per table */
 	struct line *l[2];          /* e[i]->l when memoized */
-	struct holder *me[2];       /* e[i]->me when memoized */
+	struct holder *me[2];       /* e[i]->me when memoized (still it while its tid1 is the thread's) */
 	uint64_t gen[2];            /* e[i]->gen when memoized (the entry may move on) */
-	uint64_t seq[2];            /* the line's seq when memoized */
+	uint64_t seq[2];            /* the line's seq when last checked */
+	uint64_t ver[2];            /* the line's mapver when the bytes were checked */
 	uint64_t bm[2];             /* the bytes, as one mask word, per table */
 	uint64_t *cnt;              /* the thread's count of the member and kind */
 };
-_Static_assert(sizeof(struct memo) == 128, "struct memo: 128 bytes");
 
 struct thr {
 	uint64_t calls;             /* calls into the entry points */

@@ -434,17 +434,38 @@ static inline __attribute__((always_inline)) struct memo *memo_slot(struct thr *
 
 /* A repeat of a memoized access, settled as fast() would settle it in both
  * tables (same counts, same later transfers), without the site lookup, the
- * byte masks or fast()'s checks: memo_fill() made them after reading the
- * line's seq, and what they read changes only in model(), which moves seq
- * first (another thread's fast() changes masks only). The entry's
- * generation stands for its line and kinds (both only change when it takes
- * a line anew). Both tables or neither (a half settled access would be
- * counted twice by the model): memo_ok() for each, then memo_do() for each
- * (each table's code written out once, with the kind a constant where the
- * entry points inline it). */
-static inline __attribute__((always_inline)) int memo_ok(const struct memo *mo, int i)
+ * byte masks or the per-byte check of the member map: the line's mapver has
+ * not moved since the bytes were checked. The entry's generation stands for
+ * its line and kinds (both only change when it takes a line anew), the
+ * slot's tid1 for e->me (a thread has one slot on a line; the memo's is it
+ * while it carries the thread's number). While the line's seq is what it
+ * was at the memo's last check, nothing else is checked: what the checks
+ * read changes only in model(), which moves seq first (another thread's
+ * fast() changes masks only); when it moved, the checks run (seq read
+ * first) and the memo keeps the new seq. Both tables or neither (a half
+ * settled access would be counted twice by the model): memo_ok() for each,
+ * then memo_do() for each (each table's code written out once, with the
+ * kind a constant where the entry points inline it). */
+static inline __attribute__((always_inline)) int memo_ok(struct memo *mo, int i, int kind, uint32_t tid,
+							 int recheck)
 {
-	return mo->e[i]->gen == mo->gen[i] && LD(mo->l[i]->seq) == mo->seq[i];
+	const struct lcache *e = mo->e[i];
+	const struct line *l = mo->l[i];
+	const struct holder *me = mo->me[i];
+	uint64_t s;
+	if (e->gen != mo->gen[i])
+		return 0;
+	s = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+	if (LIKELY(s == mo->seq[i]))
+		return 1;
+	if (!recheck)
+		return 0;
+	if (LD(me->tid1) != tid + 1 || LD(l->mapver) != mo->ver[i])
+		return 0;
+	if (kind == K_READ ? LD(me->last) < LD(l->last_write) : !e->excl || e->seq != s)
+		return 0;
+	mo->seq[i] = s;
+	return 1;
 }
 
 /* Table i's update; word w of the masks holds the bytes (a 64-byte line's
@@ -471,10 +492,13 @@ static inline __attribute__((always_inline)) void memo_do(struct memo *mo, int i
 	ST(e->pend[kind], LD(e->pend[kind]) + 1);
 }
 
-/* Returns 0 when the slow way must run. */
-static inline __attribute__((always_inline)) int memo_settle(struct thr *th, struct memo *mo, int kind)
+/* Returns 0 when the slow way must run. recheck: run the checks when a
+ * line's seq moved (slow(); quick() leaves that to slow(): its registers
+ * for the checks cost the hit path 4 pushes and pops and their loads, 144
+ * instructions an access on ring at every access against 128.5) */
+static inline __attribute__((always_inline)) int memo_settle(struct thr *th, struct memo *mo, int kind, int recheck)
 {
-	if (!memo_ok(mo, 0) || !memo_ok(mo, 1))
+	if (!memo_ok(mo, 0, kind, th->tid, recheck) || !memo_ok(mo, 1, kind, th->tid, recheck))
 		return 0;
 	memo_do(mo, 0, kind);
 	memo_do(mo, 1, kind);
@@ -510,6 +534,7 @@ static void memo_fill(struct thr *th, struct memo *mo, const void *addr, const c
 		me = e->me;
 		/* seq first: a model() that changes what follows moves it after */
 		s = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
+		mo->ver[i] = __atomic_load_n(&l->mapver, __ATOMIC_ACQUIRE);
 		if (LD(me->tid1) != th->tid + 1)
 			return;
 		for (b = first; b < first + n; b++)
@@ -595,7 +620,7 @@ __attribute__((noinline)) static void slow(const void *addr, const char *key, in
 	t->in_rt = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	mo = memo_slot(t, addr, key, kind);
-	if (mo->site == key && mo->addr == (uintptr_t)addr && memo_settle(t, mo, kind)) {
+	if (mo->site == key && mo->addr == (uintptr_t)addr && memo_settle(t, mo, kind, 1)) {
 		count_member(t, mo->member, kind);
 	} else if ((s = site_of(key))) {
 		count_member(t, s->member, kind);
@@ -625,7 +650,7 @@ static inline __attribute__((always_inline)) int quick(struct thr *t, const void
 		return 0;
 	t->in_rt = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (!memo_settle(t, mo, kind)) {
+	if (!memo_settle(t, mo, kind, 0)) {
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		t->in_rt = 0;
 		return 0;
