@@ -65,7 +65,9 @@ struct pair {
  * few transfers). A line's accesses are ordered by its sequence number. */
 struct line {
 	uintptr_t key;              /* line index + 1; 0 = free */
-	uint64_t seq;               /* accesses so far */
+	uint64_t seq;               /* accesses so far (a model() moves it first) */
+	uint64_t done;              /* model()s finished (each moves it last, release): seq == done
+				     * when none is half done (memo_fill()) */
 	uint64_t last_write;        /* seq of the last write or RMW */
 	struct holder h[HOLDERS];
 	uint64_t mapver;            /* bumped (release) after any change of map[] */

@@ -254,6 +254,7 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 			if (&l->h[i] != me && LD(l->h[i].tid1) && LD(l->h[i].last) &&
 			    LD(l->h[i].last) >= lw)
 				*excl = 0;
+		__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
 		return s;
 	}
 	for (i = 0; i < HOLDERS; i++) {
@@ -304,6 +305,7 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 						      __ATOMIC_RELAXED))
 		;
 	*excl = 1;   /* the other holders' copies went with this write */
+	__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
 	return s;
 }
 
@@ -446,6 +448,29 @@ static inline __attribute__((always_inline)) struct memo *memo_slot(struct thr *
  * settled access would be counted twice by the model): memo_ok() for each,
  * then memo_do() for each (each table's code written out once, with the
  * kind a constant where the entry points inline it). */
+/* The checks (memo_fill() and a memo whose line's seq moved): as fast()'s,
+ * with the bytes' map as of mo->ver; between a read of done and one of seq
+ * that must be equal: no model() half done on the line meanwhile (one that
+ * had moved seq but not yet the holders or the last write would not be
+ * seen, and the memo kept as valid until the line's next model()). Keeps
+ * seq in the memo and returns 1 when they pass. */
+static inline __attribute__((always_inline)) int memo_check(struct memo *mo, int i, int kind, uint32_t tid,
+							    const struct lcache *e, const struct line *l,
+							    const struct holder *me)
+{
+	uint64_t d = __atomic_load_n(&l->done, __ATOMIC_ACQUIRE), s;
+	if (LD(me->tid1) != tid + 1 || LD(l->mapver) != mo->ver[i])
+		return 0;
+	if (kind == K_READ ? LD(me->last) < LD(l->last_write) : !e->excl || e->seq != LD(l->seq))
+		return 0;
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);   /* seq after the checks */
+	s = LD(l->seq);
+	if (s != d)
+		return 0;
+	mo->seq[i] = s;
+	return 1;
+}
+
 static inline __attribute__((always_inline)) int memo_ok(struct memo *mo, int i, int kind, uint32_t tid,
 							 int recheck)
 {
@@ -460,12 +485,7 @@ static inline __attribute__((always_inline)) int memo_ok(struct memo *mo, int i,
 		return 1;
 	if (!recheck)
 		return 0;
-	if (LD(me->tid1) != tid + 1 || LD(l->mapver) != mo->ver[i])
-		return 0;
-	if (kind == K_READ ? LD(me->last) < LD(l->last_write) : !e->excl || e->seq != s)
-		return 0;
-	mo->seq[i] = s;
-	return 1;
+	return memo_check(mo, i, kind, tid, e, l, me);
 }
 
 /* Table i's update; word w of the masks holds the bytes (a 64-byte line's
@@ -523,7 +543,7 @@ static void memo_fill(struct thr *th, struct memo *mo, const void *addr, const c
 		unsigned shift = ts[i]->shift, first = (unsigned)(a & ((1u << shift) - 1)), b;
 		uintptr_t idx = a >> shift, laddr = idx << shift;
 		struct lcache *e = &th->cache[i][idx & (LCACHE - 1)];
-		uint64_t want = MAP(member + 1, (int32_t)(base - laddr)), bm[2], s;
+		uint64_t want = MAP(member + 1, (int32_t)(base - laddr)), bm[2];
 		struct line *l;
 		struct holder *me;
 		/* in one line of each table, and so in one 64-byte half */
@@ -532,21 +552,16 @@ static void memo_fill(struct thr *th, struct memo *mo, const void *addr, const c
 			return;
 		l = e->l;
 		me = e->me;
-		/* seq first: a model() that changes what follows moves it after */
-		s = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
 		mo->ver[i] = __atomic_load_n(&l->mapver, __ATOMIC_ACQUIRE);
-		if (LD(me->tid1) != th->tid + 1)
-			return;
 		for (b = first; b < first + n; b++)
 			if (LD(l->map[b]) != want)
 				return;
-		if (kind == K_READ ? LD(me->last) < LD(l->last_write) : !e->excl || e->seq != s)
+		if (!memo_check(mo, i, kind, th->tid, e, l, me))
 			return;
 		mo->e[i] = e;
 		mo->l[i] = l;
 		mo->me[i] = me;
 		mo->gen[i] = e->gen;
-		mo->seq[i] = s;
 		byte_mask(first, n, bm);
 		mo->half = i ? first >= 64 : 0;
 		mo->bm[i] = bm[i ? first >= 64 : 0];
