@@ -449,11 +449,12 @@ static inline __attribute__((always_inline)) struct memo *memo_slot(struct thr *
  * then memo_do() for each (each table's code written out once, with the
  * kind a constant where the entry points inline it). */
 /* The checks (memo_fill() and a memo whose line's seq moved): as fast()'s,
- * with the bytes' map as of mo->ver; between a read of done and one of seq
- * that must be equal: no model() half done on the line meanwhile (one that
+ * with the bytes' map as of mo->ver; between a read of done and one of seq.
+ * Only when those are equal (no model() half done on the line meanwhile)
+ * does the memo keep seq, so that its next use checks nothing: one that
  * had moved seq but not yet the holders or the last write would not be
- * seen, and the memo kept as valid until the line's next model()). Keeps
- * seq in the memo and returns 1 when they pass. */
+ * seen, and the memo kept as valid until the line's next model(). Returns
+ * 1 when they pass. */
 static inline __attribute__((always_inline)) int memo_check(struct memo *mo, int i, int kind, uint32_t tid,
 							    const struct lcache *e, const struct line *l,
 							    const struct holder *me)
@@ -465,9 +466,11 @@ static inline __attribute__((always_inline)) int memo_check(struct memo *mo, int
 		return 0;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);   /* seq after the checks */
 	s = LD(l->seq);
-	if (s != d)
-		return 0;
-	mo->seq[i] = s;
+	/* s > d: a model() half done; the checks held, but keep d, which seq
+	 * never is again: the next use checks again (in slow(), not the slow
+	 * way: refusing the memo then sent every access of the other thread
+	 * the slow way while a preempted model() was half done) */
+	mo->seq[i] = s == d ? s : d;
 	return 1;
 }
 
