@@ -114,8 +114,7 @@ static void dump_table(FILE *f, struct table *t, const char *name)
 	struct thr *th;
 	for (th = threads; th; th = th->next) {
 		modelled += th->modelled[TABLE_NO(t)];
-		/* a memo hit settles one line in each table (memo_settle()) */
-		settled += th->settled[TABLE_NO(t)] + th->memo_settled;
+		settled += th->settled[TABLE_NO(t)];
 	}
 	fprintf(f, ",\n\"%s\":{\"line_size\":%u,\"lines_dropped\":%llu,\"modelled\":%llu,"
 		"\"settled_in_thread\":%llu,\"sharing\":[", name, 1u << t->shift,

@@ -65,9 +65,7 @@ struct pair {
  * few transfers). A line's accesses are ordered by its sequence number. */
 struct line {
 	uintptr_t key;              /* line index + 1; 0 = free */
-	uint64_t seq;               /* accesses so far (a model() moves it first) */
-	uint64_t done;              /* model()s finished (each moves it last, release): seq == done
-				     * when none is half done (memo_fill()) */
+	uint64_t seq;               /* accesses so far */
 	uint64_t last_write;        /* seq of the last write or RMW */
 	struct holder h[HOLDERS];
 	uint64_t mapver;            /* bumped (release) after any change of map[] */
@@ -106,44 +104,30 @@ struct lcache {
 	uint64_t pend[NKIND];       /* accesses settled here, not yet in l->count */
 	unsigned kinds;             /* kinds already in l->threads */
 	int excl;                   /* after that access no other thread held the line */
-	uint64_t gen;               /* bumped each time the entry takes another line (or the same anew) */
 };
 
-/* A thread's memo of one recent access (site, address; one array per kind),
- * direct-mapped: which member it is, where its bytes are and the thread's
- * entries, lines and slots of both tables, so that a repeat is settled
+/* A thread's memo of one recent access (site, address, kind), direct-mapped:
+ * which member it is and where its bytes are, so that a repeat is settled
  * without resolving the site, recomputing the bytes or checking the bytes'
- * member map (the line's mapver says the map is unchanged); and while each
- * line's sequence number is what it was when the memo was checked last,
- * without checking the thread's slot and the line's last write either
- * (each change of those is a modelled access, which moves it); see
- * memo_settle() in rt.c. The access lies in one 64-byte line (it is
- * memoized only then), so at 64 bytes its bytes are word 0 of the line's
- * masks (word 1 of a 64-byte line's masks is always 0), at 128 bytes word
- * `half`. */
+ * member map (the line's mapver says the map is unchanged); see
+ * memo_settle() in rt.c. */
 #define MEMO 256
 struct memo {
 	const char *site;           /* NULL: empty */
 	uintptr_t addr;
-	int member;
-	unsigned half;              /* the 128-byte line's mask word of the bytes */
+	int kind, member;
 	struct lcache *e[2];        /* the thread's entries of the line, per table */
-	struct line *l[2];          /* e[i]->l when memoized */
-	struct holder *me[2];       /* e[i]->me when memoized (still it while its tid1 is the thread's) */
-	uint64_t gen[2];            /* e[i]->gen when memoized (the entry may move on) */
-	uint64_t seq[2];            /* the line's seq when last checked */
+	uintptr_t key[2];           /* e[i]->key when memoized (the entry may move on) */
 	uint64_t ver[2];            /* the line's mapver when the bytes were checked */
-	uint64_t bm[2];             /* the bytes, as one mask word, per table */
-	uint64_t *cnt;              /* the thread's count of the member and kind */
+	uint64_t bm[2][2];          /* the bytes, as masks of the line, per table */
 };
 
 struct thr {
 	uint64_t calls;             /* calls into the entry points */
-	struct memo memo[NKIND][MEMO];
+	struct memo memo[MEMO];
 	struct lcache cache[2][LCACHE];   /* 64- and 128-byte lines */
 	uint64_t modelled[2], settled[2]; /* line accesses run through model() / fast() */
-	uint64_t memo_settled;      /* accesses settled from the memo (memo_settle()): one line
-				     * of each table each, not in settled[] (the profile adds them) */
+	uint64_t memo_settled;      /* accesses settled from the memo (memo_settle()) */
 	uint32_t tid;
 	uint64_t rng;               /* xorshift state: the gap to the next sample */
 	int in_rt;

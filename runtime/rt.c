@@ -254,7 +254,6 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 			if (&l->h[i] != me && LD(l->h[i].tid1) && LD(l->h[i].last) &&
 			    LD(l->h[i].last) >= lw)
 				*excl = 0;
-		__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
 		return s;
 	}
 	for (i = 0; i < HOLDERS; i++) {
@@ -305,7 +304,6 @@ static uint64_t model(struct line *l, uintptr_t laddr, unsigned first, unsigned 
 						      __ATOMIC_RELAXED))
 		;
 	*excl = 1;   /* the other holders' copies went with this write */
-	__atomic_fetch_add(&l->done, 1, __ATOMIC_RELEASE);
 	return s;
 }
 
@@ -406,10 +404,8 @@ static void model_table(struct table *t, struct thr *th, uintptr_t a, uint32_t n
 			continue;
 		if (e->key && e->key != idx + 1)
 			lcache_flush(e);
-		if (e->key != idx + 1) {   /* a memo of the old line sees the generation move */
-			uint64_t gen = e->gen + 1;
+		if (e->key != idx + 1) {
 			memset(e, 0, sizeof(*e));
-			e->gen = gen;
 			e->key = idx + 1;
 			e->l = l;
 		}
@@ -422,110 +418,61 @@ static void model_table(struct table *t, struct thr *th, uintptr_t a, uint32_t n
 
 /* ---- the thread's memo of recent accesses ------------------------------------ */
 
-/* The slot by site, address and kind (an array per kind): a load and a
- * store of one member have the same site string and address, and in one
- * slot they evicted each other on every access of a loop that reads a
- * member and writes it back (bench/record/ring.c: 40 % of the accesses,
- * 320 330 of 801 104, went the slow way; tests/record memo-kinds) */
-static inline __attribute__((always_inline)) struct memo *memo_slot(struct thr *th, const void *addr,
-								   const char *site, int kind)
+/* The slot by site, address and kind: a load and a store of one member
+ * have the same site string and address, and in one slot they evicted each
+ * other on every access of a loop that reads a member and writes it back
+ * (bench/record/ring.c: 40 % of the accesses, 320 330 of 801 104, went the
+ * slow way; tests/record memo-kinds) */
+static struct memo *memo_slot(struct thr *th, const void *addr, const char *site, int kind)
 {
 	uint64_t k = ((uintptr_t)addr ^ ((uintptr_t)site << 7)) + (uint64_t)kind;
-	return &th->memo[kind][(k * 0x9E3779B97F4A7C15ull) >> (64 - 8)];   /* hash64(k, 8) */
+	return &th->memo[hash64(k, 8)];
 }
 
 /* A repeat of a memoized access, settled as fast() would settle it in both
  * tables (same counts, same later transfers), without the site lookup, the
  * byte masks or the per-byte check of the member map: the line's mapver has
- * not moved since the bytes were checked. The entry's generation stands for
- * its line and kinds (both only change when it takes a line anew), the
- * slot's tid1 for e->me (a thread has one slot on a line; the memo's is it
- * while it carries the thread's number). While the line's seq is what it
- * was at the memo's last check, nothing else is checked: what the checks
- * read changes only in model(), which moves seq first (another thread's
- * fast() changes masks only); when it moved, the checks run (seq read
- * first) and the memo keeps the new seq. Both tables or neither (a half
+ * not moved since the bytes were checked. Both tables or neither (a half
  * settled access would be counted twice by the model): memo_ok() for each,
- * then memo_do() for each (each table's code written out once, with the
- * kind a constant where the entry points inline it). */
-/* The checks (memo_fill() and a memo whose line's seq moved): as fast()'s,
- * with the bytes' map as of mo->ver; between a read of done and one of seq.
- * Only when those are equal (no model() half done on the line meanwhile)
- * does the memo keep seq, so that its next use checks nothing: one that
- * had moved seq but not yet the holders or the last write would not be
- * seen, and the memo kept as valid until the line's next model(). Returns
- * 1 when they pass. */
-static inline __attribute__((always_inline)) int memo_check(struct memo *mo, int i, int kind, uint32_t tid,
-							    const struct lcache *e, const struct line *l,
-							    const struct holder *me)
-{
-	uint64_t d = __atomic_load_n(&l->done, __ATOMIC_ACQUIRE), s;
-	if (LD(me->tid1) != tid + 1 || LD(l->mapver) != mo->ver[i])
-		return 0;
-	if (kind == K_READ ? LD(me->last) < LD(l->last_write) : !e->excl || e->seq != LD(l->seq))
-		return 0;
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);   /* seq after the checks */
-	s = LD(l->seq);
-	/* s > d: a model() half done; the checks held, but keep d, which seq
-	 * never is again: the next use checks again (in slow(), not the slow
-	 * way: refusing the memo then sent every access of the other thread
-	 * the slow way while a preempted model() was half done) */
-	mo->seq[i] = s == d ? s : d;
-	return 1;
-}
-
-static inline __attribute__((always_inline)) int memo_ok(struct memo *mo, int i, int kind, uint32_t tid,
-							 int recheck)
+ * then memo_do() for each (each table's code written out once, with the kind
+ * a constant where the entry points inline it). */
+static inline __attribute__((always_inline)) int memo_ok(const struct memo *mo, int i, int kind, uint32_t tid1)
 {
 	const struct lcache *e = mo->e[i];
-	const struct line *l = mo->l[i];
-	const struct holder *me = mo->me[i];
-	uint64_t s;
-	if (e->gen != mo->gen[i])
+	const struct line *l = e->l;
+	const struct holder *me = e->me;
+	if (e->key != mo->key[i] || !(e->kinds & (1u << kind)) || LD(me->tid1) != tid1 ||
+	    LD(l->mapver) != mo->ver[i])
 		return 0;
-	s = __atomic_load_n(&l->seq, __ATOMIC_ACQUIRE);
-	if (LIKELY(s == mo->seq[i]))
-		return 1;
-	if (!recheck)
-		return 0;
-	return memo_check(mo, i, kind, tid, e, l, me);
+	return kind == K_READ ? LD(me->last) >= LD(l->last_write) : e->excl && LD(l->seq) == e->seq;
 }
 
-/* Table i's update; word w of the masks holds the bytes (a 64-byte line's
- * word 1 is always 0, a 128-byte line's other word is 0 in a write's mask) */
-static inline __attribute__((always_inline)) void memo_do(struct memo *mo, int i, int kind)
+static inline __attribute__((always_inline)) void memo_do(struct thr *th, struct memo *mo, int i, int kind)
 {
 	struct lcache *e = mo->e[i];
-	struct holder *me = mo->me[i];
-	uint64_t bm = mo->bm[i], v;
-	unsigned w = i ? mo->half : 0;
+	struct holder *me = e->me;
+	const uint64_t *bm = mo->bm[i];
 	if (kind == K_READ) {
-		v = LD(me->mask[w]);
-		if ((v & bm) != bm)
-			ST(me->mask[w], v | bm);
+		bytes_add(me->mask, bm);
 	} else {   /* stored only when it changes: the slot's line stays shared */
-		if (LD(me->mask[w]) != bm)
-			ST(me->mask[w], bm);
-		if (i && LD(me->mask[w ^ 1]))
-			ST(me->mask[w ^ 1], 0);
-		v = LD(me->wrote[w]);
-		if ((v & bm) != bm)
-			ST(me->wrote[w], v | bm);
+		if (LD(me->mask[0]) != bm[0])
+			ST(me->mask[0], bm[0]);
+		if (LD(me->mask[1]) != bm[1])
+			ST(me->mask[1], bm[1]);
+		bytes_add(me->wrote, bm);
 	}
 	ST(e->pend[kind], LD(e->pend[kind]) + 1);
+	th->settled[i]++;
 }
 
-/* Returns 0 when the slow way must run. recheck: run the checks when a
- * line's seq moved (slow(); quick() leaves that to slow(): its registers
- * for the checks cost the hit path 4 pushes and pops and their loads, 144
- * instructions an access on ring at every access against 128.5) */
-static inline __attribute__((always_inline)) int memo_settle(struct thr *th, struct memo *mo, int kind, int recheck)
+/* Returns 0 when the slow way must run. */
+static inline __attribute__((always_inline)) int memo_settle(struct thr *th, struct memo *mo, int kind)
 {
-	if (!memo_ok(mo, 0, kind, th->tid, recheck) || !memo_ok(mo, 1, kind, th->tid, recheck))
+	uint32_t tid1 = th->tid + 1;
+	if (!memo_ok(mo, 0, kind, tid1) || !memo_ok(mo, 1, kind, tid1))
 		return 0;
-	memo_do(mo, 0, kind);
-	memo_do(mo, 1, kind);
-	th->memo_settled++;
+	memo_do(th, mo, 0, kind);
+	memo_do(th, mo, 1, kind);
 	return 1;
 }
 
@@ -539,39 +486,27 @@ static void memo_fill(struct thr *th, struct memo *mo, const void *addr, const c
 	uintptr_t a = (uintptr_t)addr, base;
 	int i;
 	mo->site = NULL;
-	if (member < 0 || !n || !th->cnt)
+	if (member < 0 || !n)
 		return;
 	base = a - members[member].off;
 	for (i = 0; i < 2; i++) {
 		unsigned shift = ts[i]->shift, first = (unsigned)(a & ((1u << shift) - 1)), b;
 		uintptr_t idx = a >> shift, laddr = idx << shift;
 		struct lcache *e = &th->cache[i][idx & (LCACHE - 1)];
-		uint64_t want = MAP(member + 1, (int32_t)(base - laddr)), bm[2];
-		struct line *l;
-		struct holder *me;
-		/* in one line of each table, and so in one 64-byte half */
-		if (first + n > (1u << shift) || e->key != idx + 1 || (i && (first < 64) != (first + n <= 64)) ||
-		    !(e->kinds & (1u << kind)) || !e->me)
+		uint64_t want = MAP(member + 1, (int32_t)(base - laddr));
+		if (first + n > (1u << shift) || e->key != idx + 1)
 			return;
-		l = e->l;
-		me = e->me;
-		mo->ver[i] = __atomic_load_n(&l->mapver, __ATOMIC_ACQUIRE);
+		mo->ver[i] = __atomic_load_n(&e->l->mapver, __ATOMIC_ACQUIRE);
 		for (b = first; b < first + n; b++)
-			if (LD(l->map[b]) != want)
+			if (LD(e->l->map[b]) != want)
 				return;
-		if (!memo_check(mo, i, kind, th->tid, e, l, me))
-			return;
 		mo->e[i] = e;
-		mo->l[i] = l;
-		mo->me[i] = me;
-		mo->gen[i] = e->gen;
-		byte_mask(first, n, bm);
-		mo->half = i ? first >= 64 : 0;
-		mo->bm[i] = bm[i ? first >= 64 : 0];
+		mo->key[i] = e->key;
+		byte_mask(first, n, mo->bm[i]);
 	}
 	mo->addr = a;
+	mo->kind = kind;
 	mo->member = member;
-	mo->cnt = &th->cnt[member][kind];
 	mo->site = site;
 }
 
@@ -638,7 +573,8 @@ __attribute__((noinline)) static void slow(const void *addr, const char *key, in
 	t->in_rt = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	mo = memo_slot(t, addr, key, kind);
-	if (mo->site == key && mo->addr == (uintptr_t)addr && memo_settle(t, mo, kind, 1)) {
+	if (mo->site == key && mo->addr == (uintptr_t)addr && mo->kind == kind && memo_settle(t, mo, kind)) {
+		t->memo_settled++;
 		count_member(t, mo->member, kind);
 	} else if ((s = site_of(key))) {
 		count_member(t, s->member, kind);
@@ -661,22 +597,20 @@ __attribute__((noinline)) static void slow(const void *addr, const char *key, in
 static inline __attribute__((always_inline)) int quick(struct thr *t, const void *addr, const char *key, int kind)
 {
 	struct memo *mo;
-	if (t->in_rt || dump_requested)   /* t: ready was set (slow() made it) */
+	if (!ready || t->in_rt || dump_requested)
 		return 0;
 	mo = memo_slot(t, addr, key, kind);
-	if (mo->site != key || mo->addr != (uintptr_t)addr)
+	if (mo->site != key || mo->addr != (uintptr_t)addr || mo->kind != kind)
 		return 0;
 	t->in_rt = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (!memo_settle(t, mo, kind, 0)) {
+	if (!memo_settle(t, mo, kind)) {
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		t->in_rt = 0;
 		return 0;
 	}
-	/* the member's count; its thread bit is set already: the access that
-	 * filled the memo set it (count_member()), and only a fork clears
-	 * the bits, with the memo */
-	(*mo->cnt)++;
+	t->memo_settled++;
+	count_member(t, mo->member, kind);
 	countdown_reset(t);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	t->in_rt = 0;

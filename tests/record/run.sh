@@ -123,10 +123,8 @@ for m in d["line64"]["lines"][0]["members"]:
 # memo slot each: cases single (10 x load and store of pair.a, 5 loads of
 # it, a store of pair.b) settles 23 of its 26 accesses from the memo: all
 # but the first load and store of a and the store of b (in one slot the
-# load and the store evicted each other: 4, the last 4 loads; checked by
-# the line's seq alone, the second load's memo, filled before the first
-# store moved seq, missed once: 22); the lines say the same either way (3
-# modelled, 23 settled)
+# load and the store evicted each other: 4, the last 4 loads); the lines
+# say the same either way (3 modelled, 23 settled)
 expect_eq record/memo-kinds "26 23 3 23 3 23" "$(python3 -c '
 import json,sys
 d=json.load(open(sys.argv[1]))
