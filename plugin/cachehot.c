@@ -23,6 +23,7 @@
 #include "diagnostic.h"         /* global_dc: werror=0 */
 #include "hash-map.h"
 #include "hash-set.h"
+#include "type-memo.h"
 #include "cpplib.h"
 #include "c-family/c-pragma.h"
 #include "input.h"
@@ -60,9 +61,32 @@ static const char *plugin_help(void)
 			 ch_options_help(hctx, cachehot_plugin_options, "", 27));
 }
 
-static hash_set<tree> *judged;          /* struct types already judged */
-static hash_set<tree> *hinted;          /* struct types whose members gave hints */
-static hash_map<tree, int> *relevance;  /* 1: annotations inside, 2: none */
+/* per struct type: relevance verdict, judged, hinted (plugin/type-memo.h) */
+static struct type_memo types;
+
+/* true if t was judged before; t is judged from now on */
+static bool judged_add(tree t)
+{
+	struct type_memo_slot *s = type_memo_add(&types, t);
+	bool was = s->judged;
+	s->judged = 1;
+	return was;
+}
+
+static inline bool judged_contains(tree t)
+{
+	struct type_memo_slot *s = type_memo_find(&types, t);
+	return s && s->judged;
+}
+
+/* true if t's members gave hints before; they have from now on */
+static bool hinted_add(tree t)
+{
+	struct type_memo_slot *s = type_memo_add(&types, t);
+	bool was = s->hinted;
+	s->hinted = 1;
+	return was;
+}
 static bool any_attribute_seen;
 static int unmatched_note = 1;
 static bool names_seen_any;
@@ -74,6 +98,8 @@ __attribute__((weak)) void cachehot_inline_init(const char *) {}
 __attribute__((weak)) void cachehot_inline_finish_decl(tree) {}
 __attribute__((weak)) void cachehot_counter_updaters(const char *, const char *) {}
 __attribute__((weak)) void cachehot_counter_init(const char *) {}
+__attribute__((weak)) bool cachehot_counter_enums;
+__attribute__((weak)) void cachehot_counter_enum(tree) {}
 
 /* FINISH_TYPE fires on every use of a type (2 300 times on page_counter.c),
  * and nearly every one is a tagged type found irrelevant before, with no
@@ -518,7 +544,7 @@ static bool relevant(tree type, const char *outer, int depth)
 /* relevant(), and *verdict the memo's value (0: none kept) */
 static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 {
-	int *memo;
+	struct type_memo_slot *memo;
 	tree field;
 	bool r = false, named, markers = false, fixed;
 	const char *name;
@@ -531,9 +557,9 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	 * limit says it was not walked whole, instead of silence */
 	if (depth > 32)
 		return true;
-	if ((memo = relevance->get(type))) {
-		*verdict = *memo;
-		return *memo == 1;
+	if ((memo = type_memo_find(&types, type)) && memo->verdict) {
+		*verdict = memo->verdict;
+		return memo->verdict == 1;
 	}
 	name = type_tag(type);
 	if (!name)
@@ -550,10 +576,11 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 		tree ft;
 		if (TREE_CODE(field) != FIELD_DECL)
 			continue;
+		/* stor-layout.cc's place_field (and C++'s build_base_field)
+		 * set DECL_FIELD_BIT_OFFSET to a constant wherever they set
+		 * DECL_FIELD_OFFSET; a field never laid out has neither */
 		if (!DECL_FIELD_OFFSET(field) || TREE_CODE(DECL_FIELD_OFFSET(field)) != INTEGER_CST ||
-		    !DECL_FIELD_BIT_OFFSET(field) ||
-		    TREE_CODE(DECL_FIELD_BIT_OFFSET(field)) != INTEGER_CST ||
-		    !TREE_TYPE(field) || TREE_TYPE(field) == error_mark_node) {
+		    TREE_TYPE(field) == error_mark_node) {
 			fixed = false;
 			break;
 		}
@@ -594,7 +621,7 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	 * walk above saw them all) */
 	if (r || type_tag(type)) {
 		*verdict = r ? 1 : markers ? 3 : 2;
-		relevance->put(type, *verdict);
+		type_memo_add(&types, type)->verdict = (unsigned char)*verdict;
 	}
 	return r;
 }
@@ -1311,7 +1338,7 @@ static __attribute__((noinline)) void judge(tree type, const char *typedef_name,
 	struct ch_type *t;
 	struct ch_config cfg;
 
-	if (judged->add(TYPE_MAIN_VARIANT(type)))
+	if (judged_add(TYPE_MAIN_VARIANT(type)))
 		return;
 	names_seen_any = true;
 	t = convert_type(type);
@@ -1356,7 +1383,14 @@ static void finish_type_1(tree type);
 static void finish_type(void *gcc_data, void *)
 {
 	tree type = (tree)gcc_data;
-	if (!type || type == error_mark_node || !is_aggregate(type) || !COMPLETE_TYPE_P(type))
+	if (!type || type == error_mark_node)
+		return;
+	if (!is_aggregate(type)) {
+		if (TREE_CODE(type) == ENUMERAL_TYPE && cachehot_counter_enums)
+			cachehot_counter_enum(type);
+		return;
+	}
+	if (!COMPLETE_TYPE_P(type))
 		return;
 	if (*skip_slot_of(TYPE_MAIN_VARIANT(type)) == TYPE_MAIN_VARIANT(type))
 		return;
@@ -1370,7 +1404,7 @@ static __attribute__((noinline)) void finish_type_1(tree type)
 	/* FINISH_TYPE fires on every use of a type: its members once */
 	if (ch_sidecar_global_count(cachehot_ctx) &&
 	    ch_sidecar_hint_tag(cachehot_ctx, type_tag(TYPE_MAIN_VARIANT(type))) &&
-	    !hinted->add(TYPE_MAIN_VARIANT(type)))
+	    !hinted_add(TYPE_MAIN_VARIANT(type)))
 		hint_members(type_tag(TYPE_MAIN_VARIANT(type)), TYPE_MAIN_VARIANT(type), 0);
 	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
 		return;
@@ -1378,13 +1412,13 @@ static __attribute__((noinline)) void finish_type_1(tree type)
 		return;   /* anonymous: judged as part of its container or typedef */
 	/* the usual event: a use of a tagged type found irrelevant before
 	 * (one lookup instead of two; the same answer as below) */
-	if (int *m = relevance->get(TYPE_MAIN_VARIANT(type)))
-		if (*m == 2 && !cachehot_per_thread_possible()) {
+	if (struct type_memo_slot *m = type_memo_find(&types, TYPE_MAIN_VARIANT(type)))
+		if (m->verdict == 2 && !cachehot_per_thread_possible()) {
 			*skip_slot_of(TYPE_MAIN_VARIANT(type)) = TYPE_MAIN_VARIANT(type);
 			skip_any = true;
 			return;
 		}
-	if (judged->contains(TYPE_MAIN_VARIANT(type)))
+	if (judged_contains(TYPE_MAIN_VARIANT(type)))
 		return;
 	if (relevant_1(type, NULL, 0, &memo)) {
 		judge(type, NULL, NULL);
@@ -1419,7 +1453,7 @@ static __attribute__((noinline)) void finish_type_1(tree type)
 			    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(f)) ||
 			     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(f)) ||
 			     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(f)))) {
-				judged->add(TYPE_MAIN_VARIANT(type));
+				judged_add(TYPE_MAIN_VARIANT(type));
 				struct ch_record r;
 				ch_record_init(&r, CH_CHECK_FALSE_SHARING, CH_SEV_NOTE, NULL);
 				r.scope = type_tag(TYPE_MAIN_VARIANT(type));
@@ -1511,7 +1545,7 @@ static __attribute__((noinline)) void finish_typedef(tree decl)
 					 TREE_CODE(main) == UNION_TYPE };
 		ch_sidecar_missing_fields(cachehot_ctx, a.name, report_typedef_entry, &a);
 	}
-	if (!laid_out(main) || type_tag(main) || judged->contains(main))
+	if (!laid_out(main) || type_tag(main) || judged_contains(main))
 		return;
 	/* a sidecar names the typedef (and members of its anonymous members) */
 	if (!relevant(main, IDENTIFIER_POINTER(DECL_NAME(decl)), 0))
@@ -1764,11 +1798,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	if (const char *problem = ch_predict_problem(cachehot_ctx, cachehot_opts.line_size,
 						      cachehot_opts.predict))
 		error("cachehot: %s", problem);
-	/* sized for a kernel unit's few hundred structs: no rehash of the
-	 * memo while it fills (the tables live in the plugin's heap) */
-	judged = new hash_set<tree>;
-	hinted = new hash_set<tree>;
-	relevance = new hash_map<tree, int>(1024);
+	type_memo_init(&types, 11);   /* 2 048 slots: a kernel unit's few hundred structs */
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_TYPE, finish_type, NULL);

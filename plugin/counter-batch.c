@@ -475,11 +475,11 @@ static bool unit_has_updaters(void)
 	return known;
 }
 
-static void finish_enum_cb(void *gcc_data, void *)
+bool cachehot_counter_enums;
+
+void cachehot_counter_enum(tree type)
 {
-	tree type = (tree)gcc_data;
-	if (type && TREE_CODE(type) == ENUMERAL_TYPE)
-		counter_note_enum(type);
+	counter_note_enum(type);
 }
 
 static const pass_data counter_batch_data = {
@@ -514,6 +514,6 @@ void cachehot_counter_init(const char *plugin_name)
 	info.pos_op = PASS_POS_INSERT_AFTER;
 	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
 	register_callback(plugin_name, PLUGIN_FINISH_UNIT, cb_finish_unit, NULL);
-	register_callback(plugin_name, PLUGIN_FINISH_TYPE, finish_enum_cb, NULL);
+	cachehot_counter_enums = true;   /* enum types: cachehot.c's finish_type */
 }
 
