@@ -9,8 +9,24 @@
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 export TOP BUILD=${BUILD:-$TOP/build}
-export RESULTS=$(mktemp)
+# The results file lives in the build directory, not in /tmp where another
+# job's cleanup can remove it mid-run, and is checked after every suite,
+# so results lost that way fail the run instead of shrinking the counts (a
+# run once printed "168 passed, 0 failed" and exit status 0 after 1753 cases,
+# 7 of them failed, when its /tmp file was moved away during the last suite).
+# Its first line, written here, is checked after every suite (an inode
+# number is not enough: a file made again at the path gets the freed one).
+mkdir -p "$BUILD" || exit 2
+export RESULTS=$(mktemp "$BUILD/test-results.XXXXXX") || exit 2
 trap 'rm -f "$RESULTS"' EXIT
+results_mark="# tests/run.sh $$ $RANDOM$RANDOM"
+echo "$results_mark" >"$RESULTS"
+results_kept() {
+	[ "$(head -1 "$RESULTS" 2>/dev/null)" = "$results_mark" ] && return 0
+	echo "tests/run.sh: $RESULTS was removed or replaced during suite $1: its results are lost" >&2
+	echo "0 passed, 1 failed"
+	exit 2
+}
 if [ "${1:-}" = --only ]; then
 	[ $# -eq 2 ] && [ -n "$2" ] || { echo "tests/run.sh: --only takes SUITE or SUITE/CASE" >&2; exit 2; }
 	suite=${2%%/*}
@@ -29,6 +45,7 @@ for s in "${suites[@]}"; do
 		echo "  FAIL suite $s exited non-zero"
 	fi
 	echo "   ($s: $(( $(date +%s) - start )) s)"
+	results_kept "$s"
 done
 p=$(grep -c '^PASS: ' "$RESULTS"); f=$(grep -c '^FAIL: ' "$RESULTS")
 echo "$p passed, $f failed"

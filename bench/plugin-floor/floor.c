@@ -74,7 +74,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	register_callback(n, PLUGIN_PRE_GENERICIZE, nothing, NULL);
 	register_callback(n, PLUGIN_ALL_IPA_PASSES_END, nothing, NULL);
 	register_callback(n, PLUGIN_FINISH_UNIT, nothing, NULL);
-	register_callback(n, PLUGIN_FINISH_TYPE, nothing, NULL);
 	register_callback(n, PLUGIN_START_UNIT, nothing, NULL);
 	pi.pass = new floor_pass(g);
 	pi.reference_pass_name = "ccp";

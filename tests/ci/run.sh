@@ -111,4 +111,15 @@ expect_eq plugin-disable-silences-all "0|" "$rc|$out"
 out=$(gcc -fplugin="$PLUGIN" -fplugin-arg-cachehot-help -c -x c /dev/null -o /dev/null 2>&1); rc=$?
 expect_eq plugin-help "0|cachehot: version 0.1.0|yes" "$rc|$(echo "$out" | head -1)|$(echo "$out" | grep -q '^  werror=0|1' && echo yes)"
 
+# ---- the test runner itself: results lost mid-run fail the run ----------------
+mkdir -p rt/tests/lost rt/tests/kept
+cp "$TOP/tests/run.sh" rt/tests/
+printf 'echo "PASS: a" >>"$RESULTS"; rm -f "$RESULTS"; echo "PASS: b" >>"$RESULTS"\n' >rt/tests/lost/run.sh
+printf 'echo "PASS: a" >>"$RESULTS"; echo "FAIL: b" >>"$RESULTS"\n' >rt/tests/kept/run.sh
+out=$(BUILD=$T/rt/build bash rt/tests/run.sh kept lost 2>&1); rc=$?
+expect_eq runner-results-removed "2|0 passed, 1 failed|1" \
+	"$rc|$(echo "$out" | tail -1)|$(echo "$out" | grep -c "was removed or replaced during suite lost")"
+out=$(BUILD=$T/rt/build bash rt/tests/run.sh kept 2>&1); rc=$?
+expect_eq runner-counts "1|1 passed, 1 failed" "$rc|$(echo "$out" | tail -1)"
+
 exit 0
