@@ -1328,7 +1328,9 @@ const char *ch_counter_updater_at(unsigned i, int *target_arg, int *item_arg);
  * type names it. */
 const char *ch_counter_item_enums(const char *name);
 /* The unit's records as one manifest text (compact, sorted keys), every
- * record built, for the object (core/objsec-emit.c); malloc'd. */
+ * record (the skipped ones too: built, or their texts from the cache
+ * directory, core/manifest-cache.c), for the object (core/objsec-emit.c);
+ * malloc'd. */
 char *ch_manifest_unit_text(ch_ctx *ctx);
 /* Merge one manifest text (a unit's record from an object, or a whole
  * manifest) into ctx's manifest, as ch_manifest_write merges units into the

@@ -59,8 +59,9 @@ struct cfx_header {
 };
 
 /* The binary this code runs in (the plugin's .so, or the tool), once per
- * process: 0 if it cannot be named (then nothing is cached). */
-static int code_identity(uint64_t id[4])
+ * process: 0 if it cannot be named (then nothing is cached). Also the key
+ * of core/manifest-cache.c's record texts. */
+int ch_code_identity(uint64_t id[4])
 {
 	static int done, ok;   /* &done: an address inside this binary */
 	static uint64_t v[4];
@@ -92,7 +93,7 @@ int ch_fix_cache_enable(ch_ctx *ctx, const char *dir)
 	uint64_t id[4];
 	const char *d = ch_cache_dir_of(dir, buf, sizeof(buf));
 	ctx->fix_cache_dir = NULL;
-	if (!d || !code_identity(id))
+	if (!d || !ch_code_identity(id))
 		return -1;
 	ctx->fix_cache_dir = ch_strdup(ctx, d);
 	return 0;
@@ -162,7 +163,7 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 
 	memset(m, 0, sizeof(*m));
 	if (!ctx->fix_cache_dir || nm * (n ? n : 1) < CH_FIX_CACHE_MIN || nm >= 0xffffffffu ||
-	    !code_identity(id))
+	    !ch_code_identity(id))
 		return -1;
 	kput(&b, CFX_MAGIC, 8);
 	kstr(&b, CH_VERSION);
@@ -267,11 +268,9 @@ out:
 void ch_fix_memo_put(struct ch_fix_memo *m, int found, const size_t *order, const int *pad,
 		     const int *moved, uint64_t size)
 {
-	struct ch_atomic at;
 	struct cfx_header h;
 	unsigned char *buf;
 	size_t nm = m->nmembers, len, i;
-	char *slash;
 
 	if (!m->active)
 		return;
@@ -296,26 +295,32 @@ void ch_fix_memo_put(struct ch_fix_memo *m, int found, const size_t *order, cons
 			ans[5 * nm + i] = moved[i] ? 1 : 0;
 		}
 	}
+	ch_cache_put(m->path, buf, len);
+	free(buf);
+}
+
+void ch_cache_put(char *path, const void *buf, size_t len)
+{
+	struct ch_atomic at;
+	char *slash = strrchr(path, '/');
 	/* the directory and its parents ($HOME/.cache may not exist yet) */
-	slash = strrchr(m->path, '/');
-	if (slash && slash != m->path) {
+	if (slash && slash != path) {
 		char *p;
 		*slash = 0;
-		if (mkdir(m->path, 0777) && errno == ENOENT) {
-			for (p = strchr(m->path + 1, '/'); p; p = strchr(p + 1, '/')) {
+		if (mkdir(path, 0777) && errno == ENOENT) {
+			for (p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
 				*p = 0;
-				mkdir(m->path, 0777);
+				mkdir(path, 0777);
 				*p = '/';
 			}
-			mkdir(m->path, 0777);
+			mkdir(path, 0777);
 		}
 		*slash = '/';
 	}
-	if (ch_atomic_open(&at, m->path) == 0) {
+	if (ch_atomic_open(&at, path) == 0) {
 		if (write(at.fd, buf, len) == (ssize_t)len)
 			ch_atomic_commit(&at);
 		else
 			ch_atomic_abort(&at);
 	}
-	free(buf);
 }

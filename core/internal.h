@@ -155,8 +155,9 @@ struct ch_ctx {
 	char records_engine[16];
 	char *records;
 	size_t records_len, records_cap, nrecords;
-	/* ch_fix_cache_enable(): where struct fixes are kept across units
-	 * (fix-cache.c), ctx-owned; NULL: not kept */
+	/* ch_fix_cache_enable(): where struct fixes (fix-cache.c) and
+	 * manifest record texts (manifest-cache.c) are kept across units,
+	 * ctx-owned; NULL: not kept */
 	const char *fix_cache_dir;
 };
 
@@ -164,6 +165,14 @@ struct ch_ctx {
  * $XDG_CACHE_HOME/cachehot, else $HOME/.cache/cachehot (written into buf,
  * size bytes); NULL if none can be named (sidecar-index.c). */
 const char *ch_cache_dir_of(const char *dir, char *buf, size_t size);
+
+/* The identity of the binary this code runs in (device, inode, size,
+ * mtime), once per process: 1, or 0 if it cannot be named (fix-cache.c). */
+int ch_code_identity(uint64_t id[4]);
+/* path (a file in the cache directory, its directories made as needed;
+ * path is modified meanwhile and restored) := len bytes of buf, written
+ * whole or not at all (ch_atomic_open); failures are silent: a cache. */
+void ch_cache_put(char *path, const void *buf, size_t len);
 
 /* A struct's fix kept across units (fix-cache.c; fix.c's search only).
  * ch_fix_memo_get: 1 and the search's answer (order[k]: member at

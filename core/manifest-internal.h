@@ -32,4 +32,10 @@ json_t *ch_manifest_root(ch_ctx *ctx);
 void ch_manifest_build_record(ch_ctx *ctx, struct ch_type *t, const struct ch_config *cfg,
 			      const char *tool, json_t *finds, const struct ch_leaf *leaves,
 			      size_t n, unsigned long long h);
+/* r's record built into ctx's manifest now, unless it was (r->finds
+ * taken). */
+void ch_manifest_rebuild_one(ch_ctx *ctx, struct ch_skipped_record *r);
+/* Under the manifest's lock, with the file's text (NULL: no file): every
+ * skipped record whose digest the text no longer holds, built. */
+void ch_manifest_rebuild_skipped(ch_ctx *ctx, const char *text);
 #endif

@@ -4,7 +4,7 @@
  * core/manifest.c): global variables' records, records skipped by digest
  * built again when the file no longer holds them, merging manifests (units'
  * records carried in objects, whole files), and writing the file under its
- * lock, atomically.
+ * lock, atomically. The unit's text for its object: core/manifest-cache.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,23 +16,28 @@
 #include <jansson.h>
 #include "manifest-internal.h"
 
-/* Under the lock, with the file's text (NULL: no file): build every
- * skipped record whose digest the text no longer holds. */
-static void rebuild_skipped(ch_ctx *ctx, const char *text)
+void ch_manifest_rebuild_one(ch_ctx *ctx, struct ch_skipped_record *r)
+{
+	struct ch_leaf *leaves;
+	size_t n;
+	if (!r->finds)
+		return;
+	ch_flatten(ctx, r->t, &leaves, &n);
+	ch_manifest_build_record(ctx, r->t, r->has_cfg ? &r->cfg : NULL, r->tool, r->finds,
+				 leaves, n, r->digest);
+	r->finds = NULL;   /* taken */
+}
+
+void ch_manifest_rebuild_skipped(ch_ctx *ctx, const char *text)
 {
 	struct ch_skipped_record *v = (struct ch_skipped_record *)ctx->manifest_skipped;
 	size_t i;
 	for (i = 0; i < ctx->nmanifest_skipped; i++) {
 		char key[40];
-		struct ch_leaf *leaves;
-		size_t n;
 		snprintf(key, sizeof(key), "\"digest\":\"%016llx\"", v[i].digest);
 		if (!v[i].finds || (text && strstr(text, key)))
 			continue;
-		ch_flatten(ctx, v[i].t, &leaves, &n);
-		ch_manifest_build_record(ctx, v[i].t, v[i].has_cfg ? &v[i].cfg : NULL, v[i].tool, v[i].finds,
-					 leaves, n, v[i].digest);
-		v[i].finds = NULL;   /* taken */
+		ch_manifest_rebuild_one(ctx, &v[i]);
 	}
 }
 
@@ -223,7 +228,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 	}
 	if (access(path, F_OK) == 0) {
 		char *text = ch_read_text_file(ctx, path);
-		rebuild_skipped(ctx, text);
+		ch_manifest_rebuild_skipped(ctx, text);
 		if (text && manifest_holds(text, mine)) {
 			free(text);
 			rc = 0;
@@ -244,7 +249,7 @@ int ch_manifest_write(ch_ctx *ctx, const char *path)
 		}
 		merge_manifests(old, mine);
 	} else {
-		rebuild_skipped(ctx, NULL);
+		ch_manifest_rebuild_skipped(ctx, NULL);
 		old = json_incref(mine);
 	}
 	{
@@ -272,16 +277,6 @@ out:
 		close(lfd);
 	free(lockpath);
 	return rc;
-}
-
-/* ---- records carried in objects ---------------------------------------------- */
-
-char *ch_manifest_unit_text(ch_ctx *ctx)
-{
-	/* the records skipped because the file held them are this unit's
-	 * too: the object carries every one */
-	rebuild_skipped(ctx, NULL);
-	return json_dumps(ch_manifest_root(ctx), JSON_COMPACT | JSON_SORT_KEYS);
 }
 
 /* other's records (a unit's, or a whole manifest's) merged into mine, as

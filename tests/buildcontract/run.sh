@@ -106,6 +106,23 @@ expect_eq build/userspace-link-identical "same|0" \
 # ld -r keeps them (vmlinux.o, modules before their final link)
 ld -r pc.o other.o -o both.o
 expect_eq build/ld-r-keeps "4" "$(readelf -p .discard.cachehot both.o | grep -c '{"cachehot_')"
+# the manifest's records of a unit whose records the file holds: from the
+# record texts kept in the cache directory (core/manifest-cache.c), the
+# same bytes as built and dumped by jansson without one (no directory
+# named: no HOME), on the first unit and from the cache
+mrec() {   # MANIFEST OBJ [CACHE_DIR]
+	if [ -n "${3:-}" ]; then
+		CACHEHOT_CACHE_DIR=$3 $CC $P $A -fplugin-arg-cachehot-manifest=$1 -O2 -c pc.c -o $2 2>/dev/null
+	else
+		env -u HOME -u XDG_CACHE_HOME -u CACHEHOT_CACHE_DIR \
+			$CC $P $A -fplugin-arg-cachehot-manifest=$1 -O2 -c pc.c -o $2 2>/dev/null
+	fi
+	objcopy --dump-section .discard.cachehot=$2.sec $2 /dev/null 2>/dev/null
+}
+mrec mc1.json mc1.o "$T/mcache"; mrec mc1.json mc2.o "$T/mcache"
+mrec mn1.json mn1.o; mrec mn1.json mn2.o
+expect_eq build/object-records-cached "same|same|1" \
+	"$(cmp -s mc1.o.sec mn1.o.sec && echo same)|$(cmp -s mc2.o.sec mn2.o.sec && echo same)|$(ls "$T/mcache" | grep -c '^rec-.*\.cmr$')"
 # a linker script with orphan checks (the kernel's LD_ORPHAN_WARN) and the
 # kernel's own COMMON_DISCARDS rule: no orphan, nothing kept
 printf 'SECTIONS { .text : { *(.text*) } .data : { *(.data* .bss* .rodata*) } /DISCARD/ : { *(.discard) *(.discard.*) *(.note.*) *(.comment) *(.eh_frame) } .got : { *(.got*) *(.igot*) } .plt : { *(.iplt) } .rela : { *(.rela*) } }\n' >k.lds

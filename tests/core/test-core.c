@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "internal.h"   /* ch_fix_reference_search */
 
 static int failures;
@@ -903,6 +904,141 @@ static void test_sidecar_chain_cache(void)
 	ch_ctx_free(ctx);
 }
 
+/* ---- the unit's manifest text from cached record texts (manifest-cache.c) -- */
+
+struct unit_out { char *text; int built; };
+
+/* One unit: page_counter, "aaa" and "zzz" (variant & 1: a second
+ * page_counter of another line, merged into its other_definitions;
+ * variant & 2: a global and a per_thread name too), manifest man, cache
+ * directory cache (NULL: none, the text made by jansson as before).
+ * built: the records built into the ctx (0: every text was cached). */
+static struct unit_out unit_run(const char *man, const char *cache, int variant)
+{
+	ch_ctx *ctx = ch_ctx_new();
+	struct ch_config cfg = { 64, 0, 1, CH_SEV_WARNING, 1 };
+	struct collect c;
+	struct unit_out u;
+	struct ch_type *t;
+	const char *p;
+	char *all;
+	if (cache)
+		ch_fix_cache_enable(ctx, cache);
+	ch_manifest_use(ctx, man);
+	memset(&c, 0, sizeof(c));
+	ch_check_type_manifest(ctx, pc_v510(ctx), &cfg, collect, &c, "plugin");
+	t = ch_type_new(ctx, NULL, "zzz", 0, 16, 8);
+	t->loc.file = "z.h";
+	t->loc.line = 3;
+	scalar(ctx, t, "hot", 0, 8, CH_CLASS_HOT, 4);
+	scalar(ctx, t, "rm", 8, 8, CH_CLASS_READ_MOSTLY, 5);
+	ch_check_type_manifest(ctx, t, &cfg, collect, &c, "plugin");
+	t = ch_type_new(ctx, NULL, "aaa", 0, 8, 8);
+	t->loc.file = "a \"quoted\" \\ path\t\xc3\xa9.h";
+	t->loc.line = 1;
+	scalar(ctx, t, "x", 0, 8, CH_CLASS_HOT, 2);
+	ch_check_type_manifest(ctx, t, &cfg, collect, &c, "sparse");
+	if (variant & 1) {
+		t = pc_v510(ctx);
+		t->loc.line = 99;
+		ch_check_type_manifest(ctx, t, &cfg, collect, &c, "plugin");
+	}
+	if (variant & 2) {
+		struct ch_loc loc = { "g.c", 7, 3, 0 };
+		ch_manifest_add_global(ctx, "gvar", CH_CLASS_HOT, "grp", loc, "plugin");
+		ch_manifest_per_thread(ctx, "stats");
+	}
+	ch_manifest_write(ctx, man);
+	u.text = ch_manifest_unit_text(ctx);
+	all = ch_manifest_text(ctx);
+	u.built = 0;
+	for (p = all; p && (p = strstr(p, "\"digest\":")) != NULL; p++)
+		u.built++;
+	free(all);
+	ch_ctx_free(ctx);
+	return u;
+}
+
+/* 1 if a and b are the same text, and parse to equal JSON */
+static int same_json(const char *a, const char *b)
+{
+	json_t *x = a ? json_loads(a, 0, NULL) : NULL, *y = b ? json_loads(b, 0, NULL) : NULL;
+	int r = x && y && json_equal(x, y) && !strcmp(a, b);
+	json_decref(x);
+	json_decref(y);
+	return r;
+}
+
+static void test_unit_text(void)
+{
+	char dir[] = "/tmp/cachehot-test-unit-text.XXXXXX", man[256], cache[256], name[64];
+	char cmd[600], why[256];
+	int v;
+	if (!mkdtemp(dir)) {
+		check(0, "unit text: temporary directory", "mkdtemp");
+		return;
+	}
+	snprintf(man, sizeof(man), "%s/m.json", dir);
+	free(unit_run(man, NULL, 3).text);   /* the file holds every record */
+	for (v = 0; v < 4; v++) {
+		struct unit_out old, cold, warm, bad, again;
+		static const char *const harm[] = {
+			"truncate -s -1",                      /* truncated */
+			"printf x | dd conv=notrunc bs=1 seek=200 status=none of=",  /* a byte */
+			"printf garbage >",                    /* not ours */
+			"truncate -s 0",                       /* empty */
+		};
+		size_t h;
+		snprintf(cache, sizeof(cache), "%s/cache%d", dir, v);
+		old = unit_run(man, NULL, v);
+		cold = unit_run(man, cache, v);
+		warm = unit_run(man, cache, v);
+		snprintf(name, sizeof(name), "unit text %d: cold cache = jansson's", v);
+		check(same_json(old.text, cold.text), name, cold.text ? cold.text : "(null)");
+		snprintf(name, sizeof(name), "unit text %d: warm cache = jansson's", v);
+		check(same_json(old.text, warm.text), name, warm.text ? warm.text : "(null)");
+		snprintf(name, sizeof(name), "unit text %d: warm cache builds no record", v);
+		snprintf(why, sizeof(why), "old %d, cold %d, warm %d records built", old.built,
+			 cold.built, warm.built);
+		/* variant 1: page_counter's two records are merged, not cached */
+		check(old.built >= 3 && cold.built == old.built &&
+		      warm.built == (v & 1 ? 2 : 0), name, why);
+		for (h = 0; h < sizeof(harm) / sizeof(harm[0]); h++) {
+			snprintf(cmd, sizeof(cmd), "for f in %s/rec-*.cmr; do %s%s\"$f\"; done", cache,
+				 harm[h], harm[h][strlen(harm[h]) - 1] == '=' ? "" : " ");
+			if (system(cmd))
+				check(0, "unit text: damage the cache", cmd);
+			bad = unit_run(man, cache, v);
+			again = unit_run(man, cache, v);
+			snprintf(name, sizeof(name), "unit text %d: damaged entry %zu ignored", v, h);
+			snprintf(why, sizeof(why), "built %d then %d", bad.built, again.built);
+			check(same_json(old.text, bad.text) && bad.built == old.built, name, why);
+			snprintf(name, sizeof(name), "unit text %d: damaged entry %zu rewritten", v, h);
+			check(same_json(old.text, again.text) && again.built == warm.built, name, why);
+			free(bad.text);
+			free(again.text);
+		}
+		/* another record's entry under this one's name: not trusted */
+		snprintf(cmd, sizeof(cmd),
+			 "cd %s && set -- rec-*.cmr && [ $# -ge 2 ] && cp \"$1\" \"$2\" && cp \"$1\" \"$3\"",
+			 cache);
+		if (v == 0) {
+			if (system(cmd))
+				check(0, "unit text: swap the entries", cmd);
+			bad = unit_run(man, cache, v);
+			check(same_json(old.text, bad.text) && bad.built == 2,
+			      "unit text: another record's entry ignored", bad.text ? bad.text : "");
+			free(bad.text);
+		}
+		free(old.text);
+		free(cold.text);
+		free(warm.text);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		check(0, "unit text: clean up", cmd);
+}
+
 int main(void)
 {
 	test_v510();
@@ -921,5 +1057,6 @@ int main(void)
 	test_format();
 	test_sidecar_chain();
 	test_sidecar_chain_cache();
+	test_unit_text();
 	return 0;
 }
