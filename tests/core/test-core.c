@@ -1039,6 +1039,82 @@ static void test_unit_text(void)
 		check(0, "unit text: clean up", cmd);
 }
 
+/* The section text of core/objsec-emit.c read back as an assembler reads
+ * it: every line of the section is ".ascii" with at most 4000 bytes of
+ * escaped text (a directive every assembler reads), the quote and the
+ * backslash escaped, every byte outside printable ASCII an octal escape,
+ * and the bytes the same as the text's. Texts of 0-70 000 bytes cross the
+ * emitter's 16 kB buffer and its 4000-column splits at every phase. */
+static int emit_read_back(const char *asmtext, char *out, size_t *nout, size_t *longest)
+{
+	const char *p = asmtext, *want = "\t.pushsection .discard.cachehot,\"e\"\n";
+	size_t n = 0;
+	*longest = 0;
+	if (strncmp(p, want, strlen(want)))
+		return -1;
+	p += strlen(want);
+	while (!strncmp(p, "\t.ascii \"", 9)) {
+		const char *q = p + 9;
+		while (*q != '"') {
+			if (*q == '\n' || !*q)
+				return -2;
+			if (*q != '\\') {
+				if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f)
+					return -3;
+				out[n++] = *q++;
+			} else if (q[1] == '"' || q[1] == '\\') {
+				out[n++] = q[1];
+				q += 2;
+			} else if (q[1] >= '0' && q[1] <= '3' && q[2] >= '0' && q[2] <= '7' &&
+				   q[3] >= '0' && q[3] <= '7') {
+				out[n++] = (char)(((q[1] - '0') << 6) | ((q[2] - '0') << 3) | (q[3] - '0'));
+				q += 4;
+			} else
+				return -4;
+		}
+		if ((size_t)(q - (p + 9)) > *longest)
+			*longest = (size_t)(q - (p + 9));
+		p = q + 1;
+		if (*p++ != '\n')
+			return -5;
+	}
+	*nout = n;
+	return strcmp(p, "\t.byte 0\n\t.popsection\n") ? -6 : 0;
+}
+
+static void test_objsec_emit(void)
+{
+	static const size_t lens[] = { 0, 1, 3999, 4000, 4001, 16319, 16320, 16321, 16384, 40000, 70000 };
+	int bad = 0, t;
+	size_t longest_all = 0;
+	srand(22);
+	for (t = 0; t < 300 && bad == 0; t++) {
+		size_t len = t < 11 * 4 ? lens[t % 11] : (size_t)(rand() % 70000), i, nout = 0, nasm, longest;
+		int mode = t % 4;
+		char *text = (char *)malloc(len + 1), *asmtext = NULL, *back = (char *)malloc(len + 1);
+		FILE *f = open_memstream(&asmtext, &nasm);
+		for (i = 0; i < len; i++) {
+			int r = rand() % 100;
+			text[i] = (char)(mode == 0 ? 'a' + r % 26 :
+					 mode == 1 ? (r < 15 ? '"' : r < 18 ? '\\' : 'a' + r % 26) :
+					 mode == 2 ? 1 + rand() % 255 : (r < 40 ? '\\' : r < 45 ? 0xe9 : '{'));
+		}
+		text[len] = 0;
+		if (ch_objsec_emit_asm(f, text) || fclose(f))
+			bad = 1;
+		else if (emit_read_back(asmtext, back, &nout, &longest) || nout != len ||
+			 memcmp(back, text, len) || longest > 4003)
+			bad = 2;
+		if (longest > longest_all)
+			longest_all = longest;
+		free(text);
+		free(back);
+		free(asmtext);
+	}
+	check(bad == 0 && longest_all >= 4000, "objsec-emit-read-back",
+	      bad == 1 ? "the emitter failed" : "a text read back differs, or a directive is too long");
+}
+
 int main(void)
 {
 	test_v510();
@@ -1058,5 +1134,6 @@ int main(void)
 	test_sidecar_chain();
 	test_sidecar_chain_cache();
 	test_unit_text();
+	test_objsec_emit();
 	return 0;
 }
