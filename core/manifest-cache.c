@@ -12,11 +12,16 @@
  * 2.06 M, json_dumps 4.35 M: 0.50% of cc1; callgrind), for texts that are
  * the same in every unit including mmzone.h (struct zone, pglist_data).
  *
- * The cache: for a record of digest D (16 hex digits, FNV-1a over every
- * input of the record, core/manifest.c), the file
+ * The cache: for a record of struct NAME and digest D (16 hex digits,
+ * FNV-1a over every input of the record, core/manifest.c), the file
  *
- *   DIR/rec-D.cmr   (DIR: the cache directory of core/fix-cache.c,
- *                    ctx->fix_cache_dir: $CACHEHOT_CACHE_DIR, ...)
+ *   DIR/rec-N.cmr   (DIR: the cache directory of core/fix-cache.c,
+ *                    ctx->fix_cache_dir: $CACHEHOT_CACHE_DIR, ...;
+ *                    N: ch_hash_str(NAME), so one file per struct name:
+ *                    a changed record, or another binary's, replaces the
+ *                    old text instead of adding a file for every digest
+ *                    ever made; two records of one name in one build
+ *                    take turns, each unit then dumping as before)
  *
  * holds a header (magic, the identity of the binary that wrote it: device,
  * inode, size and mtime of the plugin's .so, as fix-cache.c keys its
@@ -107,9 +112,10 @@ static int plain_key(const char *s)
 }
 
 /* 0, or -1 when the directory's name is too long for path */
-static int cmr_path(ch_ctx *ctx, unsigned long long digest, char *path, size_t size)
+static int cmr_path(ch_ctx *ctx, const char *name, char *path, size_t size)
 {
-	int n = snprintf(path, size, "%s/rec-%016llx.cmr", ctx->fix_cache_dir, digest);
+	int n = snprintf(path, size, "%s/rec-%016llx.cmr", ctx->fix_cache_dir,
+			 (unsigned long long)ch_hash_str(name));
 	return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
@@ -125,7 +131,7 @@ static int cmr_get(ch_ctx *ctx, const uint64_t id[4], const char *name,
 	char *buf = NULL, *text;
 	int fd, ok = 0;
 
-	if (cmr_path(ctx, digest, path, sizeof(path)))
+	if (cmr_path(ctx, name, path, sizeof(path)))
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -165,7 +171,7 @@ static void cmr_put(ch_ctx *ctx, const uint64_t id[4], const char *name,
 	struct cmr_header h;
 	size_t nlen = strlen(name);
 	char *buf;
-	if (cmr_path(ctx, digest, path, sizeof(path)) || !(buf = (char *)malloc(sizeof(h) + nlen + len)))
+	if (cmr_path(ctx, name, path, sizeof(path)) || !(buf = (char *)malloc(sizeof(h) + nlen + len)))
 		return;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, CMR_MAGIC, 8);

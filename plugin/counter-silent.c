@@ -240,9 +240,13 @@ static int decide_cond(enum tree_code code, tree a, tree z)
 {
 	tree t = TREE_TYPE(z), d;
 	int r = -1;
+	/* pointers into two address spaces: fold_convert makes an
+	 * ADDR_SPACE_CONVERT_EXPR and the fold decides nothing */
 	if (TREE_CODE(a) == INTEGER_CST && TREE_CODE(z) == INTEGER_CST &&
 	    (INTEGRAL_TYPE_P(t) || POINTER_TYPE_P(t)) && TREE_TYPE(a) &&
-	    (INTEGRAL_TYPE_P(TREE_TYPE(a)) || POINTER_TYPE_P(TREE_TYPE(a)))) {
+	    (INTEGRAL_TYPE_P(TREE_TYPE(a)) || POINTER_TYPE_P(TREE_TYPE(a))) &&
+	    !(POINTER_TYPE_P(t) && POINTER_TYPE_P(TREE_TYPE(a)) &&
+	      TYPE_ADDR_SPACE(TREE_TYPE(t)) != TYPE_ADDR_SPACE(TREE_TYPE(TREE_TYPE(a))))) {
 		unsigned prec = TYPE_PRECISION(t);
 		signop sgn = TYPE_SIGN(t);
 		wide_int x = wide_int::from(wi::to_wide(a), prec, TYPE_SIGN(TREE_TYPE(a)));

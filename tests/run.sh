@@ -17,10 +17,11 @@ export TOP BUILD=${BUILD:-$TOP/build}
 # Its first line, written here, is checked after every suite (an inode
 # number is not enough: a file made again at the path gets the freed one).
 mkdir -p "$BUILD" || exit 2
-export RESULTS=$(mktemp "$BUILD/test-results.XXXXXX") || exit 2
+RESULTS=$(mktemp "$BUILD/test-results.XXXXXX") || exit 2
+export RESULTS
 trap 'rm -f "$RESULTS"' EXIT
 results_mark="# tests/run.sh $$ $RANDOM$RANDOM"
-echo "$results_mark" >"$RESULTS"
+echo "$results_mark" >"$RESULTS" || exit 2
 results_kept() {
 	[ "$(head -1 "$RESULTS" 2>/dev/null)" = "$results_mark" ] && return 0
 	echo "tests/run.sh: $RESULTS was removed or replaced during suite $1: its results are lost" >&2

@@ -123,6 +123,15 @@ mrec mc1.json mc1.o "$T/mcache"; mrec mc1.json mc2.o "$T/mcache"
 mrec mn1.json mn1.o; mrec mn1.json mn2.o
 expect_eq build/object-records-cached "same|same|1" \
 	"$(cmp -s mc1.o.sec mn1.o.sec && echo same)|$(cmp -s mc2.o.sec mn2.o.sec && echo same)|$(ls "$T/mcache" | grep -c '^rec-.*\.cmr$')"
+# the struct's record changed (another class, another digest): its text
+# replaces the old one in the same file, the cache does not grow per digest
+printf 'page_counter.usage hot\npage_counter.parent hot\n' >pc2.ann
+A_SAVED=$A; A="-fplugin-arg-cachehot-annotations=pc2.ann"
+mrec mc3.json mc3.o "$T/mcache"; mrec mc3.json mc4.o "$T/mcache"
+mrec mn3.json mn3.o; mrec mn3.json mn4.o
+A=$A_SAVED
+expect_eq build/object-records-cache-replaced "same|same|differs|1" \
+	"$(cmp -s mc3.o.sec mn3.o.sec && echo same)|$(cmp -s mc4.o.sec mn4.o.sec && echo same)|$(cmp -s mc4.o.sec mc2.o.sec && echo same || echo differs)|$(ls "$T/mcache" | grep -c '^rec-.*\.cmr$')"
 # a linker script with orphan checks (the kernel's LD_ORPHAN_WARN) and the
 # kernel's own COMMON_DISCARDS rule: no orphan, nothing kept
 printf 'SECTIONS { .text : { *(.text*) } .data : { *(.data* .bss* .rodata*) } /DISCARD/ : { *(.discard) *(.discard.*) *(.note.*) *(.comment) *(.eh_frame) } .got : { *(.got*) *(.igot*) } .plt : { *(.iplt) } .rela : { *(.rela*) } }\n' >k.lds
