@@ -154,11 +154,10 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 {
 	struct kbuf b = { NULL, 0, 0 };
 	uint64_t id[4], name[2];
-	size_t i, j, nm = t->nmembers, want;
+	size_t i, j, nm = t->nmembers, want, flen = 0;
 	struct cfx_header h;
 	unsigned char *file = NULL, *ans;
-	struct stat st;
-	int fd, rc = -1;
+	int rc = -1;
 	char *seen;
 
 	memset(m, 0, sizeof(*m));
@@ -217,19 +216,13 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 	m->active = 1;
 
 	want = sizeof(h) + b.len;
-	fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	file = ch_cache_get(m->path, want, want + nm * 6, &flen);
+	if (!file)
 		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < want ||
-	    (uint64_t)st.st_size > want + nm * 6)
-		goto out;
-	file = (unsigned char *)malloc((size_t)st.st_size);
-	if (!file || read(fd, file, (size_t)st.st_size) != st.st_size)
-		goto out;
 	memcpy(&h, file, sizeof(h));
 	if (memcmp(h.magic, CFX_MAGIC, 8) || h.key_len != b.len || h.nmembers != nm ||
 	    memcmp(file + sizeof(h), b.p, b.len) || h.found > 1 ||
-	    (uint64_t)st.st_size != want + (h.found ? nm * 6 : 0))
+	    flen != want + (h.found ? nm * 6 : 0))
 		goto out;
 	if (!h.found) {
 		rc = 0;
@@ -261,7 +254,6 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 	rc = 1;
 out:
 	free(file);
-	close(fd);
 	return rc;
 }
 
@@ -297,6 +289,26 @@ void ch_fix_memo_put(struct ch_fix_memo *m, int found, const size_t *order, cons
 	}
 	ch_cache_put(m->path, buf, len);
 	free(buf);
+}
+
+unsigned char *ch_cache_get(const char *path, size_t min, size_t max, size_t *len)
+{
+	struct stat st;
+	unsigned char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= min &&
+	    (uint64_t)st.st_size <= max && (buf = (unsigned char *)malloc((size_t)st.st_size + 1)) &&
+	    read(fd, buf, (size_t)st.st_size) == st.st_size) {
+		buf[st.st_size] = 0;
+		*len = (size_t)st.st_size;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	close(fd);
+	return buf;
 }
 
 void ch_cache_put(char *path, const void *buf, size_t len)

@@ -173,6 +173,10 @@ int ch_code_identity(uint64_t id[4]);
  * path is modified meanwhile and restored) := len bytes of buf, written
  * whole or not at all (ch_atomic_open); failures are silent: a cache. */
 void ch_cache_put(char *path, const void *buf, size_t len);
+/* path's whole content when it is a regular file of min..max bytes: a
+ * malloc'd buffer of *len bytes plus a NUL after them (the caller's), or
+ * NULL (missing, another kind of file, another size, a short read). */
+unsigned char *ch_cache_get(const char *path, size_t min, size_t max, size_t *len);
 
 /* A struct's fix kept across units (fix-cache.c; fix.c's search only).
  * ch_fix_memo_get: 1 and the search's answer (order[k]: member at

@@ -67,12 +67,9 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE   /* memmem */
 #endif
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <jansson.h>
 #include "manifest-internal.h"
 
@@ -126,23 +123,14 @@ static int cmr_get(ch_ctx *ctx, const uint64_t id[4], const char *name,
 {
 	char path[4200], key[40];
 	struct cmr_header h;
-	struct stat st;
-	size_t nlen = strlen(name), size, klen;
-	char *buf = NULL, *text;
-	int fd, ok = 0;
+	size_t nlen = strlen(name), size = 0, klen;
+	char *buf, *text;
 
 	if (cmr_path(ctx, name, path, sizeof(path)))
 		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	buf = (char *)ch_cache_get(path, sizeof(h) + nlen + 2, CMR_MAX, &size);
+	if (!buf)
 		return 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < sizeof(h) + nlen + 2 ||
-	    (uint64_t)st.st_size > CMR_MAX)
-		goto out;
-	size = (size_t)st.st_size;
-	buf = (char *)malloc(size + 1);
-	if (!buf || read(fd, buf, size) != (ssize_t)size)
-		goto out;
 	memcpy(&h, buf, sizeof(h));
 	text = buf + sizeof(h) + nlen;
 	klen = (size_t)snprintf(key, sizeof(key), "\"digest\":\"%016llx\"", digest);
@@ -150,18 +138,14 @@ static int cmr_get(ch_ctx *ctx, const uint64_t id[4], const char *name,
 	    h.name_len != nlen || h.text_len != size - sizeof(h) - nlen ||
 	    memcmp(buf + sizeof(h), name, nlen) || ch_hash_bytes(text, h.text_len) != h.text_hash ||
 	    text[0] != '{' || text[h.text_len - 1] != '}' || memchr(text, 0, h.text_len) ||
-	    !memmem(text, h.text_len, key, klen))
-		goto out;
-	text[h.text_len] = 0;
-	r->mem = buf;
+	    !memmem(text, h.text_len, key, klen)) {
+		free(buf);
+		return 0;
+	}
+	r->mem = buf;   /* ch_cache_get put a NUL after the text */
 	r->text = text;
 	r->len = h.text_len;
-	buf = NULL;
-	ok = 1;
-out:
-	free(buf);
-	close(fd);
-	return ok;
+	return 1;
 }
 
 static void cmr_put(ch_ctx *ctx, const uint64_t id[4], const char *name,
