@@ -304,6 +304,7 @@ static unsigned int execute_counter_batch(function *fun)
 	if (!repeats_memo)
 		repeats_memo = new hash_map<int_hash<HOST_WIDE_INT, -1, -2>, bool>;
 	repeats_memo->empty();
+	repeats_after_new_function();
 	cb_loops_reset();
 	counter_values_reset();
 	note_unit_accumulators();

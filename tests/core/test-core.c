@@ -1043,8 +1043,9 @@ static void test_unit_text(void)
  * it: every line of the section is ".ascii" with at most 4000 bytes of
  * escaped text (a directive every assembler reads), the quote and the
  * backslash escaped, every byte outside printable ASCII an octal escape,
- * and the bytes the same as the text's. Texts of 0-70 000 bytes cross the
- * emitter's 16 kB buffer and its 4000-column splits at every phase. */
+ * and the bytes the same as the text's; a new .ascii only once a line
+ * holds 4000 bytes. Texts of 0-70 000 bytes cross the emitter's 16 kB
+ * buffer, its 4000-column splits and its 16-byte steps at every phase. */
 static int emit_read_back(const char *asmtext, char *out, size_t *nout, size_t *longest)
 {
 	const char *p = asmtext, *want = "\t.pushsection .discard.cachehot,\"e\"\n";
@@ -1072,11 +1073,16 @@ static int emit_read_back(const char *asmtext, char *out, size_t *nout, size_t *
 			} else
 				return -4;
 		}
-		if ((size_t)(q - (p + 9)) > *longest)
-			*longest = (size_t)(q - (p + 9));
+		size_t cols = (size_t)(q - (p + 9));
+		if (cols > *longest)
+			*longest = cols;
 		p = q + 1;
 		if (*p++ != '\n')
 			return -5;
+		/* split at the first byte that begins at column 4000 or
+		 * later: every line but the last holds 4000-4003 bytes */
+		if (cols < 4000 && !strncmp(p, "\t.ascii \"", 9))
+			return -7;
 	}
 	*nout = n;
 	return strcmp(p, "\t.byte 0\n\t.popsection\n") ? -6 : 0;
@@ -1089,15 +1095,20 @@ static void test_objsec_emit(void)
 	size_t longest_all = 0;
 	srand(22);
 	for (t = 0; t < 300 && bad == 0; t++) {
-		size_t len = t < 11 * 4 ? lens[t % 11] : (size_t)(rand() % 70000), i, nout = 0, nasm, longest;
-		int mode = t % 4;
+		size_t len = t < 11 * 5 ? lens[t % 11] : (size_t)(rand() % 70000), i, nout = 0, nasm, longest;
+		int mode = t % 5;
 		char *text = (char *)malloc(len + 1), *asmtext = NULL, *back = (char *)malloc(len + 1);
 		FILE *f = open_memstream(&asmtext, &nasm);
 		for (i = 0; i < len; i++) {
 			int r = rand() % 100;
 			text[i] = (char)(mode == 0 ? 'a' + r % 26 :
 					 mode == 1 ? (r < 15 ? '"' : r < 18 ? '\\' : 'a' + r % 26) :
-					 mode == 2 ? 1 + rand() % 255 : (r < 40 ? '\\' : r < 45 ? 0xe9 : '{'));
+					 mode == 2 ? 1 + rand() % 255 :
+					 mode == 3 ? (r < 40 ? '\\' : r < 45 ? 0xe9 : '{') :
+					 /* JSON-like: a quote every six bytes, now and
+					  * then 0x7f, 0x80 or a control byte */
+					 (r < 16 ? '"' : r == 16 ? 0x7f : r == 17 ? 0x80 : r == 18 ? '\n' :
+					  'a' + r % 26));
 		}
 		text[len] = 0;
 		if (ch_objsec_emit_asm(f, text) || fclose(f))
