@@ -94,21 +94,24 @@ int ch_objsec_emit_asm(FILE *out, const char *text)
 		/* a chunk: as many bytes as cannot reach the line's limit
 		 * before the last of them begins (each escapes to at most 4)
 		 * nor fill buf */
-		size_t m = (LINE_MAX_BYTES - col + 3) / 4, room;
+		size_t m, room;
 		unsigned char *q0;
 		const unsigned char *e;
+		/* buf nearly full: flushed before a split can be written, so
+		 * that q stays at least 117 bytes from buf's end below (a split
+		 * written first, then the room computed unsigned, overran buf
+		 * after about 230 kB of escaped text) */
+		if (q > buf + sizeof(buf) - 128) {
+			fwrite(buf, 1, (size_t)(q - buf), out);
+			q = buf;
+		}
 		if (col >= LINE_MAX_BYTES) {
 			memcpy(q, split, sizeof(split) - 1);
 			q += sizeof(split) - 1;
 			col = 0;
-			continue;
 		}
-		room = (size_t)(buf + sizeof(buf) - 64 - q) / 4;
-		if (!room) {
-			fwrite(buf, 1, (size_t)(q - buf), out);
-			q = buf;
-			continue;
-		}
+		m = (LINE_MAX_BYTES - col + 3) / 4;
+		room = (size_t)(buf + sizeof(buf) - 64 - q) / 4;   /* >= 13 */
 		if (m > room)
 			m = room;
 		if (m > (size_t)(end - p))

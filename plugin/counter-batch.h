@@ -167,7 +167,8 @@ bool rare_path(basic_block bb, basic_block top);
 bool retry_loop(class loop *l);
 /* Does l go round again after bb other than because an attempt failed? */
 bool repeats_after(class loop *l, basic_block from);
-/* Called before repeats_after() looks at a new function: forgets what it
+/* Must be called before repeats_after() looks at a new function (its
+ * per-block memos are kept for one function): forgets what it
  * learnt of the last one's blocks. */
 void repeats_after_new_function(void);
 /* Fields the unit adds to; every function of the unit scanned once. */

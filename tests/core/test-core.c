@@ -1122,6 +1122,26 @@ static void test_objsec_emit(void)
 		free(back);
 		free(asmtext);
 	}
+	/* long texts where a line ends just as the buffer fills: 887 014
+	 * bytes of 0x01 (each escaped to 4) put a split within the last
+	 * bytes of the emitter's buffer; written before the flush, it made
+	 * the next chunk overrun the buffer (found under ASan) */
+	for (t = 0; t < 2 && bad == 0; t++) {
+		size_t len = t ? (size_t)3 << 20 : 887014, i, nout = 0, nasm, longest;
+		char *text = (char *)malloc(len + 1), *asmtext = NULL, *back = (char *)malloc(len + 1);
+		FILE *f = open_memstream(&asmtext, &nasm);
+		for (i = 0; i < len; i++)
+			text[i] = (char)(t ? 1 + rand() % 255 : 1);
+		text[len] = 0;
+		if (ch_objsec_emit_asm(f, text) || fclose(f))
+			bad = 1;
+		else if (emit_read_back(asmtext, back, &nout, &longest) || nout != len ||
+			 memcmp(back, text, len) || longest > 4003)
+			bad = 2;
+		free(text);
+		free(back);
+		free(asmtext);
+	}
 	check(bad == 0 && longest_all >= 4000, "objsec-emit-read-back",
 	      bad == 1 ? "the emitter failed" : "a text read back differs, or a directive is too long");
 }
