@@ -1088,17 +1088,38 @@ static int emit_read_back(const char *asmtext, char *out, size_t *nout, size_t *
 	return strcmp(p, "\t.byte 0\n\t.popsection\n") ? -6 : 0;
 }
 
+/* text (len bytes, freed here) through the emitter and read back: 0, or 1
+ * when the emitter failed, 2 when what is read back differs or a line is
+ * too long; *longest the longest line */
+static int emit_round_trip(char *text, size_t len, size_t *longest)
+{
+	char *asmtext = NULL, *back = (char *)malloc(len + 1);
+	size_t nout = 0, nasm;
+	FILE *f = open_memstream(&asmtext, &nasm);
+	int bad = 0;
+	*longest = 0;
+	text[len] = 0;
+	if (ch_objsec_emit_asm(f, text) || fclose(f))
+		bad = 1;
+	else if (emit_read_back(asmtext, back, &nout, longest) || nout != len ||
+		 memcmp(back, text, len) || *longest > 4003)
+		bad = 2;
+	free(text);
+	free(back);
+	free(asmtext);
+	return bad;
+}
+
 static void test_objsec_emit(void)
 {
 	static const size_t lens[] = { 0, 1, 3999, 4000, 4001, 16319, 16320, 16321, 16384, 40000, 70000 };
 	int bad = 0, t;
-	size_t longest_all = 0;
+	size_t longest_all = 0, longest;
 	srand(22);
 	for (t = 0; t < 300 && bad == 0; t++) {
-		size_t len = t < 11 * 5 ? lens[t % 11] : (size_t)(rand() % 70000), i, nout = 0, nasm, longest;
+		size_t len = t < 11 * 5 ? lens[t % 11] : (size_t)(rand() % 70000), i;
 		int mode = t % 5;
-		char *text = (char *)malloc(len + 1), *asmtext = NULL, *back = (char *)malloc(len + 1);
-		FILE *f = open_memstream(&asmtext, &nasm);
+		char *text = (char *)malloc(len + 1);
 		for (i = 0; i < len; i++) {
 			int r = rand() % 100;
 			text[i] = (char)(mode == 0 ? 'a' + r % 26 :
@@ -1110,37 +1131,20 @@ static void test_objsec_emit(void)
 					 (r < 16 ? '"' : r == 16 ? 0x7f : r == 17 ? 0x80 : r == 18 ? '\n' :
 					  'a' + r % 26));
 		}
-		text[len] = 0;
-		if (ch_objsec_emit_asm(f, text) || fclose(f))
-			bad = 1;
-		else if (emit_read_back(asmtext, back, &nout, &longest) || nout != len ||
-			 memcmp(back, text, len) || longest > 4003)
-			bad = 2;
+		bad = emit_round_trip(text, len, &longest);
 		if (longest > longest_all)
 			longest_all = longest;
-		free(text);
-		free(back);
-		free(asmtext);
 	}
 	/* long texts where a line ends just as the buffer fills: 887 014
 	 * bytes of 0x01 (each escaped to 4) put a split within the last
 	 * bytes of the emitter's buffer; written before the flush, it made
 	 * the next chunk overrun the buffer (found under ASan) */
 	for (t = 0; t < 2 && bad == 0; t++) {
-		size_t len = t ? (size_t)3 << 20 : 887014, i, nout = 0, nasm, longest;
-		char *text = (char *)malloc(len + 1), *asmtext = NULL, *back = (char *)malloc(len + 1);
-		FILE *f = open_memstream(&asmtext, &nasm);
+		size_t len = t ? (size_t)3 << 20 : 887014, i;
+		char *text = (char *)malloc(len + 1);
 		for (i = 0; i < len; i++)
 			text[i] = (char)(t ? 1 + rand() % 255 : 1);
-		text[len] = 0;
-		if (ch_objsec_emit_asm(f, text) || fclose(f))
-			bad = 1;
-		else if (emit_read_back(asmtext, back, &nout, &longest) || nout != len ||
-			 memcmp(back, text, len) || longest > 4003)
-			bad = 2;
-		free(text);
-		free(back);
-		free(asmtext);
+		bad = emit_round_trip(text, len, &longest);
 	}
 	check(bad == 0 && longest_all >= 4000, "objsec-emit-read-back",
 	      bad == 1 ? "the emitter failed" : "a text read back differs, or a directive is too long");
