@@ -100,45 +100,25 @@ int ch_fix_cache_enable(ch_ctx *ctx, const char *dir)
 }
 
 /* ---- the key ------------------------------------------------------------ */
-struct kbuf {
-	unsigned char *p;
-	size_t len, cap;
-};
-
-static void kput(struct kbuf *b, const void *src, size_t n)
-{
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		while (cap < b->len + n)
-			cap *= 2;
-		b->p = (unsigned char *)realloc(b->p, cap);
-		if (!b->p)
-			abort();
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, src, n);
-	b->len += n;
-}
-
 /* most of the key: one store while the buffer has room (a struct of a
  * few hundred members puts a thousand of them) */
-static inline void k64(struct kbuf *b, uint64_t x)
+static inline void k64(struct ch_grow *b, uint64_t x)
 {
 	if (b->len + sizeof(x) <= b->cap) {
 		memcpy(b->p + b->len, &x, sizeof(x));
 		b->len += sizeof(x);
 	} else
-		kput(b, &x, sizeof(x));
+		ch_grow_put(b, &x, sizeof(x));
 }
 
-static void kstr(struct kbuf *b, const char *s)
+static void kstr(struct ch_grow *b, const char *s)
 {
 	if (!s) {
 		k64(b, ~(uint64_t)0);
 		return;
 	}
 	k64(b, strlen(s));
-	kput(b, s, strlen(s));
+	ch_grow_put(b, s, strlen(s));
 }
 
 void ch_fix_memo_free(struct ch_fix_memo *m)
@@ -152,7 +132,7 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 		    const struct ch_fix_leaf *v, size_t n, unsigned L, int ins, unsigned sep,
 		    int search, size_t *order, int *pad, int *moved, uint64_t *size)
 {
-	struct kbuf b = { NULL, 0, 0 };
+	struct ch_grow b = { NULL, 0, 0 };
 	uint64_t id[4], name[2];
 	size_t i, j, nm = t->nmembers, want, flen = 0;
 	struct cfx_header h;
@@ -164,7 +144,7 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 	if (!ctx->fix_cache_dir || nm * (n ? n : 1) < CH_FIX_CACHE_MIN || nm >= 0xffffffffu ||
 	    !ch_code_identity(id))
 		return -1;
-	kput(&b, CFX_MAGIC, 8);
+	ch_grow_put(&b, CFX_MAGIC, 8);
 	kstr(&b, CH_VERSION);
 	for (i = 0; i < 4; i++)
 		k64(&b, id[i]);

@@ -27,6 +27,19 @@ void *ch_xrealloc(void *p, size_t n)
 /* Eight bytes a step: names are looked up per member of every judged
  * struct and per function DIE of every object (a byte loop, FNV-1a, was
  * 3 % of a census and most of the sidecar's look-ups) */
+void ch_grow_put(struct ch_grow *b, const void *src, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		while (cap < b->len + n)
+			cap *= 2;
+		b->p = (unsigned char *)ch_xrealloc(b->p, cap);
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, src, n);
+	b->len += n;
+}
+
 uint64_t ch_hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)p;

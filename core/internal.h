@@ -173,6 +173,16 @@ int ch_code_identity(uint64_t id[4]);
  * path is modified meanwhile and restored) := len bytes of buf, written
  * whole or not at all (ch_atomic_open); failures are silent: a cache. */
 void ch_cache_put(char *path, const void *buf, size_t len);
+
+/* A growing byte buffer: p (malloc'd, the owner's to free) holds len
+ * bytes in cap. ch_grow_put appends n bytes of src (the room doubled, from
+ * 4 kB; out of memory aborts, as ch_xrealloc). Used for the struct-fix
+ * cache's keys and the manifest's unit text. */
+struct ch_grow {
+	unsigned char *p;
+	size_t len, cap;
+};
+void ch_grow_put(struct ch_grow *b, const void *src, size_t n);
 /* path's whole content when it is a regular file of min..max bytes: a
  * malloc'd buffer of *len bytes plus a NUL after them (the caller's), or
  * NULL (missing, another kind of file, another size, a short read). */

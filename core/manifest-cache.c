@@ -133,7 +133,7 @@ static int cmr_get(ch_ctx *ctx, const uint64_t id[4], const char *name,
 		return 0;
 	memcpy(&h, buf, sizeof(h));
 	text = buf + sizeof(h) + nlen;
-	klen = (size_t)snprintf(key, sizeof(key), "\"digest\":\"%016llx\"", digest);
+	klen = ch_manifest_digest_key(key, sizeof(key), digest);
 	if (memcmp(h.magic, CMR_MAGIC, 8) || memcmp(h.id, id, sizeof(h.id)) || h.digest != digest ||
 	    h.name_len != nlen || h.text_len != size - sizeof(h) - nlen ||
 	    memcmp(buf + sizeof(h), name, nlen) || ch_hash_bytes(text, h.text_len) != h.text_hash ||
@@ -198,23 +198,6 @@ static int by_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* A growing text (malloc'd). */
-struct sbuf { char *p; size_t len, cap; };
-
-static void sput(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 4096;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		b->p = (char *)ch_xrealloc(b->p, cap);
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
 /* The text from the records' texts; NULL: make it the old way. */
 static char *unit_text_cached(ch_ctx *ctx)
 {
@@ -223,7 +206,7 @@ static char *unit_text_cached(ch_ctx *ctx)
 	struct unit_rec *e = NULL;
 	const char **keys = NULL, *k;
 	size_t nps = 0, ne = 0, nk = 0, i;
-	struct sbuf b = { NULL, 0, 0 };
+	struct ch_grow b = { NULL, 0, 0 };
 	uint64_t id[4];
 	int ok = 0;
 
@@ -291,35 +274,35 @@ static char *unit_text_cached(ch_ctx *ctx)
 		keys[nk++] = k;
 	}
 	qsort(keys, nk, sizeof(*keys), by_str);
-	sput(&b, "{", 1);
+	ch_grow_put(&b, "{", 1);
 	for (i = 0; i < nk; i++) {
 		if (i)
-			sput(&b, ",", 1);
-		sput(&b, "\"", 1);
-		sput(&b, keys[i], strlen(keys[i]));
-		sput(&b, "\":", 2);
+			ch_grow_put(&b, ",", 1);
+		ch_grow_put(&b, "\"", 1);
+		ch_grow_put(&b, keys[i], strlen(keys[i]));
+		ch_grow_put(&b, "\":", 2);
 		if (!strcmp(keys[i], "structs")) {
 			size_t j;
-			sput(&b, "{", 1);
+			ch_grow_put(&b, "{", 1);
 			for (j = 0; j < ne; j++) {
 				if (j)
-					sput(&b, ",", 1);
-				sput(&b, "\"", 1);
-				sput(&b, e[j].name, strlen(e[j].name));
-				sput(&b, "\":", 2);
-				sput(&b, e[j].text, e[j].len);
+					ch_grow_put(&b, ",", 1);
+				ch_grow_put(&b, "\"", 1);
+				ch_grow_put(&b, e[j].name, strlen(e[j].name));
+				ch_grow_put(&b, "\":", 2);
+				ch_grow_put(&b, e[j].text, e[j].len);
 			}
-			sput(&b, "}", 1);
+			ch_grow_put(&b, "}", 1);
 		} else {
 			char *t = json_dumps(json_object_get(root, keys[i]),
 					     JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 			if (!t)
 				goto out;
-			sput(&b, t, strlen(t));
+			ch_grow_put(&b, t, strlen(t));
 			free(t);
 		}
 	}
-	sput(&b, "}", 1);
+	ch_grow_put(&b, "}", 2);   /* and the NUL after it */
 	ok = 1;
 out:
 	for (i = 0; i < ne; i++)
@@ -331,7 +314,7 @@ out:
 		free(b.p);
 		return NULL;
 	}
-	return b.p;
+	return (char *)b.p;
 }
 
 char *ch_manifest_unit_text(ch_ctx *ctx)

@@ -4,8 +4,18 @@
  * manifests, writing the file) share. Private to the core. */
 #ifndef CACHEHOT_MANIFEST_INTERNAL_H
 #define CACHEHOT_MANIFEST_INTERNAL_H
+#include <stdio.h>
 #include <jansson.h>
 #include "internal.h"
+
+/* The member a record's compact JSON text holds for its digest
+ * ("digest":"<16 hex digits>", as ch_manifest_build_record sets it), into
+ * key (at least 40 bytes); its length. Found in a text by memmem/strstr:
+ * the manifest cache's entries, the manifest file under its lock. */
+static inline size_t ch_manifest_digest_key(char *key, size_t size, unsigned long long digest)
+{
+	return (size_t)snprintf(key, size, "\"digest\":\"%016llx\"", digest);
+}
 
 /* A record skipped because the manifest held its digest. */
 struct ch_skipped_record {

@@ -34,7 +34,7 @@ void ch_manifest_rebuild_skipped(ch_ctx *ctx, const char *text)
 	size_t i;
 	for (i = 0; i < ctx->nmanifest_skipped; i++) {
 		char key[40];
-		snprintf(key, sizeof(key), "\"digest\":\"%016llx\"", v[i].digest);
+		ch_manifest_digest_key(key, sizeof(key), v[i].digest);
 		if (!v[i].finds || (text && strstr(text, key)))
 			continue;
 		ch_manifest_rebuild_one(ctx, &v[i]);
