@@ -27,10 +27,28 @@ $(BUILD)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(CORE_HDRS)
 # --gc-sections (each function and datum in its own section): the core's
 # code the plugin never calls goes, and with it 26 of the 323 names cc1's
 # dlopen(RTLD_NOW) looked up (26 k instructions of cc1 per unit).
-$(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS) plugin/exports.map
+# plugin_link: the recipe, $@ from the objects among $^.
+define plugin_link
 	$(CXX) -shared -static-libstdc++ -static-libgcc -Wl,-O1 -Wl,--as-needed -Wl,--exclude-libs,ALL \
 		-Wl,--gc-sections \
-		-Wl,--version-script=plugin/exports.map -o $@ $(PLUGIN_OBJS) $(CORE_CXX_OBJS) $(CORE_LIBS)
+		-Wl,--version-script=plugin/exports.map -o $@ $(filter %.o,$^) $(CORE_LIBS)
+endef
+$(PLUGIN_SO): $(PLUGIN_OBJS) $(CORE_CXX_OBJS) plugin/exports.map
+	$(plugin_link)
+
+# The plugin built with -DCACHEHOT_CHECK_DECIDE: counter-silent.c's
+# decide_cond() checked against GCC's own fold_binary() on every condition
+# it decides (an internal error on any difference). tests/plugin compiles
+# the counter fixtures with it (tests/plugin/cases/counter_decided.c
+# reaches it on three of the comparisons it folds by itself).
+PLUGIN_DECIDE_SO := $(BUILD)/plugin-check-decide/cachehot.so
+ALL_TARGETS += $(PLUGIN_DECIDE_SO)
+$(BUILD)/plugin-check-decide/counter-silent.o: plugin/counter-silent.c $(wildcard plugin/*.h) $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -x c++ $(PLUGIN_CXXFLAGS) -DCACHEHOT_CHECK_DECIDE -c -o $@ $<
+$(PLUGIN_DECIDE_SO): $(filter-out $(BUILD)/plugin/counter-silent.o,$(PLUGIN_OBJS)) \
+		$(BUILD)/plugin-check-decide/counter-silent.o $(CORE_CXX_OBJS) plugin/exports.map
+	$(plugin_link)
 
 .PHONY: plugin
 plugin: $(PLUGIN_SO)

@@ -43,6 +43,25 @@ bad=$(for f in tests/plugin/cases/counter_*.c; do
 done | grep 'cachehot-counter-batch' | grep -E '\(\?\)|\(\)|item [0-9]')
 expect_eq plugin/counter-batch-no-placeholder "" "$bad"
 
+# counter-batch's decide_cond (plugin/counter-silent.c) against GCC's
+# fold_binary on every condition it decides: the plugin built with
+# -DCACHEHOT_CHECK_DECIDE (plugin/rules.mk) stops with an internal error on
+# any difference, and otherwise prints what the plugin prints.
+# counter_decided.c reaches it (a build with its answers inverted warns on
+# all three of its functions; one comparing unsigned chars as signed stops)
+DECIDE=$TOP/build/plugin-check-decide/cachehot.so
+if [ -f "$DECIDE" ]; then
+	diffs=$(for f in tests/plugin/cases/counter_*.c; do
+		a=$($CC -fplugin="$PLUGIN" -O2 -Iinclude -c "$f" -o /dev/null -fdiagnostics-plain-output 2>&1)
+		b=$($CC -fplugin="$DECIDE" -O2 -Iinclude -c "$f" -o /dev/null -fdiagnostics-plain-output 2>&1)
+		[ "$a" = "$b" ] || echo "$f: $( (echo "$b" | grep 'internal compiler error'
+			diff <(echo "$a") <(echo "$b") | grep '^[<>]') | head -1)"
+	done)
+	expect_eq plugin/counter-decide-checked "" "$diffs"
+else
+	fail plugin/counter-decide-checked "$DECIDE missing (make)"
+fi
+
 t=$(mktemp -d)
 # unknown argument: an error naming it, not a crash
 out=$($CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-lines=64 -c tests/fixtures/page_counter_v5_10.c -Iinclude -o /dev/null 2>&1)
