@@ -340,20 +340,35 @@ static struct ch_type *convert_type(tree type);
 /* A type GCC has really laid out: constant size, every field at a constant
  * offset. A C++ template pattern or a struct with a variable-length member
  * is not (bit_position() on its fields would crash cc1). */
+/* The two halves, each asked by relevant_1() in its own walk of the
+ * fields: the type's size is a constant; field f (a FIELD_DECL, whose type
+ * is never NULL) has a valid type and a constant byte offset. Its bit offset is then a constant too:
+ * stor-layout.cc's place_field (and C++'s build_base_field) keep the bit
+ * offset below the offset's alignment, a constant, wherever they set a
+ * constant DECL_FIELD_OFFSET; a field never laid out has neither. One
+ * test less per field: relevant_1() asks it of every field of every
+ * struct a unit defines (1 615 on mm/page_counter.c; testing the bit
+ * offset too cost 11 k instructions there, callgrind). */
+static inline bool size_fixed(tree type)
+{
+	return COMPLETE_TYPE_P(type) && TYPE_SIZE_UNIT(type) &&
+	       TREE_CODE(TYPE_SIZE_UNIT(type)) == INTEGER_CST;
+}
+
+static inline bool field_placed(tree f)
+{
+	return DECL_FIELD_OFFSET(f) && TREE_CODE(DECL_FIELD_OFFSET(f)) == INTEGER_CST &&
+	       TREE_TYPE(f) != error_mark_node;
+}
+
 static bool laid_out(tree type)
 {
 	tree f;
-	if (!is_aggregate(type) || !COMPLETE_TYPE_P(type) || !TYPE_SIZE_UNIT(type) ||
-	    TREE_CODE(TYPE_SIZE_UNIT(type)) != INTEGER_CST)
+	if (!is_aggregate(type) || !size_fixed(type))
 		return false;
-	for (f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f)) {
-		if (TREE_CODE(f) != FIELD_DECL)
-			continue;
-		if (!DECL_FIELD_OFFSET(f) || TREE_CODE(DECL_FIELD_OFFSET(f)) != INTEGER_CST ||
-		    !DECL_FIELD_BIT_OFFSET(f) || TREE_CODE(DECL_FIELD_BIT_OFFSET(f)) != INTEGER_CST ||
-		    !TREE_TYPE(f) || TREE_TYPE(f) == error_mark_node)
+	for (f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
+		if (TREE_CODE(f) == FIELD_DECL && !field_placed(f))
 			return false;
-	}
 	return true;
 }
 
@@ -570,17 +585,12 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	/* laid_out() folded into the walk below (one walk of the fields,
 	 * not two): a field without a constant offset (a variable-length
 	 * member, a C++ template pattern) makes the type one never judged */
-	fixed = COMPLETE_TYPE_P(type) && TYPE_SIZE_UNIT(type) &&
-		TREE_CODE(TYPE_SIZE_UNIT(type)) == INTEGER_CST;
+	fixed = size_fixed(type);
 	for (field = TYPE_FIELDS(type); field && !r && fixed; field = DECL_CHAIN(field)) {
 		tree ft;
 		if (TREE_CODE(field) != FIELD_DECL)
 			continue;
-		/* stor-layout.cc's place_field (and C++'s build_base_field)
-		 * set DECL_FIELD_BIT_OFFSET to a constant wherever they set
-		 * DECL_FIELD_OFFSET; a field never laid out has neither */
-		if (!DECL_FIELD_OFFSET(field) || TREE_CODE(DECL_FIELD_OFFSET(field)) != INTEGER_CST ||
-		    TREE_TYPE(field) == error_mark_node) {
+		if (!field_placed(field)) {
 			fixed = false;
 			break;
 		}
