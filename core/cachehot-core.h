@@ -565,8 +565,13 @@ int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const c
  * struct's lines are; they are parsed when a lookup first names the struct.
  * The first process to load the file parses it whole and writes the index
  * (temporary name, then rename; not for a file changed in the last 2 s). Smaller files, later files, or no usable
- * directory: ch_sidecar_load(). sidecar-index.c. */
-#define CH_SIDECAR_INDEX_MIN 16384
+ * directory: ch_sidecar_load(). sidecar-index.c. The bound: loading
+ * through an index costs about 4 k instructions and parsing a line about
+ * 1.5 k (the shipped 60-line 6.1 sidecar: 88 k parsed whole, 4 k plus the
+ * 6 lines of page_counter through the index, on mm/page_counter.c;
+ * callgrind), so every file of a few entries is cheaper through one. It
+ * was 16 KiB. */
+#define CH_SIDECAR_INDEX_MIN 256
 int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir);
 /* Keep the answers of big struct fixes' layout searches (ch_struct_fix*)
  * across processes in cache_dir (NULL: the directory the sidecar index

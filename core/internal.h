@@ -114,6 +114,10 @@ struct ch_ctx {
 	 * (a unit asks for each of its hundreds of structs; a sidecar
 	 * names a few) */
 	uint64_t side_type_bloom[2];
+	/* the bits (ch_side_type_bit) of the structs whose lines an index
+	 * still holds unparsed: a lookup of a name without its bit needs
+	 * no ch_sidecar_pending_need() (core/sidecar-index.c) */
+	uint64_t side_pending_bloom[2];
 	/* side_types also holds "STRUCT." (no identifier ends in '.') for
 	 * each STRUCT with a "STRUCT.FIELD[] per_thread" entry, so that a
 	 * struct without one costs one lookup, not one per member */
@@ -358,6 +362,25 @@ int ch_sidecar_parse_line(ch_ctx *ctx, const char *file, unsigned lineno, char *
  * index (sidecar-index.c, ctx->side_lazy_ops) for struct type (a lookup is
  * about to name it), or all of them; nothing when none is pending. */
 void ch_sidecar_pending_need(ch_ctx *ctx, const char *type);
+/* side_type_bloom: the bit of a struct name of n bytes (its length and
+ * three of its bytes, without reading the whole name); set it for the name
+ * of a chain or of a struct an index holds lines of (sidecar.c,
+ * sidecar-index.c; with side_pending_bloom, the structs still pending). A
+ * name whose bit is not set in side_type_bloom has no chain and no pending
+ * line. Most names a unit asks about are in no sidecar: their bit settles
+ * them. */
+static inline unsigned ch_side_type_bit(const char *name, size_t n)
+{
+	unsigned char a = (unsigned char)name[0], b = n ? (unsigned char)name[n - 1] : 0,
+		      c = (unsigned char)name[n / 2];
+	return (unsigned)(n * 37u + a * 7u + b * 131u + c * 17u) & 127u;
+}
+void ch_side_type_mark(ch_ctx *ctx, const char *name, size_t n);
+void ch_side_type_mark_all(ch_ctx *ctx);
+static inline int ch_side_bit_in(const uint64_t bloom[2], unsigned bit)
+{
+	return (int)((bloom[bit >> 6] >> (bit & 63)) & 1);
+}
 void ch_sidecar_pending_all(ch_ctx *ctx);
 /* 1 if the n bytes at s are a C identifier (sidecar.c). */
 int ch_is_ident(const char *s, size_t n);

@@ -113,36 +113,38 @@ struct ch_sidecar_entry *ch_sidecar_find_entry(const ch_ctx *ctx, const char *ty
 {
 	struct entry_key k = { type, field };
 	size_t i;
-	if (ctx->nside_pending)
+	/* pending lines name structs whose bits are set (index_need would
+	 * find nothing for another name) */
+	if (ctx->nside_pending &&
+	    ch_side_bit_in(ctx->side_pending_bloom, ch_side_type_bit(type, strlen(type))))
 		ch_sidecar_pending_need((ch_ctx *)ctx, type);
 	i = ch_index_find(&ctx->side_idx, entry_hash(type, field), entry_is, &k, ctx);
 	return i == CH_INDEX_NONE ? NULL : &ctx->side[i];
 }
 
-/* The chain of STRUCT type, or NULL; the pointer holds until the next
- * struct is added. */
-/* The bit of a struct name in side_type_bloom: its length and three of
- * its bytes, without reading the whole name. */
-static unsigned side_type_bit(const char *name)
+void ch_side_type_mark(ch_ctx *ctx, const char *name, size_t n)
 {
-	size_t n = strlen(name);
-	unsigned char a = (unsigned char)name[0], b = n ? (unsigned char)name[n - 1] : 0,
-		      c = (unsigned char)name[n / 2];
-	return (unsigned)(n * 37u + a * 7u + b * 131u + c * 17u) & 127u;
+	unsigned bit = ch_side_type_bit(name, n);
+	ctx->side_type_bloom[bit >> 6] |= 1ULL << (bit & 63);
 }
 
+void ch_side_type_mark_all(ch_ctx *ctx)
+{
+	ctx->side_type_bloom[0] = ctx->side_type_bloom[1] = ~0ULL;
+	ctx->side_pending_bloom[0] = ctx->side_pending_bloom[1] = ~0ULL;
+}
+
+/* The chain of STRUCT type, or NULL; the pointer holds until the next
+ * struct is added. Most names a unit asks about are in no sidecar: their
+ * bit settles them. */
 struct ch_side_type *ch_sidecar_find_type(const ch_ctx *ctx, const char *type)
 {
 	size_t i;
-	if (ctx->nside_pending)
+	unsigned bit = ch_side_type_bit(type, strlen(type));
+	if (!ch_side_bit_in(ctx->side_type_bloom, bit))
+		return NULL;
+	if (ctx->nside_pending && ch_side_bit_in(ctx->side_pending_bloom, bit))
 		ch_sidecar_pending_need((ch_ctx *)ctx, type);
-	else {
-		/* every name is in side_types already: its bit decides
-		 * most questions */
-		unsigned bit = side_type_bit(type);
-		if (!(ctx->side_type_bloom[bit >> 6] & (1ULL << (bit & 63))))
-			return NULL;
-	}
 	i = ch_index_find(&ctx->side_type_idx, ch_hash_str(type), type_is, type, ctx);
 	return i == CH_INDEX_NONE ? NULL : &ctx->side_types[i];
 }
@@ -158,10 +160,7 @@ static void new_type(ch_ctx *ctx, const char *name, size_t idx)
 	t->first = t->last = idx + 1;
 	t->n = 1;
 	ch_index_add(&ctx->side_type_idx, ctx->nside_types, t->hash, type_rehash, ctx);
-	{
-		unsigned bit = side_type_bit(name);
-		ctx->side_type_bloom[bit >> 6] |= 1ULL << (bit & 63);
-	}
+	ch_side_type_mark(ctx, name, strlen(name));
 	ctx->nside_types++;
 }
 
@@ -205,7 +204,10 @@ static void reindex(ch_ctx *ctx)
 	ch_index_free(&ctx->side_idx);
 	ch_index_free(&ctx->side_type_idx);
 	ctx->nside_types = 0;
-	ctx->side_type_bloom[0] = ctx->side_type_bloom[1] = 0;
+	/* the bits of the names an index still holds stay (a bit too many
+	 * only costs a lookup) */
+	if (!ctx->nside_pending)
+		ctx->side_type_bloom[0] = ctx->side_type_bloom[1] = 0;
 	ctx->nside_glob = 0;
 	ctx->nside_owned = 0;
 	ctx->side_gen++;

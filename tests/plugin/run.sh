@@ -197,7 +197,7 @@ out=$($CC -fplugin="$PLUGIN" -Iinclude -c "$t/exp.c" -o /dev/null 2>&1 | grep -c
 expect_eq plugin/limits-note "5" "$out"
 rm -rf "$t"
 
-# a big sidecar (16 KiB or more) through its index (core/sidecar-index.c),
+# a big sidecar (256 bytes or more; this one is big) through its index (core/sidecar-index.c),
 # as the sparse checker reads it: the first unit parses it whole and writes
 # the index, later units parse only the lines of the structs they have
 # ('other' here, far down the file); the diagnostics are byte for byte a
@@ -249,6 +249,33 @@ CACHEHOT_CACHE_DIR=$t/cache2 $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annota
 	-c tests/sparse/side.c -o /dev/null 2>/dev/null
 cp "$t"/cache2/sidecar-*.idx "$idx"
 expect_eq plugin/sidecar-index-foreign "$edited" "$(run_big "$t/cache")"
+rm -rf "$t"
+
+# a small sidecar (256 bytes or more, as the shipped ones) goes through an
+# index too, a smaller one never; the struct-name filter (one bit per name,
+# core/internal.h) lets through every struct whose lines wait in the
+# index: 'other' here has an "owned" line, parsed at once, and field lines
+# that wait; the diagnostics are a whole parse's
+t=$(mktemp -d)
+small=$t/small.ann
+{ echo "# sidecar for tests/sparse/side.c, read through its index"; cat tests/sparse/side1.ann
+  echo "other owned"; echo "other.a exclusive"; echo "other.b read_mostly"
+  echo "gone.x hot"; echo "gone.y read_mostly"; echo "# padding to more than 256 bytes: ------------"; } >"$small"
+cp tests/sparse/side1.ann "$t/tiny.ann"
+sleep 2   # no index for a file changed in the last 2 seconds
+run_small() { # SIDECAR CACHE_DIR -> diagnostics
+	CACHEHOT_CACHE_DIR=$2 HOME=/nonexistent XDG_CACHE_HOME= $CC -fplugin="$PLUGIN" \
+		-fplugin-arg-cachehot-annotations="$1" -fplugin-arg-cachehot-unmatched=note \
+		-fdiagnostics-plain-output -c tests/sparse/side.c -o /dev/null 2>&1; }
+whole=$(run_small "$small" "")
+expect_eq plugin/sidecar-index-small-whole "$(stat -c %s "$small") bytes, 1 false-sharing, 2 unmatched" \
+	"$(stat -c %s "$small") bytes, $(echo "$whole" | grep -c 'warning: .*cachehot-false-sharing') false-sharing, $(echo "$whole" | grep -c 'matched no struct') unmatched"
+expect_eq plugin/sidecar-index-small-first-same "$whole" "$(run_small "$small" "$t/cache")"
+expect_eq plugin/sidecar-index-small-written 1 "$(ls "$t"/cache/sidecar-*.idx 2>/dev/null | wc -l)"
+expect_eq plugin/sidecar-index-small-lazy-same "$whole" "$(run_small "$small" "$t/cache")"
+run_small "$t/tiny.ann" "$t/cache2" >/dev/null
+expect_eq plugin/sidecar-index-tiny-none "72 bytes, 0" \
+	"$(stat -c %s "$t/tiny.ann") bytes, $(ls "$t"/cache2/sidecar-*.idx 2>/dev/null | wc -l)"
 rm -rf "$t"
 
 # a big struct's fix searched once per build (core/fix-cache.c): the

@@ -106,7 +106,7 @@ expect_eq sparse/sidecar-one-file \
 	"$S/side.c:4:23: warning: read-mostly field 'limit' (offset 8, size 8) shares cache line 0 (64-byte lines) of 'struct side' with hot field 'count' (offset 0, size 8); one fix for all of 'struct side': declare 'limit' _Alignas(64); this costs 112 bytes per object (16 -> 128 bytes; an array of n grows by 112*n bytes) [cachehot-false-sharing]" \
 	"$out"
 
-# a big sidecar (16 KiB or more) through its index (core/sidecar-index.c):
+# a big sidecar (256 bytes or more; this one is big) through its index (core/sidecar-index.c):
 # the first run parses it whole and writes the index, later runs parse only
 # the lines of the structs they see ('other' here, far down the file);
 # findings and unmatched notes (in file order) equal a whole parse's, and a
