@@ -308,8 +308,11 @@ static void parse_rec(ch_ctx *ctx, struct side_lazy *l, const struct idx_rec *r)
 	if (ch_sidecar_parse_line(ctx, l->path, r->line & ~REC_INFERRED, line))
 		ch_set_error(ctx, "%s:%u: %s", l->path, r->line & ~REC_INFERRED,
 			     "sidecar index out of date");
+	/* this line's entries only: a "STRUCT owned" line's duplicate check
+	 * parses STRUCT's waiting lines (parse_slot) inside this parse */
 	for (; (r->line & REC_INFERRED) && was < ctx->nside; was++)
-		ctx->side[was].inferred = 1;
+		if (ctx->side[was].seq == l->seq_base + (r->line & ~REC_INFERRED))
+			ctx->side[was].inferred = 1;
 	free(line);
 }
 
@@ -324,6 +327,9 @@ static void parse_slot(ch_ctx *ctx, struct side_lazy *l, uint32_t k)
 {
 	const struct idx_slot *s = &l->slots[k];
 	uint32_t i;
+	/* called inside the parse of another line (a "STRUCT owned" line
+	 * looks STRUCT up): that line's entry keeps its own sequence */
+	size_t saved_seq = ctx->side_seq;
 	if (l->done[k])
 		return;
 	l->done[k] = 1;   /* first: parsing looks the struct up again */
@@ -336,6 +342,7 @@ static void parse_slot(ch_ctx *ctx, struct side_lazy *l, uint32_t k)
 		parse_rec(ctx, l, &l->recs[s->first + i]);
 		ctx->nside_pending--;
 	}
+	ctx->side_seq = saved_seq;
 }
 
 static void index_need(ch_ctx *ctx, const char *type)

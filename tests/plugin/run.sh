@@ -276,6 +276,35 @@ expect_eq plugin/sidecar-index-small-lazy-same "$whole" "$(run_small "$small" "$
 run_small "$t/tiny.ann" "$t/cache2" >/dev/null
 expect_eq plugin/sidecar-index-tiny-none "72 bytes, 0" \
 	"$(stat -c %s "$t/tiny.ann") bytes, $(ls "$t"/cache2/sidecar-*.idx 2>/dev/null | wc -l)"
+# "STRUCT owned" is parsed at load, and its duplicate check parses
+# STRUCT's waiting lines inside its own parse (a review found both): the
+# owned entry keeps its line's place in the unmatched notes, and lines
+# before "# cachehot annotate:" are not marked inferred by an owned line
+# after it (inferred findings are notes after the first)
+{ echo "# owned lines and the lines they make the index parse -------------"
+  echo "gone owned"; echo "side.count hot"; echo "gone.x hot"; echo "gone.y read_mostly"
+  echo "side.limit read_mostly"; echo "# padding ---------------------------------"
+  echo "# padding ---------------------------------------------------------"; } >"$t/order.ann"
+printf 'struct S { unsigned long a; unsigned long b; };\nstruct T { struct S s; unsigned long x; unsigned long y; };\nstruct T t;\n' >"$t/inf.c"
+{ echo "S.a hot"; echo "S.b hot:g2"; echo "T.x read_mostly"; echo "T.y read_mostly"
+  echo "# padding ---------------------------------------------------------"
+  echo "# padding ---------------------------------------------------------"
+  echo "# cachehot annotate: inferred lines follow ------------------------"
+  echo "S owned"; } >"$t/inf.ann"
+sleep 2
+run_file() { # C_FILE SIDECAR CACHE_DIR -> diagnostics
+	CACHEHOT_CACHE_DIR=$3 HOME=/nonexistent XDG_CACHE_HOME= $CC -fplugin="$PLUGIN" \
+		-fplugin-arg-cachehot-annotations="$2" -fplugin-arg-cachehot-unmatched=note \
+		-fdiagnostics-plain-output -c "$1" -o /dev/null 2>&1; }
+whole=$(run_file tests/sparse/side.c "$t/order.ann" "")
+run_file tests/sparse/side.c "$t/order.ann" "$t/cache3" >/dev/null
+expect_eq plugin/sidecar-index-owned-order "$(echo "$whole" | grep -o "'gone[^']*'" | tr '\n' ' ')" \
+	"$(run_file tests/sparse/side.c "$t/order.ann" "$t/cache3" | grep -o "'gone[^']*'" | tr '\n' ' ')"
+expect_eq plugin/sidecar-index-owned-order-same "$whole" "$(run_file tests/sparse/side.c "$t/order.ann" "$t/cache3")"
+whole=$(run_file "$t/inf.c" "$t/inf.ann" "")
+expect_eq plugin/sidecar-index-owned-inferred-whole 4 "$(echo "$whole" | grep -c 'warning: .*cachehot-false-sharing')"
+run_file "$t/inf.c" "$t/inf.ann" "$t/cache4" >/dev/null
+expect_eq plugin/sidecar-index-owned-inferred-same "$whole" "$(run_file "$t/inf.c" "$t/inf.ann" "$t/cache4")"
 rm -rf "$t"
 
 # a big struct's fix searched once per build (core/fix-cache.c): the
