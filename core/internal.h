@@ -381,6 +381,14 @@ static inline int ch_side_bit_in(const uint64_t bloom[2], unsigned bit)
 {
 	return (int)((bloom[bit >> 6] >> (bit & 63)) & 1);
 }
+static inline void ch_side_bit_set(uint64_t bloom[2], unsigned bit)
+{
+	bloom[bit >> 6] |= 1ULL << (bit & 63);
+}
+static inline void ch_side_bit_clear(uint64_t bloom[2], unsigned bit)
+{
+	bloom[bit >> 6] &= ~(1ULL << (bit & 63));
+}
 void ch_sidecar_pending_all(ch_ctx *ctx);
 /* 1 if the n bytes at s are a C identifier (sidecar.c). */
 int ch_is_ident(const char *s, size_t n);

@@ -336,7 +336,7 @@ static void parse_slot(ch_ctx *ctx, struct side_lazy *l, uint32_t k)
 	if (l->filter && name_in_text(l, s)) {
 		unsigned bit = ch_side_type_bit(l->text + s->name_off, s->name_len);
 		if (!--l->pending_bit[bit])
-			ctx->side_pending_bloom[bit >> 6] &= ~(1ULL << (bit & 63));
+			ch_side_bit_clear(ctx->side_pending_bloom, bit);
 	}
 	for (i = 0; i < s->count && s->first + i < l->h->nrecs; i++) {
 		parse_rec(ctx, l, &l->recs[s->first + i]);
@@ -481,9 +481,9 @@ int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
 			if (!name_in_text(l, sl))
 				continue;   /* empty, or index_need never matches it */
 			unsigned bit = ch_side_type_bit(l->text + sl->name_off, sl->name_len);
-			ch_side_type_mark(ctx, l->text + sl->name_off, sl->name_len);
+			ch_side_bit_set(ctx->side_type_bloom, bit);
+			ch_side_bit_set(ctx->side_pending_bloom, bit);
 			l->pending_bit[bit]++;
-			ctx->side_pending_bloom[bit >> 6] |= 1ULL << (bit & 63);
 		}
 	} else
 		ch_side_type_mark_all(ctx);

@@ -124,8 +124,7 @@ struct ch_sidecar_entry *ch_sidecar_find_entry(const ch_ctx *ctx, const char *ty
 
 void ch_side_type_mark(ch_ctx *ctx, const char *name, size_t n)
 {
-	unsigned bit = ch_side_type_bit(name, n);
-	ctx->side_type_bloom[bit >> 6] |= 1ULL << (bit & 63);
+	ch_side_bit_set(ctx->side_type_bloom, ch_side_type_bit(name, n));
 }
 
 void ch_side_type_mark_all(ch_ctx *ctx)

@@ -342,8 +342,8 @@ static struct ch_type *convert_type(tree type);
  * is not (bit_position() on its fields would crash cc1). */
 /* The two halves, each asked by relevant_1() in its own walk of the
  * fields: the type's size is a constant; field f (a FIELD_DECL, whose type
- * is never NULL) has a valid type and a constant byte offset. Its bit offset is then a constant too:
- * stor-layout.cc's place_field (and C++'s build_base_field) keep the bit
+ * is never NULL) has a valid type and a constant byte offset. Its bit
+ * offset is then a constant too: stor-layout.cc's place_field (and C++'s build_base_field) keep the bit
  * offset below the offset's alignment, a constant, wherever they set a
  * constant DECL_FIELD_OFFSET; a field never laid out has neither. One
  * test less per field: relevant_1() asks it of every field of every
