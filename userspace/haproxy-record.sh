@@ -49,11 +49,32 @@ src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'haproxy-[0-9]*' | head -1
 [ -n "$src" ] || die "no HAProxy source in $W"
 mkdir -p "$R" || die "cannot create $R"
 
-# the recording build (kept while the plugin and the runtime are older than it)
-if [ -x "$W/rec/haproxy" ] && [ "$W/rec/haproxy" -nt "$PLUGIN" ] && [ "$W/rec/haproxy" -nt "$RT/libcachehot-rt.so" ]; then
+# HAProxy 2.6.12 can crash at exit, after the soft stop (haproxy issue #2114,
+# "HAProxy 2.6.12 crash in _fd_delete_orphan()"): deinit() closes the
+# servers' idle connections after free_pollers_per_thread() freed the
+# thread's fd_updt, while fd_nbupdt still counts a pending update, and
+# _fd_delete_orphan() reads fd_updt[fd_nbupdt - 1] (a NULL pointer). The
+# profile is written at exit, after deinit(), so the crash loses the run: the
+# recording build crashed so in 6 of 20 runs, the plain build in 1 of 20 (the
+# first's threads are slower; docs/userspace.md). Upstream fixed it
+# by resetting fd_nbupdt where fd_updt is freed; the recording build carries
+# that one line (code only: no struct changes, so the plain build's layout
+# is the recorded one's). Fails when the line to patch is not there.
+fix_fd_updt() {
+	grep -q '^	fd_nbupdt = 0;' "$1/src/fd.c" && return 0
+	grep -q '^	ha_free(&fd_updt);$' "$1/src/fd.c" || return 1
+	sed -i 's/^	ha_free(&fd_updt);$/	fd_nbupdt = 0;   \/* haproxy issue #2114 (userspace\/haproxy-record.sh) *\/\n&/' "$1/src/fd.c" &&
+		grep -q '^	fd_nbupdt = 0; ' "$1/src/fd.c"
+}
+
+# the recording build (kept while the plugin and the runtime are older than
+# it, and it carries the fix above)
+if [ -x "$W/rec/haproxy" ] && [ "$W/rec/haproxy" -nt "$PLUGIN" ] && [ "$W/rec/haproxy" -nt "$RT/libcachehot-rt.so" ] &&
+	grep -q '^	fd_nbupdt = 0; ' "$W/rec/src/fd.c" 2>/dev/null && [ "$W/rec/haproxy" -nt "$W/rec/src/fd.c" ]; then
 	echo "record-haproxy: recording build kept ($W/rec/haproxy is newer than the plugin and the runtime)"
 else
 rm -rf "$W/rec" && cp -a "$src" "$W/rec" || die "cannot copy $src"
+fix_fd_updt "$W/rec" || die "cannot apply the fix of haproxy issue #2114 to $W/rec/src/fd.c"
 t0=$(date +%s)
 (cd "$W/rec" && make -j"$J" $MAKEARGS ADDINC="-fplugin=$PLUGIN -fplugin-arg-cachehot-record" \
 	ADDLIB="-L$RT -lcachehot-rt -Wl,-rpath,$RT" haproxy >"$R/build.log" 2>&1) ||
@@ -64,7 +85,7 @@ fi
 port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 # run WORKLOAD CONFIG: the recording build under wrk; the profile in $R/WORKLOAD.json
 run() {
-	local name=$1 cfg=$2 fe be pid out
+	local name=$1 cfg=$2 fe be pid out st
 	fe=$(port); be=$(port)
 	sed "s/@FE@/$fe/g; s/@BE@/$be/g" "$TOP/userspace/$cfg" >"$R/$name.cfg"
 	rm -f "$R/$name".*.json
@@ -89,8 +110,10 @@ run() {
 	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
 	kill -0 "$pid" 2>/dev/null && { kill -9 "$pid"; die "$name: haproxy did not stop"; }
 	wait "$pid" 2>/dev/null
+	st=$?
+	[ "$st" -gt 128 ] && die "$name: haproxy died with signal $((st - 128)) at the stop or before it, no profile ($R/$name.log)"
 	out=$(ls "$R/$name".*.json 2>/dev/null | head -1)
-	[ -n "$out" ] || die "$name: no profile written"
+	[ -n "$out" ] || die "$name: no profile written (haproxy exit status $st)"
 	mv "$out" "$R/$name.json"
 	echo "record-haproxy: $name: $(awk '/Requests\/sec/ {s += $2} END {printf "%.0f", s}' "$R/$name.wrk") requests/s recorded, profile $(du -k "$R/$name.json" | cut -f1) kB"
 }
