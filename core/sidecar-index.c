@@ -340,7 +340,11 @@ static void parse_slot(ch_ctx *ctx, struct side_lazy *l, uint32_t k)
 	}
 	for (i = 0; i < s->count && s->first + i < l->h->nrecs; i++) {
 		parse_rec(ctx, l, &l->recs[s->first + i]);
-		ctx->nside_pending--;
+		/* slots whose records overlap (a damaged index: map_index
+		 * does not compare every pair of ranges) parse a record twice;
+		 * the count stops at 0 instead of wrapping */
+		if (ctx->nside_pending)
+			ctx->nside_pending--;
 	}
 	ctx->side_seq = saved_seq;
 }
@@ -349,14 +353,15 @@ static void index_need(ch_ctx *ctx, const char *type)
 {
 	struct side_lazy *l = (struct side_lazy *)ctx->side_lazy;
 	size_t n;
-	uint32_t k;
+	uint32_t k, probes;
 	if (!l || !ctx->nside_pending || !type)
 		return;
 	n = strlen(type);
 	if (l->filter && !l->pending_bit[ch_side_type_bit(type, n)])
 		return;
-	for (k = name_hash(type, n) & (l->h->nslots - 1); l->slots[k].name_len;
-	     k = (k + 1) & (l->h->nslots - 1)) {
+	/* at most every slot once: a damaged index may have no empty one */
+	for (k = name_hash(type, n) & (l->h->nslots - 1), probes = 0;
+	     probes < l->h->nslots && l->slots[k].name_len; k = (k + 1) & (l->h->nslots - 1), probes++) {
 		const struct idx_slot *s = &l->slots[k];
 		if (s->name_len == n && name_in_text(l, s) &&
 		    !memcmp(l->text + s->name_off, type, n)) {

@@ -249,6 +249,22 @@ CACHEHOT_CACHE_DIR=$t/cache2 $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annota
 	-c tests/sparse/side.c -o /dev/null 2>/dev/null
 cp "$t"/cache2/sidecar-*.idx "$idx"
 expect_eq plugin/sidecar-index-foreign "$edited" "$(run_big "$t/cache")"
+# damaged behind a valid header: every slot taken (name_len 1, no records),
+# so no empty slot ends a probe: looked up in a loop without end before
+# the probes were bounded (core/sidecar-index.c, index_need); now the
+# compile ends and finds no struct line (0 warnings)
+python3 - "$t/good.idx" "$idx" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+nslots = struct.unpack_from('<I', b, 72)[0]   # header: magic, key (7 x 8), text_len
+for k in range(nslots):
+    struct.pack_into('<IIII', b, 88 + 16 * k, 0, 1, 0, 0)
+open(sys.argv[2], 'wb').write(b)
+PY
+full=$(CACHEHOT_CACHE_DIR=$t/cache HOME=/nonexistent XDG_CACHE_HOME= timeout 60 $CC -fplugin="$PLUGIN" \
+	-fplugin-arg-cachehot-annotations="$big" -fdiagnostics-plain-output -c tests/sparse/side.c -o /dev/null 2>&1; echo "exit $?")
+expect_eq plugin/sidecar-index-full-slots "exit 0, 0 warnings" \
+	"$(echo "$full" | tail -1), $(echo "$full" | grep -c 'warning:') warnings"
 rm -rf "$t"
 
 # a small sidecar (256 bytes or more, as the shipped ones) goes through an
