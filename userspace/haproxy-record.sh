@@ -49,8 +49,9 @@ src=$(find "$W" -mindepth 1 -maxdepth 1 -type d -name 'haproxy-[0-9]*' | head -1
 [ -n "$src" ] || die "no HAProxy source in $W"
 mkdir -p "$R" || die "cannot create $R"
 
-# HAProxy 2.6.12 can crash at exit, after the soft stop (haproxy issue #2114,
-# "HAProxy 2.6.12 crash in _fd_delete_orphan()"): deinit() closes the
+# HAProxy 2.6.12 can crash at exit, after the soft stop (upstream report
+# "HAProxy 2.6.12 crash in _fd_delete_orphan()",
+# github.com/haproxy/haproxy/issues/2114): deinit() closes the
 # servers' idle connections after free_pollers_per_thread() freed the
 # thread's fd_updt, while fd_nbupdt still counts a pending update, and
 # _fd_delete_orphan() reads fd_updt[fd_nbupdt - 1] (a NULL pointer). The
@@ -63,7 +64,7 @@ mkdir -p "$R" || die "cannot create $R"
 fix_fd_updt() {
 	grep -q '^	fd_nbupdt = 0;' "$1/src/fd.c" && return 0
 	grep -q '^	ha_free(&fd_updt);$' "$1/src/fd.c" || return 1
-	sed -i 's/^	ha_free(&fd_updt);$/	fd_nbupdt = 0;   \/* haproxy issue #2114 (userspace\/haproxy-record.sh) *\/\n&/' "$1/src/fd.c" &&
+	sed -i 's/^	ha_free(&fd_updt);$/	fd_nbupdt = 0;   \/* github.com\/haproxy\/haproxy\/issues\/2114 (userspace\/haproxy-record.sh) *\/\n&/' "$1/src/fd.c" &&
 		grep -q '^	fd_nbupdt = 0; ' "$1/src/fd.c"
 }
 
@@ -74,7 +75,7 @@ if [ -x "$W/rec/haproxy" ] && [ "$W/rec/haproxy" -nt "$PLUGIN" ] && [ "$W/rec/ha
 	echo "record-haproxy: recording build kept ($W/rec/haproxy is newer than the plugin and the runtime)"
 else
 rm -rf "$W/rec" && cp -a "$src" "$W/rec" || die "cannot copy $src"
-fix_fd_updt "$W/rec" || die "cannot apply the fix of haproxy issue #2114 to $W/rec/src/fd.c"
+fix_fd_updt "$W/rec" || die "cannot apply the fix of the upstream report (haproxy/haproxy 2114) to $W/rec/src/fd.c"
 t0=$(date +%s)
 (cd "$W/rec" && make -j"$J" $MAKEARGS ADDINC="-fplugin=$PLUGIN -fplugin-arg-cachehot-record" \
 	ADDLIB="-L$RT -lcachehot-rt -Wl,-rpath,$RT" haproxy >"$R/build.log" 2>&1) ||
