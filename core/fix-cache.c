@@ -23,9 +23,9 @@
  * offset, size, bit-field, alignment, flexibility and kernel group (as the
  * index of the first member of that group), per flattened field its offset,
  * size, class, group name, top-level member and data flag. A file is used
- * only when its key equals the unit's exactly and its answer is well formed
- * (a permutation of the members, 0/1 flags; fix.c then checks the size it
- * lays out); anything else (garbage, truncated, another struct's or another
+ * only when its key equals the unit's exactly, its answer passes its check
+ * (answer_check, in the header) and is well formed (a permutation of the
+ * members, 0/1 flags; fix.c then checks the size it lays out); anything else (garbage, truncated, another struct's or another
  * build's) is ignored, the search runs, and the file is rewritten. Files
  * are written whole or not at all (ch_atomic_open): concurrent units never
  * see half a file. Diagnostics are byte-identical with and without the
@@ -45,7 +45,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-#define CFX_MAGIC "chfixc1\n"
+#define CFX_MAGIC "chfixc2\n"   /* 2: the answer's check */
 /* members x fields below this: the search costs less than the file */
 #define CH_FIX_CACHE_MIN 2048
 
@@ -55,8 +55,19 @@ struct cfx_header {
 	uint64_t nmembers;
 	uint64_t size;           /* bytes: the fixed layout's struct size */
 	uint32_t found;          /* 1: a fix (order, breaks, moves follow the key) */
-	uint32_t pad_;
+	uint32_t check;          /* answer_check() of size, found and the answer */
 };
+
+/* The check of an answer: the fixed size, found and the nm * 6 bytes after
+ * the key (a damaged file whose answer is still well formed, e.g. a move
+ * flag or two members of the order swapped, printed a wrong fix; found by
+ * fuzzing the cache directory). */
+static uint32_t answer_check(uint64_t size, uint32_t found, const unsigned char *ans, size_t n)
+{
+	uint64_t h = ch_hash_bytes(ans, n) ^ (size * 0x9E3779B97F4A7C15ull) ^ found;
+	h = ch_hash_bytes(&h, sizeof(h));
+	return (uint32_t)(h ^ (h >> 32));
+}
 
 /* The binary this code runs in (the plugin's .so, or the tool), once per
  * process: 0 if it cannot be named (then nothing is cached). Also the key
@@ -202,7 +213,8 @@ int ch_fix_memo_get(ch_ctx *ctx, struct ch_fix_memo *m, const struct ch_type *t,
 	memcpy(&h, file, sizeof(h));
 	if (memcmp(h.magic, CFX_MAGIC, 8) || h.key_len != b.len || h.nmembers != nm ||
 	    memcmp(file + sizeof(h), b.p, b.len) || h.found > 1 ||
-	    flen != want + (h.found ? nm * 6 : 0))
+	    flen != want + (h.found ? nm * 6 : 0) ||
+	    answer_check(h.size, h.found, file + want, h.found ? nm * 6 : 0) != h.check)
 		goto out;
 	if (!h.found) {
 		rc = 0;
@@ -267,6 +279,8 @@ void ch_fix_memo_put(struct ch_fix_memo *m, int found, const size_t *order, cons
 			ans[5 * nm + i] = moved[i] ? 1 : 0;
 		}
 	}
+	h.check = answer_check(h.size, h.found, buf + sizeof(h) + m->key_len, found ? nm * 6 : 0);
+	memcpy(buf, &h, sizeof(h));
 	ch_cache_put(m->path, buf, len);
 	free(buf);
 }

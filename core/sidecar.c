@@ -182,8 +182,11 @@ static void index_entry(ch_ctx *ctx, size_t idx)
 		ctx->nside_glob++;
 	if (e->owned)
 		ctx->nside_owned++;
+	/* a lookup may parse waiting lines of an index (index_need), whose
+	 * entries move ctx->side: e is taken again after each */
 	if (e->pt_struct && !ch_sidecar_find_type(ctx, e->pt_struct))
-		new_type(ctx, e->pt_struct, idx);
+		new_type(ctx, ctx->side[idx].pt_struct, idx);
+	e = &ctx->side[idx];
 	if (!e->field)
 		return;
 	t = ch_sidecar_find_type(ctx, e->type);

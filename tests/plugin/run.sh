@@ -249,22 +249,47 @@ CACHEHOT_CACHE_DIR=$t/cache2 $CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-annota
 	-c tests/sparse/side.c -o /dev/null 2>/dev/null
 cp "$t"/cache2/sidecar-*.idx "$idx"
 expect_eq plugin/sidecar-index-foreign "$edited" "$(run_big "$t/cache")"
-# damaged behind a valid header: every slot taken (name_len 1, no records),
-# so no empty slot ends a probe: looked up in a loop without end before
-# the probes were bounded (core/sidecar-index.c, index_need); now the
-# compile ends and finds no struct line (0 warnings)
-python3 - "$t/good.idx" "$idx" <<'PY'
+# damaged behind a valid header (core/sidecar-index.c): every slot taken
+# (name_len 1, no records), so that no empty slot ends a probe (a lookup
+# looped without end before the probes were bounded); then one field of
+# the records of 'side' changed at a time. Each damage fails a check
+# (slot_check, rec_ok) when the struct's lines are wanted: the unit parses
+# the lines it has not parsed (a whole parse's diagnostics) and removes the
+# index, which the next unit writes again
+idxmut() { # KIND: $t/good.idx damaged into $idx (header 96 bytes, slots of 20)
+	python3 - "$t/good.idx" "$idx" "$big" "$1" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], 'rb').read())
-nslots = struct.unpack_from('<I', b, 72)[0]   # header: magic, key (7 x 8), text_len
-for k in range(nslots):
-    struct.pack_into('<IIII', b, 88 + 16 * k, 0, 1, 0, 0)
+text = open(sys.argv[3], 'rb').read()
+nslots, nrecs = struct.unpack_from('<II', b, 72)   # magic, key (7 x 8), text_len
+recs = 96 + 20 * nslots
+def slot(k): return list(struct.unpack_from('<IIIII', b, 96 + 20 * k))
+if sys.argv[4] == 'full':
+    for k in range(nslots):
+        struct.pack_into('<IIIII', b, 96 + 20 * k, 0, 1, 0, 0, 0)
+else:
+    k = next(k for k in range(nslots) if text[slot(k)[0]:slot(k)[0] + slot(k)[1]] == b'other')
+    s = slot(k)
+    r0 = recs + 8 * s[2]
+    off, line = struct.unpack_from('<II', b, r0)
+    if sys.argv[4] == 'count':
+        s[3] -= 1
+        struct.pack_into('<IIIII', b, 96 + 20 * k, *s)
+    elif sys.argv[4] == 'line':
+        struct.pack_into('<II', b, r0, off, line + 1)
+    elif sys.argv[4] == 'off':
+        struct.pack_into('<II', b, r0, off + 1, line)
 open(sys.argv[2], 'wb').write(b)
 PY
-full=$(CACHEHOT_CACHE_DIR=$t/cache HOME=/nonexistent XDG_CACHE_HOME= timeout 60 $CC -fplugin="$PLUGIN" \
-	-fplugin-arg-cachehot-annotations="$big" -fdiagnostics-plain-output -c tests/sparse/side.c -o /dev/null 2>&1; echo "exit $?")
-expect_eq plugin/sidecar-index-full-slots "exit 0, 0 warnings" \
-	"$(echo "$full" | tail -1), $(echo "$full" | grep -c 'warning:') warnings"
+}
+for kind in full count line off; do
+	idxmut $kind
+	out=$(run_big "$t/cache" 2>&1; echo "exit $?")
+	expect_eq plugin/sidecar-index-damaged-$kind "$edited
+exit 0, index removed" "$out, index $([ -e "$idx" ] && echo kept || echo removed)"
+	expect_eq plugin/sidecar-index-damaged-$kind-rewritten "$edited" "$(run_big "$t/cache")"
+	cp "$idx" "$t/good.idx"
+done
 rm -rf "$t"
 
 # a small sidecar (256 bytes or more, as the shipped ones) goes through an
@@ -289,6 +314,27 @@ expect_eq plugin/sidecar-index-small-whole "$(stat -c %s "$small") bytes, 1 fals
 expect_eq plugin/sidecar-index-small-first-same "$whole" "$(run_small "$small" "$t/cache")"
 expect_eq plugin/sidecar-index-small-written 1 "$(ls "$t"/cache/sidecar-*.idx 2>/dev/null | wc -l)"
 expect_eq plugin/sidecar-index-small-lazy-same "$whole" "$(run_small "$small" "$t/cache")"
+# a small index is checked whole when mapped (small_index_ok): a line
+# number changed in any record, or a slot's count, makes it ignored and
+# rewritten, with a whole parse's diagnostics
+sidx=$(ls "$t"/cache/sidecar-*.idx)
+cp "$sidx" "$t/small-good.idx"
+for kind in line count; do
+	python3 - "$t/small-good.idx" "$sidx" "$kind" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+nslots, nrecs = struct.unpack_from('<II', b, 72)   # header 96 bytes, slots of 20
+k = next(k for k in range(nslots) if struct.unpack_from('<I', b, 96 + 20 * k + 12)[0] > 1)
+if sys.argv[3] == 'count':
+    struct.pack_into('<I', b, 96 + 20 * k + 12, struct.unpack_from('<I', b, 96 + 20 * k + 12)[0] - 1)
+else:
+    r = 96 + 20 * nslots + 8 * (nrecs - 1)
+    struct.pack_into('<I', b, r + 4, struct.unpack_from('<I', b, r + 4)[0] + 1)
+open(sys.argv[2], 'wb').write(b)
+PY
+	expect_eq plugin/sidecar-index-small-damaged-$kind "$whole" "$(run_small "$small" "$t/cache")"
+	expect_eq plugin/sidecar-index-small-damaged-$kind-rewritten 1 "$(cmp -s "$sidx" "$t/small-good.idx" && echo 1)"
+done
 run_small "$t/tiny.ann" "$t/cache2" >/dev/null
 expect_eq plugin/sidecar-index-tiny-none "72 bytes, 0" \
 	"$(stat -c %s "$t/tiny.ann") bytes, $(ls "$t"/cache2/sidecar-*.idx 2>/dev/null | wc -l)"
@@ -363,6 +409,12 @@ expect_eq plugin/fix-cache-truncated-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" &&
 cp "$t/good.cfx" "$f"; printf '\377' | dd of="$f" bs=1 seek=$(( $(stat -c %s "$f") - 1 )) conv=notrunc 2>/dev/null
 expect_eq plugin/fix-cache-bad-answer "$plain" "$(run_fc "$t/cache")"
 expect_eq plugin/fix-cache-bad-answer-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" && echo 1)"
+# an answer still well formed: the last member's move flag flipped (0 <-> 1);
+# caught by the answer's check (a wrong fix was printed before it)
+cp "$t/good.cfx" "$f"
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-1] ^= 1; open(sys.argv[1], "wb").write(b)' "$f"
+expect_eq plugin/fix-cache-flipped-move "$plain" "$(run_fc "$t/cache")"
+expect_eq plugin/fix-cache-flipped-move-rewritten 1 "$(cmp -s "$f" "$t/good.cfx" && echo 1)"
 mkdir "$t/other"; gen_big 23 >"$t/other/big.c"
 CACHEHOT_CACHE_DIR=$t/cache2 $CC -fplugin="$PLUGIN" -Iinclude -c "$t/other/big.c" -o /dev/null 2>/dev/null
 cp "$t"/cache2/fix-*.cfx "$f"
