@@ -33,22 +33,26 @@
  * The index is native-endian and checked before use: magic and version,
  * the file's identity, its length and the index's own size at map time.
  * Each slot (a struct's name, its records' range) has a 32-bit check over
- * it and its records (slot_check), the other lines' records one in the
- * header (rec_check). An index of up to SMALL_INDEX_SLOTS slots is checked
+ * it and its records (slot_check), the header's counts and the other
+ * lines' records one in the header (other_check). An index of up to SMALL_INDEX_SLOTS slots is checked
  * whole at map time (small_index_ok: every check, and the slots' ranges
  * following one another over every record); a bad one is ignored and
  * rewritten. A bigger index's slots are not walked in every unit (0.8 M
  * instructions for 100 000 lines): a slot is checked, once, when a lookup
- * passes it or its lines are wanted, the other lines' check at load, and
- * each record before its line is parsed: it starts a line of the text
- * that names the slot's struct (an other line: none). A slot or record
- * that fails (counts, offsets, names or line numbers changed, records
- * moved or swapped) makes the unit parse every line of the text it has
- * not parsed yet, as a whole parse would, and remove the index, which the
- * next unit writes again (index_damaged). Not noticed in a big index: a
- * slot made empty that no lookup passes (its struct's entries are then
- * missing), and changes made to pass the checks on purpose (they guard
- * against damage, not forgery: the cache directory is the user's).
+ * passes it, ends at it (an empty slot has a check too) or wants its lines;
+ * the header's counts and the other lines' records at load; and each
+ * record before its line is parsed: it starts a line of the text that
+ * names the slot's struct (an other line: none). The checks cover a slot's
+ * place in the table (a slot moved, e.g. swapped with an empty one). A
+ * slot or record that fails (counts, offsets, names or line numbers
+ * changed, records or slots moved) makes the unit parse every line of the
+ * text it has not parsed yet, as a whole parse would, and remove the
+ * index, which the next unit writes again (index_damaged; found inside the
+ * parse of a line, the lines after it wait for that parse to end). Not
+ * noticed in a big index: a slot made empty whose struct no lookup of the
+ * unit reaches (only its unmatched notes are then missing), and changes
+ * made to pass the checks on purpose (they guard against damage, not
+ * forgery: the cache directory is the user's).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -106,6 +110,12 @@ struct side_lazy {
 	int damaged;                 /* a record failed its check: all parsed */
 	uint32_t *parsed;            /* line numbers parsed so far (malloc'd) */
 	size_t nparsed, capparsed;
+	/* lines being parsed (parse_line_at nests: a lookup inside a line's
+	 * parse parses a struct's lines): how deep, the lowest line number;
+	 * deferred: index_damaged() left the lines after it for when the
+	 * outermost parse ends */
+	int depth, deferred;
+	uint32_t active_min;
 };
 
 /* An index of at most this many slots (files of up to 512 lines) sets the
@@ -187,11 +197,23 @@ static uint32_t rec_check(const struct idx_rec *r, size_t n)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-static uint32_t slot_check(const struct idx_slot *s, const struct idx_rec *recs)
+/* k: the slot's place in the table (a slot moved to another place, e.g.
+ * swapped with an empty one, would hide its struct from the lookups) */
+static uint32_t slot_check(const struct idx_slot *s, uint32_t k, const struct idx_rec *recs)
 {
-	uint64_t h = ch_hash_bytes(s, offsetof(struct idx_slot, check));
+	uint64_t h = ch_hash_bytes(s, offsetof(struct idx_slot, check)) ^ ((uint64_t)k << 32);
 	h ^= rec_check(recs + s->first, s->count) * 0x9E3779B97F4A7C15ull;
+	h = ch_hash_bytes(&h, sizeof(h));
 	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The header's counts and the other lines' records: checked at load. */
+static uint32_t other_check(const struct idx_header *h, const struct idx_rec *other)
+{
+	uint64_t c[5] = { h->text_len, h->nslots, h->nrecs, h->nother, h->nlines };
+	uint64_t x = ch_hash_bytes(c, sizeof(c)) ^ rec_check(other, h->nother);
+	x = ch_hash_bytes(&x, sizeof(x));
+	return (uint32_t)(x ^ (x >> 32));
 }
 
 /* Write the index of text (already parsed without error) to path. */
@@ -265,9 +287,8 @@ static void write_index(const char *path, const char *t, size_t n, const struct 
 		}
 	}
 	for (i = 0; i < nslots; i++)
-		slots[i].check = slot_check(&slots[i], byslot);
+		slots[i].check = slot_check(&slots[i], i, byslot);
 	memset(&h, 0, sizeof(h));
-	h.other_check = rec_check(other, nother);
 	memcpy(h.magic, IDX_MAGIC, 8);
 	h.key = *key;
 	h.text_len = n;
@@ -275,6 +296,7 @@ static void write_index(const char *path, const char *t, size_t n, const struct 
 	h.nrecs = nrecs;
 	h.nother = nother;
 	h.nlines = nlines;
+	h.other_check = other_check(&h, other);
 	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
 	f = fopen(tmp, "wb");
 	if (!f)
@@ -308,10 +330,10 @@ static int small_index_ok(const struct idx_header *h)
 		if (sl[k].first != at || (!sl[k].name_len && sl[k].count))
 			return 0;
 		at += sl[k].count;
-		if (at > h->nrecs || (sl[k].name_len && slot_check(&sl[k], recs) != sl[k].check))
+		if (at > h->nrecs || (sl[k].name_len && slot_check(&sl[k], k, recs) != sl[k].check))
 			return 0;
 	}
-	return at == h->nrecs && rec_check(recs + h->nrecs, h->nother) == h->other_check;
+	return at == h->nrecs && other_check(h, recs + h->nrecs) == h->other_check;
 }
 
 /* Map the index at path for the file of key (n bytes); NULL if absent or
@@ -346,12 +368,15 @@ static void *map_index(const char *path, size_t n, const struct idx_key *key, si
 	return m;
 }
 
+static void parse_unparsed(ch_ctx *ctx, struct side_lazy *l, uint32_t limit);
+
 /* Parse the line at rec of file l (its entries get sequence seq_base+line),
  * unchecked: parse_rec() checks a record of the index first. */
 static void parse_line_at(ch_ctx *ctx, struct side_lazy *l, const struct idx_rec *r)
 {
 	const char *p = l->text + r->off, *nl;
 	size_t len, was;
+	uint32_t saved_min;
 	char *line, *hash;
 	if (r->off >= l->text_len)
 		return;
@@ -368,16 +393,25 @@ static void parse_line_at(ch_ctx *ctx, struct side_lazy *l, const struct idx_rec
 		*hash = 0;
 	ctx->side_seq = l->seq_base + (r->line & ~REC_INFERRED);
 	was = ctx->nside;
+	saved_min = l->active_min;
+	if (!l->depth++ || (r->line & ~REC_INFERRED) < l->active_min)
+		l->active_min = r->line & ~REC_INFERRED;
 	/* the whole file parsed without error when the index was written */
 	if (ch_sidecar_parse_line(ctx, l->path, r->line & ~REC_INFERRED, line))
 		ch_set_error(ctx, "%s:%u: %s", l->path, r->line & ~REC_INFERRED,
 			     "sidecar index out of date");
+	l->depth--;
+	l->active_min = saved_min;
 	/* this line's entries only: a "STRUCT owned" line's duplicate check
 	 * parses STRUCT's waiting lines (parse_slot) inside this parse */
 	for (; (r->line & REC_INFERRED) && was < ctx->nside; was++)
 		if (ctx->side[was].seq == l->seq_base + (r->line & ~REC_INFERRED))
 			ctx->side[was].inferred = 1;
 	free(line);
+	if (!l->depth && l->deferred) {   /* index_damaged() inside this parse */
+		l->deferred = 0;
+		parse_unparsed(ctx, l, UINT32_MAX);
+	}
 }
 
 /* The slot's name lies inside the sidecar's text (map_index checks the
@@ -414,15 +448,58 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* A record failed its check: the index is damaged. Every line of the text
- * not parsed yet is parsed now, in file order with its own sequence and
- * inferred mark (as write_index() finds them), so that the unit ends with a
- * whole parse's entries; the index file is removed for the next unit to
- * write again. Also called inside a parse (a lookup of a nested parse). */
+/* Note line as parsed (index_damaged() skips it). */
+static void note_parsed(struct side_lazy *l, uint32_t line)
+{
+	if (l->nparsed == l->capparsed) {
+		l->capparsed = l->capparsed ? 2 * l->capparsed : 64;
+		l->parsed = (uint32_t *)realloc(l->parsed, l->capparsed * sizeof(*l->parsed));
+		if (!l->parsed)
+			abort();
+	}
+	l->parsed[l->nparsed++] = line;
+}
+
+/* Parse every line of the text numbered below limit that is not parsed
+ * yet, in file order with its own sequence and inferred mark (as
+ * write_index() finds them). */
+static void parse_unparsed(ch_ctx *ctx, struct side_lazy *l, uint32_t limit)
+{
+	size_t off = 0, i = 0, n = l->nparsed, saved_seq = ctx->side_seq;
+	uint32_t line = 0, inferred = 0;
+	if (n)
+		qsort(l->parsed, n, sizeof(*l->parsed), cmp_u32);
+	while (off < l->text_len) {
+		const char *nl = (const char *)memchr(l->text + off, '\n', l->text_len - off);
+		size_t end = nl ? (size_t)(nl - l->text) : l->text_len, b = off;
+		if (++line >= limit)
+			break;
+		if (end - b >= 3 && !memcmp(l->text + b, "\xef\xbb\xbf", 3))
+			b += 3;
+		if (end - b >= 20 && !memcmp(l->text + b, "# cachehot annotate:", 20))
+			inferred = REC_INFERRED;
+		while (i < n && l->parsed[i] < line)
+			i++;
+		if (i == n || l->parsed[i] != line) {
+			struct idx_rec r = { (uint32_t)off, line | inferred };
+			note_parsed(l, line);
+			parse_line_at(ctx, l, &r);
+		}
+		off = end + 1;
+	}
+	ctx->side_seq = saved_seq;
+}
+
+/* A slot or record failed its check: the index is damaged. Every line of
+ * the text not parsed yet is parsed, so that the unit ends with a whole
+ * parse's entries, and the index file is removed for the next unit to
+ * write again. Found inside the parse of a line (a lookup of a nested
+ * parse), only the lines before the lowest line being parsed are parsed
+ * now, the others when that parse ends (parse_line_at), so that a later
+ * line never comes before one a whole parse has parsed first (a second
+ * "STRUCT owned" line would take the first one's place). */
 static void index_damaged(ch_ctx *ctx, struct side_lazy *l)
 {
-	size_t off = 0, i = 0, saved_seq = ctx->side_seq;
-	uint32_t line = 0, inferred = 0;
 	if (l->damaged)
 		return;
 	l->damaged = 1;
@@ -430,25 +507,12 @@ static void index_damaged(ch_ctx *ctx, struct side_lazy *l)
 	ctx->nside_pending = 0;
 	ctx->side_pending_bloom[0] = ctx->side_pending_bloom[1] = 0;
 	memset(l->done, 1, l->h->nslots);
-	if (l->nparsed)
-		qsort(l->parsed, l->nparsed, sizeof(*l->parsed), cmp_u32);
-	while (off < l->text_len) {
-		const char *nl = (const char *)memchr(l->text + off, '\n', l->text_len - off);
-		size_t end = nl ? (size_t)(nl - l->text) : l->text_len, b = off;
-		line++;
-		if (end - b >= 3 && !memcmp(l->text + b, "\xef\xbb\xbf", 3))
-			b += 3;
-		if (end - b >= 20 && !memcmp(l->text + b, "# cachehot annotate:", 20))
-			inferred = REC_INFERRED;
-		while (i < l->nparsed && l->parsed[i] < line)
-			i++;
-		if (i == l->nparsed || l->parsed[i] != line) {
-			struct idx_rec r = { (uint32_t)off, line | inferred };
-			parse_line_at(ctx, l, &r);
-		}
-		off = end + 1;
+	if (l->depth) {
+		parse_unparsed(ctx, l, l->active_min);
+		l->deferred = 1;
+	} else {
+		parse_unparsed(ctx, l, UINT32_MAX);
 	}
-	ctx->side_seq = saved_seq;
 }
 
 /* Record r of slot (NULL: an other line) after its check; its line is
@@ -461,13 +525,7 @@ static int parse_rec(ch_ctx *ctx, struct side_lazy *l, const struct idx_rec *r,
 		index_damaged(ctx, l);
 		return -1;
 	}
-	if (l->nparsed == l->capparsed) {
-		l->capparsed = l->capparsed ? 2 * l->capparsed : 64;
-		l->parsed = (uint32_t *)realloc(l->parsed, l->capparsed * sizeof(*l->parsed));
-		if (!l->parsed)
-			abort();
-	}
-	l->parsed[l->nparsed++] = r->line & ~REC_INFERRED;
+	note_parsed(l, r->line & ~REC_INFERRED);
 	parse_line_at(ctx, l, r);
 	return 0;
 }
@@ -479,7 +537,7 @@ static int slot_ok(struct side_lazy *l, uint32_t k)
 	const struct idx_slot *s = &l->slots[k];
 	if (l->done[k])
 		return 1;
-	if ((uint64_t)s->first + s->count > l->h->nrecs || slot_check(s, l->recs) != s->check)
+	if ((uint64_t)s->first + s->count > l->h->nrecs || slot_check(s, k, l->recs) != s->check)
 		return 0;
 	l->done[k] = 2;
 	return 1;
@@ -527,15 +585,18 @@ static void index_need(ch_ctx *ctx, const char *type)
 	if (l->filter && !l->pending_bit[ch_side_type_bit(type, n)])
 		return;
 	/* at most every slot once: a damaged index may have no empty one */
-	for (k = name_hash(type, n) & (l->h->nslots - 1), probes = 0;
-	     probes < l->h->nslots && l->slots[k].name_len; k = (k + 1) & (l->h->nslots - 1), probes++) {
+	for (k = name_hash(type, n) & (l->h->nslots - 1), probes = 0; probes < l->h->nslots;
+	     k = (k + 1) & (l->h->nslots - 1), probes++) {
 		const struct idx_slot *s = &l->slots[k];
-		/* every slot on the way is checked (once): a damaged name
-		 * would hide the struct's lines */
+		/* every slot on the way is checked (once), the empty one
+		 * that ends it too: a damaged or moved slot would hide the
+		 * struct's lines */
 		if (!slot_ok(l, k)) {
 			index_damaged(ctx, l);
 			return;
 		}
+		if (!s->name_len)
+			return;
 		if (s->name_len == n && name_in_text(l, s) &&
 		    !memcmp(l->text + s->name_off, type, n)) {
 			parse_slot(ctx, l, k);
@@ -669,7 +730,7 @@ int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
 	} else
 		ch_side_type_mark_all(ctx);
 	/* the lines naming no struct: now */
-	if (rec_check(l->recs + l->h->nrecs, l->h->nother) != l->h->other_check)
+	if (other_check(l->h, l->recs + l->h->nrecs) != l->h->other_check)
 		index_damaged(ctx, l);
 	for (i = 0; i < l->h->nother && !l->damaged; i++)
 		if (parse_rec(ctx, l, &l->recs[l->h->nrecs + i], NULL))

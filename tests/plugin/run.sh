@@ -279,10 +279,15 @@ else:
         struct.pack_into('<II', b, r0, off, line + 1)
     elif sys.argv[4] == 'off':
         struct.pack_into('<II', b, r0, off + 1, line)
+    elif sys.argv[4] == 'moved':   # swapped with the next empty slot, checks kept
+        e = next(e for e in list(range(k + 1, nslots)) + list(range(k)) if slot(e)[1] == 0)
+        se = slot(e)
+        struct.pack_into('<IIIII', b, 96 + 20 * e, *s)
+        struct.pack_into('<IIIII', b, 96 + 20 * k, *se)
 open(sys.argv[2], 'wb').write(b)
 PY
 }
-for kind in full count line off; do
+for kind in full count line off moved; do
 	idxmut $kind
 	out=$(run_big "$t/cache" 2>&1; echo "exit $?")
 	expect_eq plugin/sidecar-index-damaged-$kind "$edited
@@ -290,6 +295,31 @@ exit 0, index removed" "$out, index $([ -e "$idx" ] && echo kept || echo removed
 	expect_eq plugin/sidecar-index-damaged-$kind-rewritten "$edited" "$(run_big "$t/cache")"
 	cp "$idx" "$t/good.idx"
 done
+# damage found inside the parse of a line: "gone owned" (line 1, parsed at
+# load) looks 'gone' up, and every slot's check is off by one bit; the
+# lines after line 1 are parsed when its parse ends, so the second "gone
+# owned" (the last line) stays the duplicate, as in a whole parse (it took
+# line 1's place when they were parsed at once)
+{ echo "gone owned"; echo "side.count hot"; echo "side.limit read_mostly"
+  for i in $(seq 1 1500); do echo "bench_s$i.f$((i % 3)) hot"; done
+  echo "gone.q hot"; echo "gone owned"; } >"$t/dup.ann"
+sleep 2
+run_dup() { CACHEHOT_CACHE_DIR=$1 HOME=/nonexistent XDG_CACHE_HOME= $CC -fplugin="$PLUGIN" \
+	-fplugin-arg-cachehot-annotations="$t/dup.ann" -fplugin-arg-cachehot-unmatched=note \
+	-fdiagnostics-plain-output -c tests/sparse/side.c -o /dev/null 2>&1; }
+dup_whole=$(run_dup "")
+run_dup "$t/cache3" >/dev/null
+python3 - "$(ls "$t"/cache3/sidecar-*.idx)" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+nslots = struct.unpack_from('<I', b, 72)[0]
+for k in range(nslots):
+    b[96 + 20 * k + 16] ^= 1
+open(sys.argv[1], 'wb').write(b)
+PY
+expect_eq plugin/sidecar-index-damaged-nested "$dup_whole" "$(run_dup "$t/cache3")"
+expect_eq plugin/sidecar-index-damaged-nested-note "1 line 1" \
+	"$(echo "$dup_whole" | grep -c "sidecar entry 'gone owned'.*matched no struct") line $(echo "$dup_whole" | grep "sidecar entry 'gone owned'" | sed -n 's/.*dup.ann:\([0-9]*\)).*/\1/p')"
 rm -rf "$t"
 
 # a small sidecar (256 bytes or more, as the shipped ones) goes through an
