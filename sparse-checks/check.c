@@ -322,7 +322,8 @@ void ch_check_scope(int builtin, const struct ch_config *cfgp)
 		}
 		v[n++] = t;
 	} END_FOR_EACH_PTR(sym);
-	qsort(v, n, sizeof(*v), cmp_pos);
+	if (n)   /* v is NULL when no struct is relevant: qsort(NULL, 0) is undefined (UBSan) */
+		qsort(v, n, sizeof(*v), cmp_pos);
 	for (i = 0; i < n; i++) {
 		struct symbol *s = v[i];
 		struct ch_type *ct;
