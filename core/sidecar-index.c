@@ -30,29 +30,32 @@
  * (errors between files are then found as ch_sidecar_load() finds them).
  * Unmatched entries are listed in file order all the same
  * (ch_sidecar_unmatched parses the pending lines, then sorts by line).
- * The index is native-endian and checked before use: magic and version,
- * the file's identity, its length and the index's own size at map time.
- * Each slot (a struct's name, its records' range) has a 32-bit check over
- * it and its records (slot_check), the header's counts and the other
- * lines' records one in the header (other_check). An index of up to SMALL_INDEX_SLOTS slots is checked
- * whole at map time (small_index_ok: every check, and the slots' ranges
- * following one another over every record); a bad one is ignored and
- * rewritten. A bigger index's slots are not walked in every unit (0.8 M
- * instructions for 100 000 lines): a slot is checked, once, when a lookup
- * passes it, ends at it (an empty slot has a check too) or wants its lines;
- * the header's counts and the other lines' records at load; and each
+ * The index is native-endian and checked before use. At map time: magic
+ * and version, the file's identity, its length, the index's own size, and
+ * one check over the header's counts and the other lines' records
+ * (other_check; those lines are parsed at load anyway). Each slot (a
+ * struct's name, its records' range, its place in the table) has a 32-bit
+ * check over it and its records (slot_check). An index of up to
+ * SMALL_INDEX_SLOTS slots has every named slot checked at map time, and
+ * the slots' ranges following one another over every record
+ * (small_index_ok); a bad index is ignored and rewritten. A bigger one's
+ * slots are not walked in every unit (0.8 M instructions for 100 000
+ * lines): a slot is checked, once, when a lookup passes it, ends at it (an
+ * empty slot has a check too) or wants its lines; index_all (the unmatched
+ * notes) checks every slot and that every record was reached. And each
  * record before its line is parsed: it starts a line of the text that
- * names the slot's struct (an other line: none). The checks cover a slot's
- * place in the table (a slot moved, e.g. swapped with an empty one). A
- * slot or record that fails (counts, offsets, names or line numbers
- * changed, records or slots moved) makes the unit parse every line of the
- * text it has not parsed yet, as a whole parse would, and remove the
- * index, which the next unit writes again (index_damaged; found inside the
- * parse of a line, the lines after it wait for that parse to end). Not
- * noticed in a big index: a slot made empty whose struct no lookup of the
- * unit reaches (only its unmatched notes are then missing), and changes
- * made to pass the checks on purpose (they guard against damage, not
- * forgery: the cache directory is the user's).
+ * names the slot's struct (an other line: none). A slot or record that
+ * fails after the map (counts, offsets, names or line numbers changed,
+ * records or slots moved) makes the unit parse every line of the text it
+ * has not parsed yet, as a whole parse would, and remove the index, which
+ * the next unit writes again (index_damaged; found inside the parse of a
+ * line, the lines after it wait for that parse to end). Not noticed: a
+ * slot of a big index made empty whose struct no lookup of the unit
+ * reaches, in a unit that lists no unmatched entries (its entries are not
+ * needed there), and changes made to pass the checks on purpose (they
+ * guard against damage, not forgery: the cache directory is the user's).
+ * The index is removed by its name: a good one another unit wrote under
+ * that name meanwhile is removed too, and written again by the next unit.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -82,7 +85,7 @@ struct idx_header {
 	struct idx_key key;
 	uint64_t text_len;
 	uint32_t nslots, nrecs, nother, nlines;
-	uint32_t other_check, pad;   /* other_check: rec_check() of the other lines' records */
+	uint32_t other_check, pad;   /* other_check(): the counts above, the other lines' records */
 };
 /* check: slot_check() of the slot and its records, made by write_index() */
 struct idx_slot { uint32_t name_off, name_len, first, count, check; };
@@ -333,7 +336,7 @@ static int small_index_ok(const struct idx_header *h)
 		if (at > h->nrecs || (sl[k].name_len && slot_check(&sl[k], k, recs) != sl[k].check))
 			return 0;
 	}
-	return at == h->nrecs && other_check(h, recs + h->nrecs) == h->other_check;
+	return at == h->nrecs;
 }
 
 /* Map the index at path for the file of key (n bytes); NULL if absent or
@@ -360,6 +363,8 @@ static void *map_index(const char *path, size_t n, const struct idx_key *key, si
 	       ((size_t)h->nrecs + h->nother) * sizeof(struct idx_rec);
 	if (memcmp(h->magic, IDX_MAGIC, 8) || memcmp(&h->key, key, sizeof(*key)) || h->text_len != n ||
 	    want != (size_t)st.st_size || !h->nslots || (h->nslots & (h->nslots - 1)) ||
+	    other_check(h, (const struct idx_rec *)((const struct idx_slot *)(h + 1) + h->nslots) + h->nrecs) !=
+		    h->other_check ||
 	    (h->nslots <= SMALL_INDEX_SLOTS && !small_index_ok(h))) {
 		munmap(m, (size_t)st.st_size);
 		return NULL;
@@ -611,9 +616,16 @@ static void index_all(ch_ctx *ctx)
 	uint32_t k;
 	if (!l || !ctx->nside_pending)
 		return;
-	for (k = 0; k < l->h->nslots; k++)
+	/* the empty slots checked too, and every record must have been
+	 * parsed: a slot emptied by damage would drop its unmatched notes */
+	for (k = 0; k < l->h->nslots && !l->damaged; k++) {
 		if (l->slots[k].name_len)
 			parse_slot(ctx, l, k);
+		else if (!slot_ok(l, k))
+			index_damaged(ctx, l);
+	}
+	if (ctx->nside_pending && !l->damaged)
+		index_damaged(ctx, l);
 	ctx->nside_pending = 0;
 	ctx->side_pending_bloom[0] = ctx->side_pending_bloom[1] = 0;
 }
@@ -730,8 +742,6 @@ int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
 	} else
 		ch_side_type_mark_all(ctx);
 	/* the lines naming no struct: now */
-	if (other_check(l->h, l->recs + l->h->nrecs) != l->h->other_check)
-		index_damaged(ctx, l);
 	for (i = 0; i < l->h->nother && !l->damaged; i++)
 		if (parse_rec(ctx, l, &l->recs[l->h->nrecs + i], NULL))
 			break;

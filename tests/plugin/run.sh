@@ -279,6 +279,13 @@ else:
         struct.pack_into('<II', b, r0, off, line + 1)
     elif sys.argv[4] == 'off':
         struct.pack_into('<II', b, r0, off + 1, line)
+    elif sys.argv[4] == 'emptied':   # a struct the unit does not have: only its unmatched notes need it
+        k = next(k for k in range(nslots) if text[slot(k)[0]:slot(k)[0] + slot(k)[1]] == b'bench_s7')
+        s = slot(k)
+        s[1] = 0
+        struct.pack_into('<IIIII', b, 96 + 20 * k, *s)
+    elif sys.argv[4] == 'nlines':   # the header's line count (sequence numbers)
+        struct.pack_into('<I', b, 84, 1)
     elif sys.argv[4] == 'moved':   # swapped with the next empty slot, checks kept
         e = next(e for e in list(range(k + 1, nslots)) + list(range(k)) if slot(e)[1] == 0)
         se = slot(e)
@@ -287,7 +294,7 @@ else:
 open(sys.argv[2], 'wb').write(b)
 PY
 }
-for kind in full count line off moved; do
+for kind in full count line off moved emptied; do
 	idxmut $kind
 	out=$(run_big "$t/cache" 2>&1; echo "exit $?")
 	expect_eq plugin/sidecar-index-damaged-$kind "$edited
@@ -295,6 +302,11 @@ exit 0, index removed" "$out, index $([ -e "$idx" ] && echo kept || echo removed
 	expect_eq plugin/sidecar-index-damaged-$kind-rewritten "$edited" "$(run_big "$t/cache")"
 	cp "$idx" "$t/good.idx"
 done
+# the header's counts are checked when the index is mapped (nlines set the
+# sequence of what comes after the file): ignored and rewritten
+idxmut nlines
+expect_eq plugin/sidecar-index-damaged-nlines "$edited" "$(run_big "$t/cache")"
+expect_eq plugin/sidecar-index-damaged-nlines-rewritten 1 "$(cmp -s "$idx" "$t/good.idx" && echo 1)"
 # damage found inside the parse of a line: "gone owned" (line 1, parsed at
 # load) looks 'gone' up, and every slot's check is off by one bit; the
 # lines after line 1 are parsed when its parse ends, so the second "gone
