@@ -219,6 +219,16 @@ static uint32_t other_check(const struct idx_header *h, const struct idx_rec *ot
 	return (uint32_t)(x ^ (x >> 32));
 }
 
+/* REC_INFERRED if the line [off, end) of t is the "# cachehot annotate:"
+ * line (after a byte order mark), which marks every line after it inferred,
+ * as ch_sidecar_load_string() does; else 0. */
+static uint32_t marks_inferred(const char *t, size_t off, size_t end)
+{
+	if (end - off >= 3 && !memcmp(t + off, "\xef\xbb\xbf", 3))
+		off += 3;
+	return end - off >= 20 && !memcmp(t + off, "# cachehot annotate:", 20) ? REC_INFERRED : 0;
+}
+
 /* Write the index of text (already parsed without error) to path. */
 static void write_index(const char *path, const char *t, size_t n, const struct idx_key *key)
 {
@@ -249,14 +259,11 @@ static void write_index(const char *path, const char *t, size_t n, const struct 
 	/* pass 1: each struct line's slot, counts per slot */
 	for (off = 0; off < n; ) {
 		const char *nl = (const char *)memchr(t + off, '\n', n - off);
-		size_t end = nl ? (size_t)(nl - t) : n, len, b = off;
+		size_t end = nl ? (size_t)(nl - t) : n, len;
 		int oth;
 		const char *s = struct_of_line(t, end, off, &len, &oth);
 		nlines++;
-		if (end - b >= 3 && !memcmp(t + b, "\xef\xbb\xbf", 3))
-			b += 3;
-		if (end - b >= 20 && !memcmp(t + b, "# cachehot annotate:", 20))
-			inferred = REC_INFERRED;   /* as ch_sidecar_load_string() */
+		inferred |= marks_inferred(t, off, end);
 		if (s) {
 			uint32_t k = name_hash(s, len) & (nslots - 1);
 			while (slots[k].name_len &&
@@ -476,13 +483,10 @@ static void parse_unparsed(ch_ctx *ctx, struct side_lazy *l, uint32_t limit)
 		qsort(l->parsed, n, sizeof(*l->parsed), cmp_u32);
 	while (off < l->text_len) {
 		const char *nl = (const char *)memchr(l->text + off, '\n', l->text_len - off);
-		size_t end = nl ? (size_t)(nl - l->text) : l->text_len, b = off;
+		size_t end = nl ? (size_t)(nl - l->text) : l->text_len;
 		if (++line >= limit)
 			break;
-		if (end - b >= 3 && !memcmp(l->text + b, "\xef\xbb\xbf", 3))
-			b += 3;
-		if (end - b >= 20 && !memcmp(l->text + b, "# cachehot annotate:", 20))
-			inferred = REC_INFERRED;
+		inferred |= marks_inferred(l->text, off, end);
 		while (i < n && l->parsed[i] < line)
 			i++;
 		if (i == n || l->parsed[i] != line) {
