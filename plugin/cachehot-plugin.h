@@ -2,8 +2,9 @@
 /*
  * cachehot-plugin.h -- what the plugin's parts share (C++ only; GCC headers).
  *
- * plugin/cachehot.c owns plugin_init, argument parsing, the layout check and
- * the manifest; plugin/inline-addr.c owns the [cachehot-inline-addr] check.
+ * plugin/cachehot.c owns plugin_init, argument parsing and the layout check's
+ * events (its other parts: plugin/layout-check.h); plugin/inline-addr.c owns
+ * the [cachehot-inline-addr] check.
  */
 #ifndef CACHEHOT_PLUGIN_H
 #define CACHEHOT_PLUGIN_H
@@ -71,9 +72,9 @@ void cachehot_counter_enum(union tree_node *type);
 /* A sidecar line was added while parsing (#pragma cachehot, build.c):
  * answers kept about the unit's types may change. */
 void cachehot_sidecar_changed(void);
-/* plugin/cachehot.c, for the other parts: the core type of a laid-out
- * struct (NULL if it has no fixed layout), the unit's configuration, and
- * the printer of findings. */
+/* For the other parts: the core type of a laid-out struct (NULL if it has
+ * no fixed layout; plugin/cachehot.c), the unit's configuration
+ * (plugin/config.c), and the printer of findings (plugin/diag.c). */
 union tree_node;
 struct ch_type *cachehot_convert(union tree_node *type);
 void cachehot_config(struct ch_config *cfg);

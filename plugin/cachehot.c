@@ -9,6 +9,8 @@
  * PLUGIN_FINISH_TYPE (typedefs of anonymous structs on PLUGIN_FINISH_DECL),
  * judged by ch_check_type(), and every finding printed through GCC's
  * diagnostics at the member's location. The plugin holds no rule of its own.
+ * This file: plugin_init and its arguments, the events, and which types
+ * are judged; plugin/layout-check.h lists the layout check's other parts.
  *
  * C-style code compiled with g++, in the manner of the kernel's
  * scripts/gcc-plugins/ (but without gcc-common.h, whose '#define gimple gimple_ptr' mangles GCC headers included after it).
@@ -18,27 +20,13 @@
 #include "tree.h"
 #include "stringpool.h"
 #include "attribs.h"
-#include "c-family/c-common.h"   /* before diagnostic-core.h: maybe_add_include_fixit */
 #include "diagnostic-core.h"
-#include "diagnostic.h"         /* global_dc: werror=0 */
-#include "hash-map.h"
-#include "hash-set.h"
 #include "type-memo.h"
 #include "cpplib.h"
-#include "c-family/c-pragma.h"
 #include "input.h"
 #include "langhooks.h"
-#include "cgraph.h"          /* symtab->state: still parsing? */
 #include <string>
-#include <vector>
-#include "cachehot-plugin.h"
-
-/* C front-end symbols, weak: lto1 (the link step of -flto builds, where
- * -fplugin= reaches the compiler again) and other front ends lack them, and a
- * strong reference made dlopen fail ("undefined symbol: parse_in") and broke
- * the link. plugin_init does nothing where they are absent. */
-extern cpp_reader *parse_in __attribute__((weak));
-extern void maybe_add_include_fixit(rich_location *, const char *, bool) __attribute__((weak));
+#include "layout-check.h"
 
 __attribute__((visibility("default"))) int plugin_is_GPL_compatible;
 
@@ -87,10 +75,8 @@ static bool hinted_add(tree t)
 	s->hinted = 1;
 	return was;
 }
-static bool any_attribute_seen;
 static int unmatched_note = 1;
 static bool names_seen_any;
-static void record_at(location_t loc, struct ch_record *r);
 
 /* Weak stubs: plugin/inline-addr.c provides the real ones. */
 __attribute__((weak)) void cachehot_inline_attributes(void) {}
@@ -130,386 +116,10 @@ void cachehot_sidecar_changed(void)
 	skip_clear();
 }
 
-/* ---- attributes ----------------------------------------------------------- */
-
-static const char *const layout_attrs[] = { "cacheline_hot", "cacheline_exclusive",
-					    "cacheline_read_mostly" };
-
 void cachehot_attribute_seen(void)
 {
-	any_attribute_seen = true;
+	cachehot_any_attribute_seen = true;
 	skip_clear();
-}
-
-static tree handle_layout_attr(tree *node, tree name, tree args, int, bool *no_add_attrs)
-{
-	tree decl = *node;
-	unsigned i;
-
-	any_attribute_seen = true;
-	/* a variable of static storage (a global, a static local): where it
-	 * lands is only known in the binary; recorded in the manifest for
-	 * cachehot-layout ([cachehot-global-sharing], finish_decl) */
-	if (TREE_CODE(decl) != FIELD_DECL &&
-	    !(TREE_CODE(decl) == VAR_DECL && (TREE_STATIC(decl) || DECL_EXTERNAL(decl)))) {
-		/* on a struct type: at its tag, as sparse reports it (GCC's
-		 * input_location is wherever parsing stopped: the '}') */
-		cachehot_error(CH_CHECK_ANNOTATION, DECL_P(decl) ? DECL_SOURCE_LOCATION(decl)
-			 : TYPE_P(decl) && TYPE_STUB_DECL(decl) &&
-			   DECL_SOURCE_LOCATION(TYPE_STUB_DECL(decl)) > BUILTINS_LOCATION
-			 ? DECL_SOURCE_LOCATION(TYPE_STUB_DECL(decl)) : input_location,
-			 ch_msg_attr_not_member(cachehot_ctx, IDENTIFIER_POINTER(name)));
-		*no_add_attrs = true;
-		return NULL_TREE;
-	}
-	if (args) {
-		tree arg = TREE_VALUE(args);
-		if (TREE_CODE(arg) != STRING_CST) {
-			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
-				 ch_msg_attr_group_not_string(cachehot_ctx, IDENTIFIER_POINTER(name)));
-			*no_add_attrs = true;
-			return NULL_TREE;
-		}
-		if (TREE_STRING_LENGTH(arg) <= 1) {
-			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
-				 ch_msg_attr_group_empty(cachehot_ctx, IDENTIFIER_POINTER(name)));
-			*no_add_attrs = true;
-			return NULL_TREE;
-		}
-		/* "a\nb" would break every line-based reader, "a\0b" read as "a" */
-		if (!ch_group_name_valid(TREE_STRING_POINTER(arg), TREE_STRING_LENGTH(arg) - 1)) {
-			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
-				 ch_msg_attr_group_not_identifier(cachehot_ctx, IDENTIFIER_POINTER(name),
-								  TREE_STRING_POINTER(arg),
-								  TREE_STRING_LENGTH(arg) - 1));
-			*no_add_attrs = true;
-			return NULL_TREE;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(layout_attrs); i++) {
-		tree old = lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl));
-		if (old) {
-			tree oa = TREE_VALUE(old);
-			const char *og = oa && TREE_CODE(TREE_VALUE(oa)) == STRING_CST
-					 ? TREE_STRING_POINTER(TREE_VALUE(oa)) : NULL;
-			const char *ng = args ? TREE_STRING_POINTER(TREE_VALUE(args)) : NULL;
-			*no_add_attrs = true;
-			/* "hot, hot": the same annotation twice, as the sidecar
-			 * ignores an identical repeat */
-			if (is_attribute_p(layout_attrs[i], name) &&
-			    (og && ng ? !strcmp(og, ng) : og == ng))
-				return NULL_TREE;
-			cachehot_error(CH_CHECK_ANNOTATION, DECL_SOURCE_LOCATION(decl),
-				 ch_msg_attr_conflict_groups(cachehot_ctx, IDENTIFIER_POINTER(name), ng,
-							     layout_attrs[i], og));
-			return NULL_TREE;
-		}
-	}
-	return NULL_TREE;
-}
-
-static struct attribute_spec attr_hot = {
-	"cacheline_hot", 0, 1, false, false, false, false, handle_layout_attr, NULL
-};
-static struct attribute_spec attr_exclusive = {
-	"cacheline_exclusive", 0, 0, false, false, false, false, handle_layout_attr, NULL
-};
-static struct attribute_spec attr_read_mostly = {
-	"cacheline_read_mostly", 0, 0, false, false, false, false, handle_layout_attr, NULL
-};
-
-static void register_attributes(void *, void *)
-{
-	register_attribute(&attr_hot);
-	register_attribute(&attr_exclusive);
-	register_attribute(&attr_read_mostly);
-	cachehot_per_thread_attributes();
-	cachehot_inline_attributes();
-}
-
-/* ---- tree -> core model --------------------------------------------------- */
-
-static const char *type_tag(tree type)
-{
-	tree n = TYPE_NAME(type);
-	if (!n)
-		return NULL;
-	if (TREE_CODE(n) == TYPE_DECL)
-		n = DECL_NAME(n);
-	return n && TREE_CODE(n) == IDENTIFIER_NODE ? IDENTIFIER_POINTER(n) : NULL;
-}
-
-static struct ch_loc to_loc(location_t l)
-{
-	struct ch_loc loc;
-	expanded_location x = expand_location(l);
-	loc.file = ch_strdup(cachehot_ctx, x.file);
-	loc.line = x.line > 0 ? (unsigned)x.line : 0;
-	loc.col = x.column > 0 ? (unsigned)x.column : 0;
-	loc.fe_loc = (uint64_t)l;
-	return loc;
-}
-
-/* Where a kernel group marker is reported: its name is pasted inside
- * __cacheline_group_begin(G), so GCC locates it in the macro's definition;
- * the other engines (and the reader) want G in the macro's arguments. Any
- * other field whose name the macro's body spells: the macro's use. Else
- * its own location. */
-/* A line of the user's source, from the core's indexed cache: GCC 12's
- * location_get_source_line() scans the file on every call, which made
- * thousands of findings in one file quadratic (docs/reliability.md). */
-static char_span source_line(const char *file, int line)
-{
-	size_t len = 0;
-	const char *t = line > 0 ? ch_source_line(file, (unsigned)line, &len) : NULL;
-	return t ? char_span(t, len) : char_span(NULL, 0);
-}
-
-static location_t marker_location(tree field)
-{
-	location_t l = DECL_SOURCE_LOCATION(field), exp;
-	const char *g;
-	expanded_location x;
-	size_t n;
-
-	if (!linemap_location_from_macro_expansion_p(line_table, l))
-		return l;
-	if (!DECL_NAME(field) ||
-	    ch_marker_kind(IDENTIFIER_POINTER(DECL_NAME(field)), &g) == CH_MARKER_NONE) {
-		/* a name spelt in the macro's body (pasted: HAProxy's
-		 * THREAD_PAD(63) declares char __pad_<line>[63]) is reported where
-		 * the macro is used, as DWARF and sparse place it; a name from the
-		 * macro's arguments (PC_PADDING(_pad1_)) where it is written */
-		location_t sp = linemap_resolve_location(line_table, l, LRK_SPELLING_LOCATION, NULL);
-		exp = linemap_resolve_location(line_table, l, LRK_MACRO_EXPANSION_POINT, NULL);
-		expanded_location xs = expand_location(sp), xe = expand_location(exp);
-		if (xs.file && xe.file && (xs.line != xe.line || strcmp(xs.file, xe.file)))
-			return exp;
-		return l;
-	}
-	exp = linemap_resolve_location(line_table, l, LRK_MACRO_EXPANSION_POINT, NULL);
-	x = expand_location(exp);
-	if (!x.file || x.line <= 0 || x.column <= 0)
-		return exp;
-	char_span line = source_line(x.file, x.line);
-	n = strlen(g);
-	for (size_t c = x.column - 1; line && c + n <= line.length(); c++)
-		if (!strncmp(line.get_buffer() + c, g, n) &&
-		    (c == 0 || !(ISALNUM(line[c - 1]) || line[c - 1] == '_')) &&
-		    (c + n == line.length() || !(ISALNUM(line[c + n]) || line[c + n] == '_')))
-			return linemap_position_for_loc_and_offset(line_table, exp,
-								   c - (x.column - 1));
-	return exp;
-}
-
-static uint64_t uhwi_or_zero(tree t)
-{
-	return t && TREE_CODE(t) == INTEGER_CST && tree_fits_uhwi_p(t) ? tree_to_uhwi(t) : 0;
-}
-
-static bool is_aggregate(tree t)
-{
-	return t && (TREE_CODE(t) == RECORD_TYPE || TREE_CODE(t) == UNION_TYPE);
-}
-
-/* Element count of an array type; *flexible set for [] (no upper bound). */
-static uint64_t array_count(tree atype, int *flexible)
-{
-	tree dom = TYPE_DOMAIN(atype), max;
-	if (!dom || !(max = TYPE_MAX_VALUE(dom))) {
-		*flexible = 1;
-		return 0;
-	}
-	if (TREE_CODE(max) != INTEGER_CST)
-		return 0;                       /* variable length: treat as unknown */
-	if (tree_int_cst_sgn(max) < 0)
-		return 0;                       /* GNU zero-length array x[0] */
-	return tree_fits_uhwi_p(max) ? tree_to_uhwi(max) + 1 : 0;
-}
-
-static const char *elem_type_name(tree t)
-{
-	const char *n = type_tag(t);
-	if (n)
-		return n;
-	return is_aggregate(t) ? "<anonymous>" : "?";
-}
-
-static struct ch_type *convert_type(tree type);
-
-/* A type GCC has really laid out: constant size, every field at a constant
- * offset. A C++ template pattern or a struct with a variable-length member
- * is not (bit_position() on its fields would crash cc1). */
-/* The two halves, each asked by relevant_1() in its own walk of the
- * fields: the type's size is a constant; field f (a FIELD_DECL, whose type
- * is never NULL) has a valid type and a constant byte offset. Its bit
- * offset is then a constant too: stor-layout.cc's place_field (and C++'s build_base_field) keep the bit
- * offset below the offset's alignment, a constant, wherever they set a
- * constant DECL_FIELD_OFFSET; a field never laid out has neither. One
- * test less per field: relevant_1() asks it of every field of every
- * struct a unit defines (1 615 on mm/page_counter.c; testing the bit
- * offset too cost 11 k instructions there, callgrind). */
-static inline bool size_fixed(tree type)
-{
-	return COMPLETE_TYPE_P(type) && TYPE_SIZE_UNIT(type) &&
-	       TREE_CODE(TYPE_SIZE_UNIT(type)) == INTEGER_CST;
-}
-
-static inline bool field_placed(tree f)
-{
-	return DECL_FIELD_OFFSET(f) && TREE_CODE(DECL_FIELD_OFFSET(f)) == INTEGER_CST &&
-	       TREE_TYPE(f) != error_mark_node;
-}
-
-static bool laid_out(tree type)
-{
-	tree f;
-	if (!is_aggregate(type) || !size_fixed(type))
-		return false;
-	for (f = TYPE_FIELDS(type); f; f = DECL_CHAIN(f))
-		if (TREE_CODE(f) == FIELD_DECL && !field_placed(f))
-			return false;
-	return true;
-}
-
-static void convert_field(struct ch_type *t, tree field)
-{
-	struct ch_member *m;
-	tree ftype = TREE_TYPE(field), elem;
-	/* bit_position() without building its tree: it folds a new
-	 * INTEGER_CST for every field of every judged struct into GCC's
-	 * collected pages and constant table, after which cc1's own
-	 * allocations come in another order (mm/mmzone.c: 0.3-0.6 M
-	 * instructions of cc1's malloc) */
-	tree off = DECL_FIELD_OFFSET(field), bit = DECL_FIELD_BIT_OFFSET(field);
-	uint64_t bitpos = 0;
-	if (off && bit && TREE_CODE(off) == INTEGER_CST && TREE_CODE(bit) == INTEGER_CST) {
-		offset_int pos = wi::to_offset(off) * BITS_PER_UNIT + wi::to_offset(bit);
-		if (wi::fits_uhwi_p(pos))
-			bitpos = pos.to_uhwi();
-	}
-	uint64_t n = 1;
-	int flexible = 0;
-	tree a;
-
-	m = ch_type_add_member(cachehot_ctx, t,
-			       DECL_NAME(field) ? IDENTIFIER_POINTER(DECL_NAME(field)) : NULL);
-	m->loc = to_loc(marker_location(field));
-	m->align = DECL_ALIGN_UNIT(field);
-	m->user_align = DECL_USER_ALIGN(field) ? 1 : 0;
-	/* an anonymous struct/union member is where its 'struct {' is, as
-	 * sparse and DWARF (the type's decl_line) place it */
-	if (!DECL_NAME(field) && is_aggregate(ftype) && TYPE_STUB_DECL(ftype) &&
-	    DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)) > BUILTINS_LOCATION)
-		m->loc = to_loc(DECL_SOURCE_LOCATION(TYPE_STUB_DECL(ftype)));
-	/* DECL_BIT_FIELD is cleared for a bit-field GCC can access as a plain
-	 * integer ('char f : 8' on a byte): it still is a declared bit-field */
-	if (DECL_BIT_FIELD_TYPE(field)) {
-		m->offset = bitpos / 8;
-		m->bit_offset = (unsigned)(bitpos % 8);
-		m->bit_size = (unsigned)uhwi_or_zero(DECL_SIZE(field));
-		m->size = (m->bit_offset + m->bit_size + 7) / 8;
-		/* one unit, as for any bit-field (sparse and DWARF say the
-		 * same), also when GCC made a full-width one a plain field */
-		if (!DECL_USER_ALIGN(field))
-			m->align = 1;
-		ftype = DECL_BIT_FIELD_TYPE(field) ? DECL_BIT_FIELD_TYPE(field) : ftype;
-	} else {
-		m->offset = bitpos / 8;
-		m->size = uhwi_or_zero(DECL_SIZE_UNIT(field));
-	}
-	elem = ftype;
-	while (elem && TREE_CODE(elem) == ARRAY_TYPE) {
-		int flex = 0;
-		uint64_t c = array_count(elem, &flex);
-		if (flex)
-			flexible = 1;
-		n *= c;
-		elem = TREE_TYPE(elem);
-	}
-	if (ftype && TREE_CODE(ftype) == ARRAY_TYPE) {
-		m->nelems = n;
-		/* GCC 12 gives x[] and GNU x[0] both no upper bound; only a true
-		 * flexible array member has no DECL_SIZE (x[0] has size 0) */
-		m->flexible = flexible && !DECL_SIZE(field);
-		m->elem_size = uhwi_or_zero(TYPE_SIZE_UNIT(elem));
-		m->type_name = ch_printf(cachehot_ctx, "%s[%llu]", elem_type_name(elem),
-					 (unsigned long long)n);
-	} else {
-		m->elem_size = m->size;
-		if (is_aggregate(elem))
-			m->type_name = ch_printf(cachehot_ctx, "%s %s",
-						 TREE_CODE(elem) == UNION_TYPE ? "union" : "struct",
-						 elem_type_name(elem));
-	}
-	m->is_integer = elem && INTEGRAL_TYPE_P(elem);
-	if (is_aggregate(elem) && laid_out(TYPE_MAIN_VARIANT(elem))) {
-		struct ch_type *nt = convert_type(elem);
-		/* an anonymous struct used through its typedef is named by it,
-		 * as sparse and DWARF name it */
-		if (nt && !nt->name && TYPE_NAME(elem) && TREE_CODE(TYPE_NAME(elem)) == TYPE_DECL &&
-		    DECL_NAME(TYPE_NAME(elem))) {
-			nt->name = ch_strdup(cachehot_ctx, IDENTIFIER_POINTER(DECL_NAME(TYPE_NAME(elem))));
-			nt->name_is_typedef = 1;
-		}
-		m->type = nt;
-	}
-
-	if ((a = lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)))) {
-		m->cls = CH_CLASS_HOT;
-		if (TREE_VALUE(a) && TREE_CODE(TREE_VALUE(TREE_VALUE(a))) == STRING_CST)
-			m->group = ch_strdup(cachehot_ctx,
-					     TREE_STRING_POINTER(TREE_VALUE(TREE_VALUE(a))));
-	} else if (lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field))) {
-		m->cls = CH_CLASS_EXCLUSIVE;
-	} else if (lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))) {
-		m->cls = CH_CLASS_READ_MOSTLY;
-	}
-}
-
-/* 1 if field is the subobject of a virtual base of C++ class type (its
- * place depends on the most derived class; DWARF gives it as an expression) */
-static int is_virtual_base_field(tree type, tree field)
-{
-	tree binfo = TYPE_BINFO(type), base;
-	unsigned i;
-	if (!binfo || DECL_NAME(field) || !DECL_ARTIFICIAL(field))
-		return 0;
-	for (i = 0; BINFO_BASE_ITERATE(binfo, i, base); i++)
-		if (BINFO_VIRTUAL_P(base) &&
-		    TYPE_MAIN_VARIANT(BINFO_TYPE(base)) == TYPE_MAIN_VARIANT(TREE_TYPE(field)))
-			return 1;
-	return 0;
-}
-
-/* The core model of a complete struct/union type (cached per main variant). */
-static struct ch_type *convert_type(tree type)
-{
-	struct ch_type *t;
-	tree field, stub;
-
-	type = TYPE_MAIN_VARIANT(type);
-	if ((t = ch_type_lookup(cachehot_ctx, type)))
-		return t;
-	t = ch_type_new(cachehot_ctx, type, type_tag(type), TREE_CODE(type) == UNION_TYPE,
-			uhwi_or_zero(TYPE_SIZE_UNIT(type)), TYPE_ALIGN_UNIT(type));
-	t->packed = TYPE_PACKED(type) ? 1 : 0;
-	t->randomized = lookup_attribute("randomize_layout", TYPE_ATTRIBUTES(type)) ||
-			lookup_attribute("randomize_performed", TYPE_ATTRIBUTES(type));
-	stub = TYPE_STUB_DECL(type);
-	if (stub)
-		t->loc = to_loc(DECL_SOURCE_LOCATION(stub));
-	for (field = TYPE_FIELDS(type); field; field = DECL_CHAIN(field))
-		/* an unnamed bit-field is padding bits: no member (DWARF and BTF
-		 * do not list it, so every engine names the same fields); nor is
-		 * a C++ virtual base, whose offset is decided at run time */
-		if (TREE_CODE(field) == FIELD_DECL &&
-		    !(DECL_BIT_FIELD_TYPE(field) && !DECL_NAME(field)) &&
-		    !is_virtual_base_field(type, field))
-			convert_field(t, field);
-	if (!t->loc.line && t->nmembers)
-		t->loc = t->members[0].loc;
-	return t;
 }
 
 /* 1 if the member name id is a kernel cacheline group marker. Every marker
@@ -582,7 +192,7 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	/* one lookup per type: a sidecar entry for a member of 'name'
 	 * exists only when the sidecar names 'name' at all */
 	named = name && ch_sidecar_count(cachehot_ctx) && ch_sidecar_names_type(cachehot_ctx, name);
-	/* laid_out() folded into the walk below (one walk of the fields,
+	/* cachehot_laid_out() folded into the walk below (one walk of the fields,
 	 * not two): a field without a constant offset (a variable-length
 	 * member, a C++ template pattern) makes the type one never judged */
 	fixed = size_fixed(type);
@@ -598,7 +208,7 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 					: is_aggregate(TREE_TYPE(field)) &&
 					  has_group_markers(TREE_TYPE(field))))
 			markers = true;
-		if (any_attribute_seen &&
+		if (cachehot_any_attribute_seen &&
 		    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(field)) ||
 		     lookup_attribute("cacheline_read_mostly", DECL_ATTRIBUTES(field))))
@@ -622,9 +232,9 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	/* the walk stopped early at a relevant field: the rest of the
 	 * fields still decide whether the layout is fixed */
 	if (r && fixed)
-		fixed = laid_out(type);
+		fixed = cachehot_laid_out(type);
 	if (!fixed)
-		return false;   /* never judged, never remembered: as laid_out() first */
+		return false;   /* never judged, never remembered: as cachehot_laid_out() first */
 	/* an untagged type's answer depends on 'outer' (the typedef name is
 	 * only known on FINISH_DECL): remember only a final one. 3: not
 	 * relevant, but kernel group markers among the direct fields (the
@@ -636,696 +246,9 @@ static bool relevant_1(tree type, const char *outer, int depth, int *verdict)
 	return r;
 }
 
-/* ---- configuration from the translation unit ------------------------------ */
-
-static const char *macro_body(const char *name, void *)
-{
-	cpp_hashnode *node;
-	const unsigned char *def;
-	const char *p;
-	if (!parse_in)
-		return NULL;
-	node = cpp_lookup(parse_in, (const unsigned char *)name, strlen(name));
-	if (!node || !cpp_user_macro_p(node) || cpp_fun_like_macro_p(node))
-		return NULL;
-	def = cpp_macro_definition(parse_in, node);
-	if (!def)
-		return NULL;
-	p = (const char *)def + strlen(name);   /* "NAME body" */
-	return ch_strdup(cachehot_ctx, p);
-}
-
-static int macro_defined(const char *name, void *)
-{
-	return parse_in && cpp_defined(parse_in, (const unsigned char *)name, strlen(name));
-}
-
-static void current_config(struct ch_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->severity = cachehot_opts.severity;
-	cfg->predict = cachehot_opts.predict;
-	/* a kernel translation unit without CONFIG_SMP is uniprocessor */
-	cfg->smp = ch_smp_from_macros(macro_defined, NULL);
-	cfg->kernel = ch_kernel_from_macros(macro_defined, NULL);
-	if (!cfg->kernel && lang_GNU_CXX())
-		cfg->kernel = 2;   /* C++: alignas */
-	if (cachehot_opts.line_size) {
-		cfg->line_size = cachehot_opts.line_size;
-		return;
-	}
-	{
-		/* the value in effect now, where the struct being judged is
-		 * complete (as ____cacheline_aligned in it expands): a macro
-		 * defined after a struct or redefined between two gives each
-		 * struct its own (docs/checks.rst, "Line size"; it was the
-		 * first value found, for the whole unit). The core's total
-		 * evaluation, as every engine: a body it cannot evaluate gives
-		 * the default and one note at the macro's definition. */
-		static location_t noted;   /* the definition last noted */
-		static bool noted_any;
-		const char *note = NULL, *which = NULL;
-		cfg->line_size = ch_line_size_eval(cachehot_ctx, macro_body, NULL, &note, &which);
-		if (note && parse_in) {
-			cpp_hashnode *node = cpp_lookup(parse_in, (const unsigned char *)which,
-							strlen(which));
-			location_t at = node && cpp_user_macro_p(node)
-				? cpp_macro_definition_location(node) : UNKNOWN_LOCATION;
-			if (!noted_any || at != noted) {
-				noted_any = true;
-				noted = at;
-				struct ch_record r;
-				ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, note);
-				r.field = which;
-				r.ident = "line-size-macro";
-				record_at(at, &r);
-				inform(at, "%s", note);
-			}
-		}
-	}
-	if (!cfg->line_size)
-		cfg->line_size = CH_DEFAULT_LINE_SIZE;
-}
-
-/* ---- judging ---------------------------------------------------------------- */
-
-/* A fix-it that replaces the name of the padding macro whose expansion
- * declares the member at loc (PC_PADDING(_pad1_) -> CACHELINE_PADDING(_pad1_));
- * -fdiagnostics-generate-patch prints it as a unified diff. */
-static void add_macro_fixit(rich_location *rich, location_t loc, const char *replacement)
-{
-	const line_map *map;
-	const line_map_macro *mm;
-	location_t at;
-	const char *name;
-
-	if (!replacement || loc <= BUILTINS_LOCATION || !linemap_location_from_macro_expansion_p(line_table, loc))
-		return;
-	map = linemap_lookup(line_table, loc);
-	if (!map || !linemap_macro_expansion_map_p(map))
-		return;
-	mm = linemap_check_macro(map);
-	/* the outermost expansion: the macro the struct's author wrote */
-	while (linemap_location_from_macro_expansion_p(line_table,
-						       MACRO_MAP_EXPANSION_POINT_LOCATION(mm))) {
-		map = linemap_lookup(line_table, MACRO_MAP_EXPANSION_POINT_LOCATION(mm));
-		if (!map || !linemap_macro_expansion_map_p(map))
-			return;
-		mm = linemap_check_macro(map);
-	}
-	at = MACRO_MAP_EXPANSION_POINT_LOCATION(mm);
-	name = (const char *)NODE_NAME(MACRO_MAP_MACRO(mm));
-	if (!name || !strcmp(name, replacement))
-		return;
-	rich->add_fixit_replace(source_range::from_locations(at,
-				linemap_position_for_loc_and_offset(line_table, at, strlen(name) - 1)),
-				replacement);
-	/* ZONE_PADDING-style macros carry their own ';' and are used without
-	 * one: CACHELINE_PADDING(name) needs it after the ')' */
-	{
-		const unsigned char *def = parse_in ? cpp_macro_definition(parse_in, MACRO_MAP_MACRO(mm)) : NULL;
-		size_t n = def ? strlen((const char *)def) : 0;
-		expanded_location x = expand_location(at);
-		while (n && ISSPACE(def[n - 1]))
-			n--;
-		if (n && def[n - 1] == ';' && x.file && x.line > 0 && x.column > 0) {
-			char_span line = source_line(x.file, x.line);
-			int depth = 0;
-			for (size_t c = x.column - 1; line && c < line.length(); c++) {
-				if (line[c] == '(')
-					depth++;
-				else if (line[c] == ')' && --depth == 0) {
-					rich->add_fixit_insert_after(
-						linemap_position_for_loc_and_offset(line_table, at,
-										    c - (x.column - 1)),
-						";");
-					break;
-				}
-			}
-		}
-	}
-	/* kernel code: CACHELINE_PADDING comes from <linux/cache.h> */
-	if (maybe_add_include_fixit && macro_defined("__KERNEL__", NULL))
-		maybe_add_include_fixit(rich, "<linux/cache.h>", false);
-}
-
-/* Where the declaration of the member named at loc starts: after the
- * previous ';' or '{' on its line, else at the line's first non-blank
- * column (*line_start then says so and *indent is the line's indentation).
- * false when the member comes from a macro, the line is unreadable, or a
- * '}' comes first (a member of a nested struct type written inline). */
-static bool decl_start(location_t loc, location_t *at, location_t *bol, bool *line_start,
-		       std::string *indent)
-{
-	expanded_location x;
-	if (loc <= BUILTINS_LOCATION || linemap_location_from_macro_expansion_p(line_table, loc))
-		return false;
-	x = expand_location(loc);
-	if (!x.file || x.line <= 0 || x.column <= 0)
-		return false;
-	char_span line = source_line(x.file, x.line);
-	if (!line || (size_t)x.column > line.length())
-		return false;
-	size_t c = 0, j = (size_t)x.column - 1, s;
-	while (c < line.length() && (line[c] == ' ' || line[c] == '\t'))
-		c++;
-	if (c > j)
-		return false;
-	indent->assign(line.get_buffer(), c);
-	*line_start = true;
-	s = c;
-	while (j > c) {
-		char ch = line[j - 1];
-		if (ch == '}')
-			return false;
-		if (ch == ';' || ch == '{') {
-			s = j;
-			while (s < (size_t)x.column - 1 && (line[s] == ' ' || line[s] == '\t'))
-				s++;
-			*line_start = false;
-			break;
-		}
-		j--;
-	}
-	*at = linemap_position_for_loc_and_offset(line_table, loc, (int)s + 1 - x.column);
-	*bol = linemap_position_for_loc_and_offset(line_table, loc, 1 - x.column);
-	return *at != 0 && *bol != 0;
-}
-
-/* The declaration of members first..last written "SPEC a, b, c;" on one
- * line with plain names: *spec gets "SPEC ", *from and *to the columns (0-based)
- * of the declaration's start and of its ';'. false for any other shape
- * (pointers, arrays, bit-fields: no fix-it, the message says it). */
-static bool simple_decl(const struct ch_member *first, const struct ch_member *last,
-			std::string *spec, size_t *from, size_t *to)
-{
-	size_t len, b = 0, e, k;
-	const char *s = ch_source_line(first->loc.file, first->loc.line, &len);
-	const char *name = first->name;
-	if (!s || !name)
-		return false;
-	while (b < len && (s[b] == ' ' || s[b] == '\t'))
-		b++;
-	const char *semi = (const char *)memchr(s + b, ';', len - b);
-	if (!semi)
-		return false;
-	e = (size_t)(semi - s);
-	/* the first declarator's name starts the list */
-	size_t nl = strlen(name), at = std::string::npos;
-	for (k = b; k + nl <= e; k++)
-		if (!memcmp(s + k, name, nl) && (k == b || !(ISIDNUM(s[k - 1]))) &&
-		    !ISIDNUM(s[k + nl])) {
-			at = k;
-			break;
-		}
-	if (at == std::string::npos || at == b)
-		return false;
-	for (k = at; k < e; k++)
-		if (!(ISIDNUM(s[k]) || s[k] == ',' || s[k] == ' ' || s[k] == '\t'))
-			return false;
-	for (k = b; k < at; k++)
-		if (s[k] == '*' || s[k] == '[' || s[k] == '(' || s[k] == ':' || s[k] == '{')
-			return false;
-	(void)last;
-	spec->assign(s + b, at - b);
-	*from = b;
-	*to = e;
-	return true;
-}
-
-/* decl_start for member m; a member whose struct or union type is defined
- * in its declaration ("struct body { ... } body;") starts at that type's
- * keyword. */
-static bool member_decl_start(const struct ch_member *m, location_t *at, location_t *bol,
-			      bool *line_start, std::string *indent)
-{
-	if (decl_start(cachehot_where((location_t)m->loc.fe_loc), at, bol, line_start, indent))
-		return true;
-	if (m->type && m->type->loc.fe_loc && m->type->loc.file && m->loc.file &&
-	    !strcmp(m->type->loc.file, m->loc.file) && m->type->loc.line < m->loc.line)
-		return decl_start((location_t)m->type->loc.fe_loc, at, bol, line_start, indent);
-	return false;
-}
-
-/* A member declared alone on a line of its own ("\tT name; comment"): its
- * line's start, indentation, and the text from the declaration to the end
- * of the line. */
-struct own_line {
-	location_t bol, at;
-	std::string indent, text;
-	size_t from, len;   /* columns (0-based) of the declaration and the line's length */
-	const char *file;
-	unsigned line;
-};
-
-static bool member_own_line(const struct ch_type *t, const struct ch_member *m, own_line *o)
-{
-	bool ls;
-	size_t len, k, a, b;
-	const char *s;
-	if (!m->name || !m->loc.file ||
-	    !decl_start((location_t)m->loc.fe_loc, &o->at, &o->bol, &ls, &o->indent) || !ls ||
-	    o->indent.empty())
-		return false;
-	ch_decl_group(t, (size_t)(m - t->members), &a, &b);
-	if (a != b)
-		return false;
-	s = ch_source_line(m->loc.file, m->loc.line, &len);
-	if (!s)
-		return false;
-	/* one ';', then nothing but a comment */
-	const char *semi = (const char *)memchr(s, ';', len);
-	if (!semi || memchr(s, '{', len) || memchr(s, '}', len))
-		return false;
-	for (k = (size_t)(semi - s) + 1; k < len && (s[k] == ' ' || s[k] == '\t'); k++)
-		;
-	if (k < len && !(s[k] == '/' && k + 1 < len && (s[k + 1] == '/' || s[k + 1] == '*')))
-		return false;
-	if (k < len && s[k + 1] == '*' && !strstr(s + k, "*/"))
-		return false;
-	o->from = o->indent.size();
-	o->len = len;
-	o->text.assign(s + o->from, len - o->from);
-	o->file = m->loc.file;
-	o->line = m->loc.line;
-	return true;
-}
-
-/* Column 1 of the line after o's, in o's line map, or 0. */
-static location_t next_line_start(const own_line *o)
-{
-	location_t sp = linemap_resolve_location(line_table, o->bol, LRK_SPELLING_LOCATION, NULL);
-	const line_map *map = linemap_lookup(line_table, sp);
-	if (!map || linemap_macro_expansion_map_p(map))
-		return 0;
-	const line_map_ordinary *ord = linemap_check_ordinary(map);
-	location_t l = linemap_position_for_line_and_column(line_table, ord, o->line + 1, 1);
-	expanded_location x = expand_location(l);
-	if (!x.file || strcmp(x.file, o->file) || x.line != (int)o->line + 1 || x.column != 1)
-		return 0;
-	return l;
-}
-
-/* Where an attribute after member m's declarator goes on line s (len
- * bytes): after its name and any array bounds; 0 when not found. */
-static size_t after_declarator(const char *s, size_t len, const char *name)
-{
-	size_t nl = strlen(name), k, e;
-	for (k = 0; k + nl <= len; k++) {
-		if (memcmp(s + k, name, nl) || (k && ISIDNUM(s[k - 1])) ||
-		    (k + nl < len && ISIDNUM(s[k + nl])))
-			continue;
-		e = k + nl;
-		while (e < len && (s[e] == '[' || s[e] == ' ' || s[e] == '\t')) {
-			if (s[e] == '[') {
-				while (e < len && s[e] != ']')
-					e++;
-				if (e >= len)
-					return 0;
-			}
-			e++;
-		}
-		while (e > k + nl && (s[e - 1] == ' ' || s[e - 1] == '\t'))
-			e--;
-		return e;
-	}
-	return 0;
-}
-
-/* " TEXT" after member m's declarator, on its line. */
-static bool add_suffix(rich_location *rich, const struct ch_member *m, const char *text)
-{
-	size_t len, c;
-	const char *s;
-	location_t at, bol;
-	bool ls;
-	std::string indent;
-	if (!m->name || !m->loc.file || !decl_start((location_t)m->loc.fe_loc, &at, &bol, &ls, &indent))
-		return false;
-	s = ch_source_line(m->loc.file, m->loc.line, &len);
-	if (!s || !(c = after_declarator(s, len, m->name)))
-		return false;
-	rich->add_fixit_insert_before(linemap_position_for_loc_and_offset(line_table, bol, (int)c),
-				      (std::string(" ") + text).c_str());
-	return true;
-}
-
-/* The struct's one fix as fix-its (-fdiagnostics-generate-patch,
- * -fdiagnostics-parseable-fixits), attached to the first finding of the
- * struct only, so that a patch applies each edit once. A break on a member
- * declared with others rewrites that declaration as one per field, the
- * edit in front of its member. A moved member's line is emptied and its
- * declaration inserted after the line of the member it now follows (or
- * before the first member's line); moves need every member involved
- * declared alone on a line of its own, else the fix is given as text. */
-static void add_struct_fixits(rich_location *rich, const struct ch_fix *fx)
-{
-	size_t i, k, nm = fx->type ? fx->type->nmembers : 0;
-	const struct ch_type *t = fx->type;
-	bool moves = false;
-	for (i = 0; i < fx->nedits; i++)
-		if (fx->edits[i].after)
-			moves = true;
-	for (i = 0; i < fx->nedits; i++) {
-		location_t at, bol;
-		bool ls;
-		std::string indent, spec;
-		size_t a, b;
-		const struct ch_fix_edit *e = &fx->edits[i];
-		if (!member_decl_start(e->member, &at, &bol, &ls, &indent))
-			return;
-		if (e->decl_first && !simple_decl(e->decl_first, e->decl_last, &spec, &a, &b))
-			return;
-		if (fx->suffix && !e->after) {
-			size_t len;
-			const char *ln = e->member->name && e->member->loc.file
-				? ch_source_line(e->member->loc.file, e->member->loc.line, &len) : NULL;
-			if (!ln || !after_declarator(ln, len, e->member->name))
-				return;
-		}
-	}
-	if (moves) {
-		/* new order: each member, whether it moved, its break's text */
-		std::vector<const char *> pad(nm, (const char *)NULL);
-		std::vector<char> moved(nm, 0);
-		std::vector<own_line> ol(nm);
-		std::vector<char> have(nm, 0);
-		if (!t || !fx->order)
-			return;
-		for (i = 0; i < fx->nedits; i++) {
-			size_t m = (size_t)(fx->edits[i].member - t->members);
-			if (fx->edits[i].after)
-				moved[m] = 1;
-			else
-				pad[m] = fx->edits[i].text;
-			if (fx->edits[i].decl_first)
-				return;
-		}
-		for (i = 0; i < nm; i++)
-			if (moved[i]) {
-				if (!member_own_line(t, &t->members[i], &ol[i]))
-					return;
-				have[i] = 1;
-			}
-		/* where each moved member goes: after the nearest earlier member
-		 * (in the new order) that did not move, else before the first */
-		std::vector<location_t> where(nm, 0);
-		for (k = 0; k < nm; k++) {
-			size_t m = fx->order[k], r;
-			size_t q = k;
-			if (!moved[m])
-				continue;
-			while (q > 0 && moved[fx->order[q - 1]])
-				q--;
-			if (q == 0) {
-				own_line f;
-				if (!member_own_line(t, &t->members[0], &f))
-					return;
-				where[m] = f.bol;
-			} else {
-				r = fx->order[q - 1];
-				if (!have[r]) {
-					if (!member_own_line(t, &t->members[r], &ol[r]))
-						return;
-					have[r] = 1;
-				}
-				if (!(where[m] = next_line_start(&ol[r])))
-					return;
-			}
-		}
-		for (k = 0; k < nm; k++) {
-			size_t m = fx->order[k];
-			if (moved[m]) {
-				std::string text;
-				std::string decl = ol[m].text;
-				if (pad[m] && fx->suffix) {
-					size_t c = after_declarator(decl.c_str(), decl.size(),
-								    t->members[m].name);
-					if (!c)
-						return;
-					decl.insert(c, std::string(" ") + pad[m]);
-				}
-				if (pad[m] && !fx->suffix)
-					text = fx->insert ? ol[m].indent + pad[m] + ";\n" + ol[m].indent
-							  : ol[m].indent + pad[m] + " ";
-				else
-					text = ol[m].indent;
-				text += decl + "\n";
-				rich->add_fixit_insert_before(where[m], text.c_str());
-			} else if (pad[m]) {
-				location_t at, bol;
-				bool ls;
-				std::string indent;
-				member_decl_start(&t->members[m], &at, &bol, &ls, &indent);
-				if (fx->suffix) {
-					if (!add_suffix(rich, &t->members[m], pad[m]))
-						return;
-				} else if (fx->insert && ls)
-					rich->add_fixit_insert_before(bol, (indent + pad[m] + ";\n").c_str());
-				else if (fx->insert)
-					rich->add_fixit_insert_before(at, (std::string(pad[m]) + "; ").c_str());
-				else
-					rich->add_fixit_insert_before(at, (std::string(pad[m]) + " ").c_str());
-			}
-		}
-		for (i = 0; i < nm; i++)
-			if (moved[i]) {
-				location_t l0 = linemap_position_for_loc_and_offset(line_table, ol[i].bol,
-										    (int)ol[i].from);
-				location_t l1 = linemap_position_for_loc_and_offset(line_table, ol[i].bol,
-										    (int)ol[i].len - 1);
-				rich->add_fixit_remove(source_range::from_locations(l0, l1));
-			}
-		return;
-	}
-	for (i = 0; i < fx->nedits; i++) {
-		const struct ch_fix_edit *e = &fx->edits[i];
-		location_t at, bol;
-		bool ls;
-		std::string indent;
-		member_decl_start(e->member, &at, &bol, &ls, &indent);
-		if (fx->suffix) {
-			if (!add_suffix(rich, e->member, e->text))
-				return;
-		} else if (e->decl_first) {
-			std::string spec, text;
-			size_t a, b;
-			const struct ch_member *m;
-			simple_decl(e->decl_first, e->decl_last, &spec, &a, &b);
-			for (m = e->decl_first; m <= e->decl_last; m++) {
-				if (m != e->decl_first)
-					text += " ";
-				if (m == e->member)
-					text += std::string(e->text) + (fx->insert ? "; " : " ");
-				text += spec + m->name + ";";
-			}
-			location_t l0 = linemap_position_for_loc_and_offset(line_table, bol, (int)a);
-			location_t l1 = linemap_position_for_loc_and_offset(line_table, bol, (int)b);
-			rich->add_fixit_replace(source_range::from_locations(l0, l1), text.c_str());
-		} else if (fx->insert && ls)   /* a line of its own: GCC takes a newline
-					 * only in an insertion at column 1 */
-			rich->add_fixit_insert_before(bol, (indent + e->text + ";\n").c_str());
-		else if (fx->insert)
-			rich->add_fixit_insert_before(at, (std::string(e->text) + "; ").c_str());
-		else
-			rich->add_fixit_insert_before(at, (std::string(e->text) + " ").c_str());
-	}
-}
-
-static void evict_unit_sources(void);
-
-/* f is a file the parser is still in: the current file or one that
- * includes it (its line count grows while parsing goes on). */
-static bool file_open_now(const char *f)
-{
-	const line_map_ordinary *m;
-	if (!LINEMAPS_ORDINARY_USED(line_table))
-		return false;
-	for (m = LINEMAPS_LAST_ORDINARY_MAP(line_table); m;
-	     m = linemap_included_from_linemap(line_table, m))
-		if (ORDINARY_MAP_FILE_NAME(m) == f || !strcmp(ORDINARY_MAP_FILE_NAME(m), f))
-			return true;
-	return false;
-}
-
-/* While parsing, the file of a finding's location may be in GCC's
- * source-line cache with a line index sized by the lines read so far (see
- * evict_unit_sources): reading it again from the start costs less than the
- * caret and fix-it lines through that index (a struct finding in mmzone.h:
- * 1.1 M instructions, in every unit). Evicted once the file is complete
- * (its lines are all known then: GCC sizes the index it reads next by all
- * of them), and while it is open only when parsing went on since the last
- * eviction: evicting for every finding read a header again for each of
- * them (a 600-entry sidecar on Apache httpd: 438 findings in one unit,
- * 45 M instructions, 9 % of the compile). */
-static void evict_parsing_source(const char *f)
-{
-	struct evicted { location_t at; bool complete; };
-	static hash_map<const char *, evicted, simple_hashmap_traits<nofree_ptr_hash<const char>, evicted> >
-		*seen;
-	evicted *r, now;
-	if (!seen)
-		seen = new hash_map<const char *, evicted,
-				    simple_hashmap_traits<nofree_ptr_hash<const char>, evicted> >;
-	r = seen->get(f);
-	if (r && r->complete)
-		return;
-	now.at = line_table->highest_location;
-	now.complete = !file_open_now(f);
-	if (r && !now.complete && r->at == now.at)
-		return;
-	diagnostics_file_cache_forcibly_evict_file(f);
-	seen->put(f, now);
-}
-
-void cachehot_diag(rich_location *rich, enum ch_severity sev, const char *msg, bool not_fatal)
-{
-	static bool sources_evicted;
-	if (cachehot_once_printed(rich->get_loc(), msg))   /* once=DIR */
-		return;
-	if (symtab->state == PARSING) {
-		expanded_location x = expand_location(rich->get_loc());
-		if (x.file)
-			evict_parsing_source(x.file);
-	} else if (!sources_evicted) {
-		sources_evicted = true;
-		evict_unit_sources();
-	}
-	switch (sev) {
-	case CH_SEV_ERROR:
-		error_at(rich, "%s", msg);
-		break;
-	case CH_SEV_WARNING: {
-		/* GCC turns every warning into an error under -Werror (option
-		 * index 0 cannot be named by -Wno-error=): werror=0 keeps ours
-		 * warnings, so a -Werror build lives with them while the CI gate
-		 * (cachehot check --log) still fails on them */
-		bool saved = global_dc->warning_as_error_requested;
-		if (!cachehot_opts.werror || not_fatal)
-			global_dc->warning_as_error_requested = false;
-		warning_at(rich, 0, "%s", msg);
-		global_dc->warning_as_error_requested = saved;
-		break;
-	}
-	default:
-		inform(rich, "%s", msg);
-		break;
-	}
-}
-
-void cachehot_diag(unsigned loc, enum ch_severity sev, const char *msg, bool not_fatal)
-{
-	rich_location rich(line_table, (location_t)loc);
-	cachehot_diag(&rich, sev, msg, not_fatal);
-}
-
-/* GCC 12's source-line cache (input.cc) sizes each file's table of line
- * starts by the file's line count as known when the file is first read:
- * -Wmisleading-indentation reads every file while it is still being
- * parsed, so the count is the line reached then and the table holds the
- * first lines only. Every later read of an earlier line rescans the file
- * from the top: each caret line and display column of a diagnostic printed
- * after parsing (counter-batch, inline-addr) cost about 0.5 M instructions
- * on mm/memcontrol.c, 42 M for its 6 diagnostics (bench/plugin-overhead).
- * Before the first diagnostic printed after parsing, every file of the
- * unit is evicted from the cache once (GCC then reads each again with its
- * whole length). Evicting, not destroying the cache: the cache also holds
- * the front end's input settings (-finput-charset, skipping a UTF-8 BOM),
- * which diagnostic_file_cache_fini() would drop for the rest of the unit. */
-static void evict_unit_sources(void)
-{
-	hash_set<const char *, false, nofree_ptr_hash<const char> > seen;
-	const char *last = NULL;
-	for (unsigned i = 0; i < LINEMAPS_ORDINARY_USED(line_table); i++) {
-		const char *f = ORDINARY_MAP_FILE_NAME(LINEMAPS_ORDINARY_MAP_AT(line_table, i));
-		if (!f || f == last)
-			continue;
-		last = f;   /* line maps share the name's storage: runs of one file */
-		if (!seen.add(f))
-			diagnostics_file_cache_forcibly_evict_file(f);
-	}
-}
-
-/* Where a finding at loc is reported, the same place every engine names: a
- * token written in a macro's body (a member a macro declares: STATS_FIELDS;
- * a pasted group marker) is reported at the outermost expansion point, the
- * line in the struct that holds the macro, as sparse and DWARF's decl_line
- * place it; a token written in the source (a macro argument, plain code)
- * where it was written. GCC alone would point into the macro's definition,
- * and running two engines printed one finding twice. For declarations only:
- * the code checks (counter-batch, inline-addr) keep GCC's place. */
-location_t cachehot_where(location_t loc)
-{
-	if (loc > BUILTINS_LOCATION && linemap_location_from_macro_expansion_p(line_table, loc) &&
-	    linemap_location_from_macro_definition_p(line_table, loc))
-		return linemap_resolve_location(line_table, loc, LRK_MACRO_EXPANSION_POINT, NULL);
-	return loc;
-}
-
-/* r's location: where GCC prints a diagnostic at loc (the spelling point,
- * GCC's column), unless the caller set one. */
-static void record_at(location_t loc, struct ch_record *r)
-{
-	if (!ch_records_on(cachehot_ctx))
-		return;
-	if (!r->file && loc > BUILTINS_LOCATION) {
-		expanded_location x = expand_location_to_spelling_point(loc);
-		r->file = x.file;
-		r->line = x.line > 0 ? (unsigned)x.line : 0;
-		r->col = x.column > 0 ? (unsigned)diagnostic_converted_column(global_dc, x) : 0;
-	}
-	ch_record_add(cachehot_ctx, r);
-}
-
-void cachehot_report(unsigned loc, struct ch_record *r, bool not_fatal)
-{
-	/* declarations (members, structs, sidecar entries about them) where
-	 * every engine places them; code (a loop, a use of a function's
-	 * address) where GCC's spelling point is, as it always was */
-	if (r->check != CH_CHECK_COUNTER_BATCH && r->check != CH_CHECK_INLINE_ADDR)
-		loc = cachehot_where((location_t)loc);
-	record_at((location_t)loc, r);
-	cachehot_diag(loc, r->severity, r->message, not_fatal);
-}
-
-void cachehot_error(enum ch_check check, unsigned loc, const char *msg)
-{
-	struct ch_record r;
-	ch_record_init(&r, check, CH_SEV_ERROR, msg);
-	loc = cachehot_where((location_t)loc);
-	record_at((location_t)loc, &r);
-	error_at((location_t)loc, "%s", msg);
-}
-
-static void emit_finding(const struct ch_finding *f, void *)
-{
-	location_t loc = f->loc.fe_loc ? cachehot_where((location_t)f->loc.fe_loc)
-				       : UNKNOWN_LOCATION;
-	if (ch_records_on(cachehot_ctx)) {
-		struct ch_record r;
-		ch_record_from_finding(&r, f);
-		record_at(loc, &r);
-	}
-	rich_location rich(line_table, loc);
-	add_macro_fixit(&rich, loc, f->fix_macro);
-	if (f->fix && f->fix_first)
-		add_struct_fixits(&rich, f->fix);
-	cachehot_diag(&rich, f->severity, f->message);
-}
-
-void cachehot_emit(const struct ch_finding *f, void *arg)
-{
-	emit_finding(f, arg);
-}
-
-void cachehot_config(struct ch_config *cfg)
-{
-	current_config(cfg);
-}
-
 struct ch_type *cachehot_convert(tree type)
 {
-	return laid_out(TYPE_MAIN_VARIANT(type)) ? convert_type(type) : NULL;
+	return cachehot_laid_out(TYPE_MAIN_VARIANT(type)) ? cachehot_convert_type(type) : NULL;
 }
 
 /* A stale sidecar entry: at the configured severity, but never more than a
@@ -1351,18 +274,18 @@ static __attribute__((noinline)) void judge(tree type, const char *typedef_name,
 	if (judged_add(TYPE_MAIN_VARIANT(type)))
 		return;
 	names_seen_any = true;
-	t = convert_type(type);
+	t = cachehot_convert_type(type);
 	if (typedef_name && !t->name) {
 		t->name = ch_strdup(cachehot_ctx, typedef_name);
 		t->name_is_typedef = 1;
 	}
 	if (variant && TYPE_ALIGN_UNIT(variant) > t->align)
 		t->align = TYPE_ALIGN_UNIT(variant);
-	current_config(&cfg);
+	cachehot_config(&cfg);
 	if (cachehot_opts.manifest && cfg.smp)   /* the rules once for both */
-		ch_check_type_manifest(cachehot_ctx, t, &cfg, emit_finding, NULL, "plugin");
+		ch_check_type_manifest(cachehot_ctx, t, &cfg, cachehot_emit, NULL, "plugin");
 	else
-		ch_check_type(cachehot_ctx, t, &cfg, emit_finding, NULL);
+		ch_check_type(cachehot_ctx, t, &cfg, cachehot_emit, NULL);
 	if (t->name) {   /* a tag, or the typedef name of an anonymous struct */
 		ch_sidecar_mark_members(cachehot_ctx, t);
 		ch_sidecar_missing_fields(cachehot_ctx, t->name, report_missing_field, t);
@@ -1416,7 +339,7 @@ static __attribute__((noinline)) void finish_type_1(tree type)
 	    ch_sidecar_hint_tag(cachehot_ctx, type_tag(TYPE_MAIN_VARIANT(type))) &&
 	    !hinted_add(TYPE_MAIN_VARIANT(type)))
 		hint_members(type_tag(TYPE_MAIN_VARIANT(type)), TYPE_MAIN_VARIANT(type), 0);
-	if (!any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
+	if (!cachehot_any_attribute_seen && !ch_sidecar_count(cachehot_ctx) && !has_group_markers(type))
 		return;
 	if (!type_tag(TYPE_MAIN_VARIANT(type)))
 		return;   /* anonymous: judged as part of its container or typedef */
@@ -1452,13 +375,13 @@ static __attribute__((noinline)) void finish_type_1(tree type)
 	}
 	/* relevant() remembers every laid-out type; what it does not know is
 	 * a type without a fixed layout */
-	if (!any_attribute_seen || memo)
+	if (!cachehot_any_attribute_seen || memo)
 		return;
-	if (!laid_out(TYPE_MAIN_VARIANT(type))) {
+	if (!cachehot_laid_out(TYPE_MAIN_VARIANT(type))) {
 		/* a variable-length member or a template pattern: say so once
 		 * when it carries annotations, rather than staying silent */
 		tree f;
-		for (f = TYPE_FIELDS(type); f && any_attribute_seen; f = DECL_CHAIN(f))
+		for (f = TYPE_FIELDS(type); f && cachehot_any_attribute_seen; f = DECL_CHAIN(f))
 			if (TREE_CODE(f) == FIELD_DECL &&
 			    (lookup_attribute("cacheline_hot", DECL_ATTRIBUTES(f)) ||
 			     lookup_attribute("cacheline_exclusive", DECL_ATTRIBUTES(f)) ||
@@ -1509,10 +432,10 @@ static __attribute__((noinline)) void record_global(tree decl)
 	if (!DECL_NAME(decl) || !(TREE_STATIC(decl) || DECL_EXTERNAL(decl)))
 		return;
 	name = IDENTIFIER_POINTER(DECL_NAME(decl));
-	/* no attribute seen yet (a variable's sets any_attribute_seen): no
+	/* no attribute seen yet (a variable's sets cachehot_any_attribute_seen): no
 	 * lookups (most units, every variable) */
-	for (i = 0; any_attribute_seen && i < ARRAY_SIZE(layout_attrs) && cls == CH_CLASS_NONE; i++) {
-		tree a = lookup_attribute(layout_attrs[i], DECL_ATTRIBUTES(decl));
+	for (i = 0; cachehot_any_attribute_seen && i < ARRAY_SIZE(cachehot_layout_attrs) && cls == CH_CLASS_NONE; i++) {
+		tree a = lookup_attribute(cachehot_layout_attrs[i], DECL_ATTRIBUTES(decl));
 		if (!a)
 			continue;
 		cls = i == 0 ? CH_CLASS_HOT : i == 1 ? CH_CLASS_EXCLUSIVE : CH_CLASS_READ_MOSTLY;
@@ -1555,7 +478,7 @@ static __attribute__((noinline)) void finish_typedef(tree decl)
 					 TREE_CODE(main) == UNION_TYPE };
 		ch_sidecar_missing_fields(cachehot_ctx, a.name, report_typedef_entry, &a);
 	}
-	if (!laid_out(main) || type_tag(main) || judged_contains(main))
+	if (!cachehot_laid_out(main) || type_tag(main) || judged_contains(main))
 		return;
 	/* a sidecar names the typedef (and members of its anonymous members) */
 	if (!relevant(main, IDENTIFIER_POINTER(DECL_NAME(decl)), 0))
@@ -1583,7 +506,7 @@ static void finish_decl(void *gcc_data, void *)
 static __attribute__((noinline)) void finish_decl_1(tree decl)
 {
 	if (TREE_CODE(decl) == VAR_DECL) {
-		if (any_attribute_seen || ch_sidecar_count(cachehot_ctx)) {
+		if (cachehot_any_attribute_seen || ch_sidecar_count(cachehot_ctx)) {
 			if (cachehot_per_thread_possible())
 				cachehot_per_thread_var(decl);
 			record_global(decl);
@@ -1593,7 +516,7 @@ static __attribute__((noinline)) void finish_decl_1(tree decl)
 		    DECL_INITIAL(decl))
 			cachehot_inline_finish_decl(decl);
 	} else if (TREE_CODE(decl) == TYPE_DECL && DECL_NAME(decl) &&
-		   (any_attribute_seen || ch_sidecar_count(cachehot_ctx))) {
+		   (cachehot_any_attribute_seen || ch_sidecar_count(cachehot_ctx))) {
 		finish_typedef(decl);
 	}
 }
@@ -1605,7 +528,7 @@ static void sidecar_note(const char *msg, const char *file, unsigned line, const
 	struct ch_record r;
 	ch_record_init(&r, CH_CHECK_ANNOTATION, CH_SEV_NOTE, msg);
 	ch_record_entry(&r, file, line, entry, ident, hint);
-	record_at(UNKNOWN_LOCATION, &r);
+	cachehot_record_at(UNKNOWN_LOCATION, &r);
 	inform(UNKNOWN_LOCATION, "%s", msg);
 }
 
@@ -1810,7 +733,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 		error("cachehot: %s", problem);
 	type_memo_init(&types, 11);   /* 2 048 slots: a kernel unit's few hundred structs */
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &cachehot_info);
-	register_callback(info->base_name, PLUGIN_ATTRIBUTES, register_attributes, NULL);
+	register_callback(info->base_name, PLUGIN_ATTRIBUTES, cachehot_register_attributes, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_TYPE, finish_type, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_DECL, finish_decl, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
