@@ -3,8 +3,8 @@
  * cachehot-plugin.h -- what the plugin's parts share (C++ only; GCC headers).
  *
  * plugin/cachehot.c owns plugin_init, argument parsing and the layout check's
- * events (its other parts: plugin/layout-check.h); plugin/inline-addr.c owns
- * the [cachehot-inline-addr] check.
+ * events (its other parts: plugin/layout-check.h); plugin/inline-addr.c and
+ * plugin/inline-addr-ipa.c own the [cachehot-inline-addr] check.
  */
 #ifndef CACHEHOT_PLUGIN_H
 #define CACHEHOT_PLUGIN_H

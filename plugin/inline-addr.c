@@ -27,6 +27,10 @@
  * count inline asm per line); `cachehot-bloat OBJ` reads them from the ELF
  * symbol table.
  *
+ * This file: step 1 and the cachehot_addressable attribute;
+ * plugin/inline-addr-ipa.c: steps 2 and 3 (plugin/inline-addr.h: what the
+ * two share).
+ *
  * Compiled as C++ (plugin/rules.mk), written C-style.
  */
 #include "gcc-plugin.h"
@@ -42,75 +46,10 @@
 #include "attribs.h"
 #include "tree-iterator.h"
 
-#include "cachehot-plugin.h"
+#include "inline-addr.h"
 
-#define IA_ATTR "cachehot_addressable"
-#define IA_TAG "[cachehot-inline-addr]"
-
-#define IA_ANC 8
-
-/* Where a function's address flows. */
-enum ia_kind {
-	IA_OTHER = 0,    /* anything else: cast, arithmetic, asm operand */
-	IA_LOCAL,        /* assigned to a local function pointer (resolved later) */
-	IA_SELECTOR,     /* local pointer only called through: fixable */
-	IA_LOCAL_ARG,    /* local pointer then passed to a call */
-	IA_LOCAL_ESCAPE, /* local pointer then stored or returned */
-	IA_LOCAL_UNUSED, /* local pointer never called (compared only) */
-	IA_TABLE,        /* element of an initializer (ops table) */
-	IA_FIELD,        /* stored into a structure field / through a pointer */
-	IA_ARG,          /* passed as a call argument */
-	IA_GLOBAL,       /* stored in a static or global variable */
-	IA_RETURN,       /* returned */
-	IA_COMPARE,      /* compared with */
-	IA_ASM,          /* an asm operand ("i" (fn): static calls, alternatives) */
-	/* walk-only slots: never recorded */
-	IA_S_CALLFN,     /* the callee position of an indirect call */
-	IA_S_LHS,        /* the target of an assignment */
-	IA_S_COND,       /* a condition */
-};
-
-/* The position a value is in while walking. The trees are compared, never
- * dereferenced after the walk (locals may be garbage-collected by the time
- * findings are printed): names are kept as identifier strings, which GCC
- * never frees. */
-struct ia_slot {
-	enum ia_kind kind;
-	tree var;        /* IA_LOCAL/IA_GLOBAL/IA_TABLE: the variable */
-	tree callee;     /* IA_ARG: the called function, or NULL */
-	int argno;       /* IA_ARG: 1-based */
-	const char *var_name;
-	const char *callee_name;
-};
-
-/* One recorded use of a function's address. */
-struct ia_use {
-	tree fn;           /* FUNCTION_DECL */
-	location_t loc;    /* the use site */
-	location_t anc[IA_ANC]; /* locations of the enclosing expressions, up
-				 * to the statement (innermost first) */
-	int nanc;
-	const char *fn_name;
-	int is_inline;
-	tree context;      /* FUNCTION_DECL or VAR_DECL that holds the use */
-	const char *context_name;
-	struct ia_slot slot;
-	int survives;      /* reference still there after IPA */
-	int refined;       /* its holder's statements were consulted */
-	int reported;
-};
-
-/* A local function pointer seen in the current function body. */
-struct ia_var {
-	tree var;
-	int called;
-	int escaped;       /* 1 arg, 2 stored/returned/address taken */
-	tree callee;       /* first call it is passed to */
-	int argno;
-};
-
-static struct ia_use *uses;
-static size_t nuses, capuses;
+struct ia_use *ia_uses;
+size_t ia_nuses, ia_capuses;
 
 static struct ia_var *vars;
 static size_t nvars, capvars;
@@ -124,7 +63,7 @@ static int ia_enabled;
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static int is_inline_fn(tree fn)
+int ia_is_inline_fn(tree fn)
 {
 	if (!fn || TREE_CODE(fn) != FUNCTION_DECL)
 		return 0;
@@ -133,7 +72,7 @@ static int is_inline_fn(tree fn)
 	return lookup_attribute("always_inline", DECL_ATTRIBUTES(fn)) != NULL_TREE;
 }
 
-static const char *decl_name(tree d)
+const char *ia_decl_name(tree d)
 {
 	if (d && DECL_P(d) && DECL_NAME(d))
 		return IDENTIFIER_POINTER(DECL_NAME(d));
@@ -181,24 +120,24 @@ static void record(tree fn, location_t loc, const struct ia_slot *s)
 	struct ia_use *u;
 
 	/* the same node reached twice (shared trees) is one use */
-	for (i = 0; i < nuses; i++)
-		if (uses[i].fn == fn && uses[i].loc == loc && uses[i].context == walk_context)
+	for (i = 0; i < ia_nuses; i++)
+		if (ia_uses[i].fn == fn && ia_uses[i].loc == loc && ia_uses[i].context == walk_context)
 			return;
-	if (nuses == capuses) {
-		capuses = capuses ? 2 * capuses : 64;
-		uses = XRESIZEVEC(struct ia_use, uses, capuses);
+	if (ia_nuses == ia_capuses) {
+		ia_capuses = ia_capuses ? 2 * ia_capuses : 64;
+		ia_uses = XRESIZEVEC(struct ia_use, ia_uses, ia_capuses);
 	}
-	u = &uses[nuses++];
+	u = &ia_uses[ia_nuses++];
 	memset(u, 0, sizeof(*u));
 	u->fn = fn;
 	u->loc = loc;
 	u->context = walk_context;
 	u->slot = *s;
-	u->fn_name = decl_name(fn);
-	u->is_inline = is_inline_fn(fn);
-	u->context_name = decl_name(walk_context);
-	u->slot.var_name = s->var ? decl_name(s->var) : NULL;
-	u->slot.callee_name = s->callee ? decl_name(s->callee) : NULL;
+	u->fn_name = ia_decl_name(fn);
+	u->is_inline = ia_is_inline_fn(fn);
+	u->context_name = ia_decl_name(walk_context);
+	u->slot.var_name = s->var ? ia_decl_name(s->var) : NULL;
+	u->slot.callee_name = s->callee ? ia_decl_name(s->callee) : NULL;
 	for (k = anc_depth; k > anc_base && u->nanc < IA_ANC; k--)
 		if (k - 1 < (int)(sizeof(anc_stack) / sizeof(anc_stack[0])))
 			u->anc[u->nanc++] = anc_stack[k - 1];
@@ -505,7 +444,7 @@ static void walk_1(tree t, const struct ia_slot *s, location_t loc)
 
 static __attribute__((noinline)) void finish_function_body(tree fndecl)
 {
-	size_t first = nuses, i;
+	size_t first = ia_nuses, i;
 	location_t loc;
 
 	if (!fndecl || TREE_CODE(fndecl) != FUNCTION_DECL || !DECL_SAVED_TREE(fndecl))
@@ -520,8 +459,8 @@ static __attribute__((noinline)) void finish_function_body(tree fndecl)
 	visited = NULL;
 
 	/* a value assigned to a local pointer: what the pointer then does */
-	for (i = first; i < nuses; i++) {
-		struct ia_use *u = &uses[i];
+	for (i = first; i < ia_nuses; i++) {
+		struct ia_use *u = &ia_uses[i];
 		struct ia_var *iv;
 
 		if (u->slot.kind != IA_LOCAL)
@@ -532,7 +471,7 @@ static __attribute__((noinline)) void finish_function_body(tree fndecl)
 		else if (iv->escaped == 1) {
 			u->slot.kind = IA_LOCAL_ARG;
 			u->slot.callee = iv->callee;
-			u->slot.callee_name = iv->callee ? decl_name(iv->callee) : NULL;
+			u->slot.callee_name = iv->callee ? ia_decl_name(iv->callee) : NULL;
 			u->slot.argno = iv->argno;
 		} else if (iv->escaped)
 			u->slot.kind = IA_LOCAL_ESCAPE;
@@ -673,439 +612,10 @@ void cachehot_inline_finish_decl(tree d)
 	visited = NULL;
 }
 
-/* ---- the call graph after IPA ------------------------------------------- */
-
-/* The name of a function without a clone suffix: "f.part.0" -> "f". */
-static int same_base_name(tree a, tree b)
+/* The walk's per-body table of local function pointers, freed at the
+ * unit's end (ia_finish_unit). */
+void ia_syntax_reset(void)
 {
-	const char *x, *y;
-	size_t n;
-
-	if (!a || !b || !DECL_NAME(a) || !DECL_NAME(b))
-		return 0;
-	x = IDENTIFIER_POINTER(DECL_NAME(a));
-	y = IDENTIFIER_POINTER(DECL_NAME(b));
-	n = strlen(y);
-	return strncmp(x, y, n) == 0 && (x[n] == 0 || x[n] == '.');
-}
-
-/* Does a reference from 'referring' belong to the use context 'ctx'? */
-static int referrer_is(symtab_node *referring, tree ctx)
-{
-	cgraph_node *cn;
-	tree d;
-
-	if (!referring || !ctx)
-		return 0;
-	if (referring->decl == ctx)
-		return 1;
-	cn = dyn_cast<cgraph_node *>(referring);
-	if (!cn || TREE_CODE(ctx) != FUNCTION_DECL)
-		return 0;
-	/* clones (constprop, isra, part) come from the context function */
-	for (; cn; cn = cn->clone_of) {
-		if (cn->decl == ctx || cn->former_clone_of == ctx)
-			return 1;
-		for (d = cn->decl; d && TREE_CODE(d) == FUNCTION_DECL; d = DECL_ABSTRACT_ORIGIN(d)) {
-			if (d == ctx)
-				return 1;
-			if (DECL_ABSTRACT_ORIGIN(d) == d)
-				break;
-		}
-		if (same_base_name(cn->decl, ctx) && DECL_CONTEXT(cn->decl) == DECL_CONTEXT(ctx))
-			return 1;
-	}
-	return 0;
-}
-
-/* Is block b (or one around it) the body of ctx inlined somewhere? */
-static int block_inlined_from(tree b, tree ctx)
-{
-	for (; b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
-		if (inlined_function_outer_scope_p(b) && block_ultimate_origin(b) == ctx)
-			return 1;
-	return 0;
-}
-
-/* Does the reference come from ctx, or from a copy of ctx's body that an
- * (early) inliner put into another function? "return a ? f : b ? g : h;"
- * in a static helper inlined into its caller: the references are then the
- * caller's, and the copies of f, g and h are still emitted. */
-static int ref_from(ipa_ref *ref, tree ctx, tree fn)
-{
-	if (referrer_is(ref->referring, ctx))
-		return 1;
-	if (!ref->stmt || !ctx || TREE_CODE(ctx) != FUNCTION_DECL ||
-	    !is_a<cgraph_node *>(ref->referring) || !gimple_has_body_p(ref->referring->decl))
-		return 0;
-	if (block_inlined_from(gimple_block(ref->stmt), ctx))
-		return 1;
-	if (gimple_code(ref->stmt) == GIMPLE_PHI) {
-		gphi *phi = as_a<gphi *>(ref->stmt);
-		for (unsigned a = 0; a < gimple_phi_num_args(phi); a++) {
-			tree v = gimple_phi_arg_def(phi, a);
-			if (v && TREE_CODE(v) == ADDR_EXPR && TREE_OPERAND(v, 0) == fn &&
-			    block_inlined_from(LOCATION_BLOCK(gimple_phi_arg_location(phi, a)), ctx))
-				return 1;
-		}
-	}
-	return 0;
-}
-
-static int same_place(location_t a, location_t b)
-{
-	expanded_location x, y;
-
-	if (a == UNKNOWN_LOCATION || b == UNKNOWN_LOCATION)
-		return 0;
-	x = expand_location(a);
-	y = expand_location(b);
-	return x.file && y.file && x.line == y.line && x.column == y.column &&
-	       !strcmp(x.file, y.file);
-}
-
-/* Where a referring statement refers to fn: its location, or for a PHI
- * the locations of the arguments that are &fn. */
-static int stmt_places(gimple *stmt, tree fn, location_t *out, int max)
-{
-	int n = 0;
-	unsigned a;
-
-	if (gimple_code(stmt) != GIMPLE_PHI) {
-		if (gimple_location(stmt) != UNKNOWN_LOCATION && max > 0)
-			out[n++] = gimple_location(stmt);
-		return n;
-	}
-	for (a = 0; a < gimple_phi_num_args(stmt) && n < max; a++) {
-		tree v = gimple_phi_arg_def(stmt, a);
-
-		if (v && TREE_CODE(v) == ADDR_EXPR && TREE_OPERAND(v, 0) == fn &&
-		    gimple_phi_arg_location(as_a<gphi *>(stmt), a) != UNKNOWN_LOCATION)
-			out[n++] = gimple_phi_arg_location(as_a<gphi *>(stmt), a);
-	}
-	return n;
-}
-
-static int use_at(const struct ia_use *u, location_t l)
-{
-	int k;
-
-	if (same_place(l, u->loc))
-		return 1;
-	for (k = 0; k < u->nanc; k++)
-		if (same_place(l, u->anc[k]))
-			return 1;
-	return 0;
-}
-
-/* Several surviving uses of one function in one holding function: the
- * referring GIMPLE statements tell a folded use from a surviving one. Only
- * when every surviving reference from that function is matched to a use are
- * the unmatched uses dropped; otherwise all stay (better a duplicate than a
- * missed copy). Statement pointers are read only for functions that still
- * have a GIMPLE body. */
-static void refine_group(cgraph_node *node, tree fn, tree ctx)
-{
-	ipa_ref *ref = NULL;
-	unsigned r;
-	size_t j;
-
-	for (j = 0; j < nuses; j++)
-		if (uses[j].fn == fn && uses[j].context == ctx && uses[j].survives == 1)
-			uses[j].survives = 3; /* unmatched so far */
-	for (r = 0; node->iterate_referring(r, ref); r++) {
-		location_t places[8];
-		int np, p, hit = 0;
-
-		if (!ref || ref->use != IPA_REF_ADDR || !ref->referring ||
-		    !ref_from(ref, ctx, fn))
-			continue;
-		if (!ref->stmt || !is_a<cgraph_node *>(ref->referring) ||
-		    !gimple_has_body_p(ref->referring->decl))
-			goto keep_all;
-		np = stmt_places(ref->stmt, fn, places, 8);
-		for (j = 0; j < nuses; j++) {
-			struct ia_use *o = &uses[j];
-
-			if (o->fn != fn || o->context != ctx || o->survives < 2)
-				continue;
-			for (p = 0; p < np; p++)
-				if (use_at(o, places[p])) {
-					o->survives = 2;
-					hit = 1;
-				}
-		}
-		if (!hit)
-			goto keep_all;
-	}
-	for (j = 0; j < nuses; j++)
-		if (uses[j].fn == fn && uses[j].context == ctx && uses[j].survives >= 2)
-			uses[j].survives = uses[j].survives == 2 ? 1 : 0;
-	return;
-keep_all:
-	for (j = 0; j < nuses; j++)
-		if (uses[j].fn == fn && uses[j].context == ctx && uses[j].survives >= 2)
-			uses[j].survives = 1;
-}
-
-static void refine_by_statement(void)
-{
-	size_t i, j;
-
-	for (i = 0; i < nuses; i++) {
-		struct ia_use *u = &uses[i];
-		cgraph_node *node;
-		int group = 0;
-
-		if (u->survives != 1 || u->refined || !u->context ||
-		    TREE_CODE(u->context) != FUNCTION_DECL)
-			continue;
-		for (j = i; j < nuses; j++)
-			if (uses[j].fn == u->fn && uses[j].context == u->context) {
-				uses[j].refined = 1;
-				group += uses[j].survives == 1;
-			}
-		node = cgraph_node::get(u->fn);
-		if (group >= 2 && node)
-			refine_group(node, u->fn, u->context);
-	}
-}
-
-/* The outermost inlined call around stmt, in the function that holds it
- * (the .c file's line for a use inside an inlined header function). */
-static location_t outer_location(gimple *stmt)
-{
-	location_t loc = gimple_location(stmt);
-	for (tree b = gimple_block(stmt); b && TREE_CODE(b) == BLOCK; b = BLOCK_SUPERCONTEXT(b))
-		if (inlined_function_outer_scope_p(b))
-			loc = BLOCK_SOURCE_LOCATION(b);
-	return loc;
-}
-
-/* Bodies of header inline functions are not walked (header_inline): a use
- * there (btf_id_set8_contains() passing btf_id_cmp_func to bsearch(), in
- * 6.12 net/core/xdp.o) leaves no syntactic record. The call graph still
- * has the reference, from the function the header helper was inlined into:
- * record a use from the referring statement when no other is recorded. */
-static void uses_from_headers(void)
-{
-	cgraph_node *node;
-
-	FOR_EACH_DEFINED_FUNCTION(node) {
-		tree fn = node->decl;
-		ipa_ref *ref = NULL;
-		size_t i;
-
-		if (!is_inline_fn(fn) || node->inlined_to || DECL_EXTERNAL(fn))
-			continue;
-		for (i = 0; i < nuses; i++)
-			if (uses[i].fn == fn)
-				break;
-		if (i < nuses)
-			continue;
-		for (unsigned r = 0; node->iterate_referring(r, ref); r++) {
-			struct ia_use *u;
-			gimple *st;
-			if (!ref || ref->use != IPA_REF_ADDR || !(st = ref->stmt) ||
-			    !is_a<cgraph_node *>(ref->referring) ||
-			    !gimple_has_body_p(ref->referring->decl))
-				continue;
-			if (nuses == capuses) {
-				capuses = capuses ? 2 * capuses : 64;
-				uses = XRESIZEVEC(struct ia_use, uses, capuses);
-			}
-			u = &uses[nuses++];
-			memset(u, 0, sizeof(*u));
-			u->fn = fn;
-			u->fn_name = decl_name(fn);
-			u->is_inline = 1;
-			u->loc = outer_location(st);
-			u->context = ref->referring->decl;
-			u->context_name = decl_name(u->context);
-			u->refined = 1;
-			u->slot.kind = IA_OTHER;
-			if (is_gimple_call(st))
-				for (unsigned a = 0; a < gimple_call_num_args(st); a++) {
-					tree v = gimple_call_arg(st, a);
-					if (v && TREE_CODE(v) == ADDR_EXPR && TREE_OPERAND(v, 0) == fn) {
-						u->slot.kind = IA_ARG;
-						u->slot.argno = a + 1;
-						u->slot.callee = gimple_call_fndecl(st);
-						u->slot.callee_name = u->slot.callee
-							? decl_name(u->slot.callee) : NULL;
-						break;
-					}
-				}
-			u->survives = 1;
-			break;
-		}
-	}
-}
-
-static void all_ipa_passes_end_cb(void *event_data, void *data)
-{
-	size_t i;
-
-	for (i = 0; i < nuses; i++) {
-		struct ia_use *u = &uses[i];
-		cgraph_node *node;
-		ipa_ref *ref = NULL;
-		unsigned r;
-
-		u->survives = 0;
-		if (!u->is_inline)
-			continue;
-		node = cgraph_node::get(u->fn);
-		if (!node || node->inlined_to || !node->definition || DECL_EXTERNAL(u->fn))
-			continue;
-		for (r = 0; node->iterate_referring(r, ref); r++) {
-			if (!ref || ref->use != IPA_REF_ADDR)
-				continue;
-			if (ref->referring && ref_from(ref, u->context, u->fn)) {
-				u->survives = 1;
-				break;
-			}
-		}
-	}
-	refine_by_statement();
-	uses_from_headers();
-}
-
-/* ---- reporting ---------------------------------------------------------- */
-
-static int addressable(tree fn)
-{
-	if (lookup_attribute(IA_ATTR, DECL_ATTRIBUTES(fn)))
-		return 1;
-	return cachehot_ctx && DECL_NAME(fn) &&
-	       ch_sidecar_addressable(cachehot_ctx, IDENTIFIER_POINTER(DECL_NAME(fn)));
-}
-
-/* "f (defined at FILE:LINE)" into buf */
-
-/* "f/g/h": every function assigned to the selector variable, in order. */
-static void selector_names(char *buf, size_t size, const struct ia_use *u)
-{
-	size_t i, len = 0;
-	tree seen[16];
-	size_t nseen = 0, k;
-
-	buf[0] = 0;
-	for (i = 0; i < nuses; i++) {
-		const struct ia_use *o = &uses[i];
-
-		if (o->context != u->context || o->slot.var != u->slot.var ||
-		    o->slot.kind != u->slot.kind)
-			continue;
-		for (k = 0; k < nseen; k++)
-			if (seen[k] == o->fn)
-				break;
-		if (k < nseen || nseen == 16)
-			continue;
-		seen[nseen++] = o->fn;
-		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
-				len ? "/" : "", o->fn_name);
-		if (len >= size)
-			break;
-	}
-}
-
-
-static enum ch_inline_use core_use(enum ia_kind k)
-{
-	switch (k) {
-	case IA_SELECTOR: return CH_USE_SELECTOR;
-	case IA_LOCAL_ARG: return CH_USE_LOCAL_ARG;
-	case IA_LOCAL_ESCAPE:
-	case IA_LOCAL_UNUSED: return CH_USE_LOCAL;
-	case IA_TABLE: return CH_USE_TABLE;
-	case IA_FIELD: return CH_USE_FIELD;
-	case IA_ARG: return CH_USE_ARG;
-	case IA_GLOBAL: return CH_USE_GLOBAL;
-	case IA_RETURN: return CH_USE_RETURN;
-	case IA_COMPARE: return CH_USE_COMPARE;
-	case IA_ASM: return CH_USE_ASM;
-	default: return CH_USE_OTHER;
-	}
-}
-
-/* Print one use; the text comes from core (ch_inline_addr_message). */
-static void report(struct ia_use *u)
-{
-	char names[512];
-	struct ch_inline_finding f;
-	expanded_location x = expand_location(DECL_SOURCE_LOCATION(u->fn));
-	const char *msg;
-	int warn;
-
-	memset(&f, 0, sizeof(f));
-	f.function = decl_name(u->fn);
-	f.def_file = x.file && x.line ? x.file : NULL;
-	f.def_line = x.line > 0 ? (unsigned)x.line : 0;
-	f.use = core_use(u->slot.kind);
-	f.var = u->slot.var_name;
-	f.callee = u->slot.callee_name;
-	f.argno = u->slot.argno;
-	f.extern_def = TREE_PUBLIC(u->fn) && !DECL_EXTERNAL(u->fn);
-	if (f.use == CH_USE_SELECTOR) {
-		selector_names(names, sizeof(names), u);
-		f.alternatives = names;
-	}
-	msg = ch_inline_addr_message(cachehot_ctx, &f);
-	warn = ch_inline_use_fixable(f.use) || !cachehot_opts.inline_notes;
-	struct ch_record r;
-	ch_record_init(&r, CH_CHECK_INLINE_ADDR, warn ? cachehot_opts.severity : CH_SEV_NOTE,
-		       msg);
-	r.field = f.function;
-	r.function = u->context && TREE_CODE(u->context) == FUNCTION_DECL
-		     ? decl_name(u->context) : NULL;
-	r.confidence = "exact";
-	r.evidence = "address taken after inlining (the call graph)";
-	cachehot_report(u->loc, &r);
-}
-
-/* CACHEHOT_INLINE_DEBUG=1: every recorded use and why it is (not) reported */
-static void debug_dump(void)
-{
-	size_t i;
-
-	for (i = 0; i < nuses; i++) {
-		const struct ia_use *u = &uses[i];
-		expanded_location x = expand_location(u->loc);
-
-		fprintf(stderr, "cachehot-inline-debug: %s:%d:%d: %s in %s kind=%d inline=%d survives=%d written=%d addressable=%d\n",
-			x.file ? x.file : "?", x.line, x.column, u->fn_name,
-			u->context_name, (int)u->slot.kind, u->is_inline, u->survives,
-			u->survives ? (int)TREE_ASM_WRITTEN(u->fn) : -1,
-			u->survives ? addressable(u->fn) : -1);
-	}
-}
-
-static void finish_unit_cb(void *event_data, void *data)
-{
-	size_t i, j;
-
-	if (getenv("CACHEHOT_INLINE_DEBUG"))
-		debug_dump();
-	for (i = 0; i < nuses; i++) {
-		struct ia_use *u = &uses[i];
-
-		if (!u->survives || u->reported || !u->is_inline)
-			continue;
-		if (!TREE_ASM_WRITTEN(u->fn) || addressable(u->fn))
-			continue;
-		/* one diagnostic per use site */
-		for (j = 0; j < i; j++)
-			if (uses[j].reported && uses[j].fn == u->fn && uses[j].loc == u->loc)
-				break;
-		if (j < i)
-			continue;
-		u->reported = 1;
-		report(u);
-	}
-	XDELETEVEC(uses);
-	uses = NULL;
-	nuses = capuses = 0;
 	XDELETEVEC(vars);
 	vars = NULL;
 	nvars = capvars = 0;
@@ -1121,7 +631,7 @@ static tree handle_addressable(tree *node, tree name, tree args, int flags,
 	if (!d || TREE_CODE(d) != FUNCTION_DECL) {
 		cachehot_error(CH_CHECK_INLINE_ADDR, d && DECL_P(d) ? DECL_SOURCE_LOCATION(d) : input_location,
 			       ch_msg_addressable_not_function(cachehot_ctx,
-							       d && DECL_P(d) ? decl_name(d) : "a type"));
+							       d && DECL_P(d) ? ia_decl_name(d) : "a type"));
 		*no_add_attrs = true;
 		return NULL_TREE;
 	}
@@ -1148,6 +658,6 @@ void cachehot_inline_init(const char *plugin_name)
 		return;
 	ia_enabled = 1;
 	register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, pre_genericize_cb, NULL);
-	register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_END, all_ipa_passes_end_cb, NULL);
-	register_callback(plugin_name, PLUGIN_FINISH_UNIT, finish_unit_cb, NULL);
+	register_callback(plugin_name, PLUGIN_ALL_IPA_PASSES_END, ia_all_ipa_passes_end, NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_UNIT, ia_finish_unit, NULL);
 }
