@@ -30,6 +30,11 @@
  * hands malloc'd memory over to GCC (GCC copies the strings it is given).
  *
  * Compiled as C++ (plugin/rules.mk), written C-style.
+ *
+ * Not in the AddressSanitizer build (make plugin-asan): there every block
+ * must come from ASan's allocator, whose redzones are the point, and the
+ * libc pointers freed here through __libc_free were ASan's (cc1 aborted,
+ * "munmap_chunk(): invalid pointer").
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -38,6 +43,8 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/mman.h>
+
+#ifndef __SANITIZE_ADDRESS__
 
 extern "C" {
 void *__libc_malloc(size_t);
@@ -222,3 +229,5 @@ char *xstrdup(const char *s)
 	size_t n = strlen(s) + 1;
 	return (char *)memcpy(xmalloc(n), s, n);
 }
+
+#endif /* !__SANITIZE_ADDRESS__ */

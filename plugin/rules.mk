@@ -52,3 +52,32 @@ $(PLUGIN_DECIDE_SO): $(filter-out $(BUILD)/plugin/counter-silent.o,$(PLUGIN_OBJS
 
 .PHONY: plugin
 plugin: $(PLUGIN_SO)
+
+# make plugin-asan: the plugin and the core built with AddressSanitizer and
+# UBSan into $(BUILD)/plugin-asan/cachehot.so (plugin/heap.c then leaves
+# every block to ASan). make plugin-asan-check runs the plugin suite with it,
+# cc1 started with libasan preloaded (cc1 itself is not instrumented; its
+# leaks by design are not reported). Not part of make check: the suite takes
+# about three times as long.
+PLUGIN_ASAN_DIR   := $(BUILD)/plugin-asan
+PLUGIN_ASAN_SO    := $(PLUGIN_ASAN_DIR)/cachehot.so
+PLUGIN_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+PLUGIN_ASAN_OBJS  := $(patsubst plugin/%.c,$(PLUGIN_ASAN_DIR)/plugin/%.o,$(PLUGIN_SRCS)) \
+		     $(patsubst core/%.c,$(PLUGIN_ASAN_DIR)/core/%.o,$(filter-out core/objsec.c,$(CORE_SRCS)))
+$(PLUGIN_ASAN_DIR)/plugin/%.o: plugin/%.c $(wildcard plugin/*.h) $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -x c++ $(PLUGIN_CXXFLAGS) $(PLUGIN_ASAN_FLAGS) -c -o $@ $<
+$(PLUGIN_ASAN_DIR)/core/%.o: core/%.c $(CORE_HDRS)
+	@mkdir -p $(@D)
+	$(CXX) -x c++ -std=gnu++11 $(CFLAGS) $(WARN) -fPIC -fno-rtti $(PLUGIN_ASAN_FLAGS) -c -o $@ $<
+$(PLUGIN_ASAN_SO): $(PLUGIN_ASAN_OBJS) plugin/exports.map
+	$(CXX) -shared $(PLUGIN_ASAN_FLAGS) -static-libstdc++ -static-libgcc -Wl,--exclude-libs,ALL \
+		-Wl,--version-script=plugin/exports.map -o $@ $(filter %.o,$^) $(CORE_LIBS)
+
+.PHONY: plugin-asan plugin-asan-check
+plugin-asan: deps
+	@$(MAKE) --no-print-directory $(PLUGIN_ASAN_SO)
+plugin-asan-check: plugin-asan
+	@$(MAKE) --no-print-directory all
+	@CACHEHOT_TEST_PLUGIN=$(abspath $(PLUGIN_ASAN_SO)) \
+		CACHEHOT_TEST_PRELOAD=$$($(CC) -print-file-name=libasan.so) tests/run.sh plugin

@@ -5,7 +5,16 @@
 # internal compiler error fails the case.
 . "$(dirname "$0")/../lib.sh"
 cd "$TOP"
-PLUGIN=$TOP/plugin/cachehot.so
+# CACHEHOT_TEST_PLUGIN: another build of the plugin (make plugin-asan-check:
+# the ASan build, with CACHEHOT_TEST_PRELOAD=libasan.so preloaded into every
+# program the suite starts; its cases are the same, and an ASan or UBSan
+# report makes the case's output differ)
+PLUGIN=${CACHEHOT_TEST_PLUGIN:-$TOP/plugin/cachehot.so}
+if [ -n "${CACHEHOT_TEST_PRELOAD:-}" ]; then
+	export LD_PRELOAD=$CACHEHOT_TEST_PRELOAD
+	export ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=99${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+	export UBSAN_OPTIONS=print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}
+fi
 [ -f "$PLUGIN" ] || { fail plugin-build "$PLUGIN missing"; exit 0; }
 CC=${CC:-gcc}
 export LC_ALL=C
@@ -53,7 +62,8 @@ DECIDE=$TOP/build/plugin-check-decide/cachehot.so
 if [ -f "$DECIDE" ]; then
 	diffs=$(for f in tests/plugin/cases/counter_*.c; do
 		a=$($CC -fplugin="$PLUGIN" -O2 -Iinclude -c "$f" -o /dev/null -fdiagnostics-plain-output 2>&1)
-		b=$($CC -fplugin="$DECIDE" -O2 -Iinclude -c "$f" -o /dev/null -fdiagnostics-plain-output 2>&1)
+		# (the plain build, also in make plugin-asan-check: without libasan)
+		b=$(env -u LD_PRELOAD $CC -fplugin="$DECIDE" -O2 -Iinclude -c "$f" -o /dev/null -fdiagnostics-plain-output 2>&1)
 		[ "$a" = "$b" ] || echo "$f: $( (echo "$b" | grep 'internal compiler error'
 			diff <(echo "$a") <(echo "$b") | grep '^[<>]') | head -1)"
 	done)
