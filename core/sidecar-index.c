@@ -651,6 +651,66 @@ static void index_free(ch_ctx *ctx)
 
 static const struct ch_side_lazy_ops index_ops = { index_need, index_all, index_free };
 
+/* The fuzz harness's forger (fuzz/fuzz_sidecar_index.c): every check of
+ * the index image img (len bytes, as on disk) made to match what it holds,
+ * so that fuzzing reaches what lies behind the checks (record ranges,
+ * offsets, names, line numbers), which must never read outside the index or
+ * the text however wrong they are. An image whose counts do not give its
+ * length, and a slot whose records lie outside the image, are left as they
+ * are (map_index and slot_ok turn them away before any check). */
+void ch_sidecar_index_reseal(void *img, size_t len)
+{
+	struct idx_header *h = (struct idx_header *)img;
+	struct idx_slot *sl;
+	struct idx_rec *recs;
+	uint32_t k;
+	if (len < sizeof(*h) ||
+	    len != sizeof(*h) + (size_t)h->nslots * sizeof(*sl) +
+			   ((size_t)h->nrecs + h->nother) * sizeof(*recs))
+		return;
+	sl = (struct idx_slot *)(h + 1);
+	recs = (struct idx_rec *)(sl + h->nslots);
+	for (k = 0; k < h->nslots; k++)
+		if ((uint64_t)sl[k].first + sl[k].count <= h->nrecs)
+			sl[k].check = slot_check(&sl[k], k, recs);
+	h->other_check = other_check(h, recs + h->nrecs);
+}
+
+/* The fuzz harness's test for a forged part (its oracle, a whole parse's
+ * answers, holds only for damage the checks can see): 1 if img (len bytes)
+ * has the header's counts and other records, or a slot and its records,
+ * passing their check while differing from good (the index as written,
+ * good_len bytes). libFuzzer learns a check's value from the comparison
+ * and writes it into the input, so an input of the plain mode can carry a
+ * forged part too. */
+int ch_sidecar_index_forged(const void *img, size_t len, const void *good, size_t good_len)
+{
+	const struct idx_header *h = (const struct idx_header *)img, *g = (const struct idx_header *)good;
+	const struct idx_slot *sl, *gsl;
+	const struct idx_rec *recs, *grecs;
+	uint32_t k;
+	if (len < sizeof(*h) || good_len < sizeof(*g) || memcmp(h->magic, IDX_MAGIC, 8) ||
+	    len != sizeof(*h) + (size_t)h->nslots * sizeof(*sl) +
+			   ((size_t)h->nrecs + h->nother) * sizeof(*recs))
+		return 0;   /* map_index turns it away */
+	sl = (const struct idx_slot *)(h + 1);
+	recs = (const struct idx_rec *)(sl + h->nslots);
+	gsl = (const struct idx_slot *)(g + 1);
+	grecs = (const struct idx_rec *)(gsl + g->nslots);
+	if (other_check(h, recs + h->nrecs) == h->other_check &&
+	    (h->text_len != g->text_len || h->nslots != g->nslots || h->nrecs != g->nrecs ||
+	     h->nother != g->nother || h->nlines != g->nlines ||
+	     memcmp(recs + h->nrecs, grecs + g->nrecs, (size_t)h->nother * sizeof(*recs))))
+		return 1;
+	for (k = 0; k < h->nslots; k++)
+		if ((uint64_t)sl[k].first + sl[k].count <= h->nrecs &&
+		    slot_check(&sl[k], k, recs) == sl[k].check &&
+		    (k >= g->nslots || memcmp(&sl[k], &gsl[k], sizeof(*sl)) ||
+		     memcmp(recs + sl[k].first, grecs + gsl[k].first, (size_t)sl[k].count * sizeof(*recs))))
+			return 1;
+	return 0;
+}
+
 int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir)
 {
 	char dirbuf[4096], idx[4200];

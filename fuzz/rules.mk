@@ -7,7 +7,7 @@ FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS    ?= 1
-FUZZ_NAMES   := sidecar eval dwarf btf census manifest driver access netcl asserts
+FUZZ_NAMES   := sidecar sidecar_index eval dwarf btf census manifest driver access netcl asserts
 FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz-%,$(FUZZ_NAMES))
 DEB_PACKAGES += clang-14 libclang-rt-14-dev
 

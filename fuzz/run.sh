@@ -1,6 +1,6 @@
 #!/bin/bash
 # fuzz/run.sh [NAME...] -- run the libFuzzer harnesses built by `make
-# fuzz-build` (all, or the named ones: sidecar eval dwarf btf census manifest
+# fuzz-build` (all, or the named ones: sidecar sidecar_index eval dwarf btf census manifest
 # driver access netcl asserts), each for FUZZ_SECONDS at nice 19, over its corpus tests/fuzz/NAME
 # (kept in the repository; new inputs are added there) and seeds generated
 # under $BUILD/fuzz/seeds/NAME. Crashing inputs go to
@@ -14,13 +14,13 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
 BUILD=${BUILD:-build}
 SECS=${FUZZ_SECONDS:-60}
-names=("$@"); [ ${#names[@]} -gt 0 ] || names=(sidecar eval dwarf btf census manifest driver access netcl asserts)
+names=("$@"); [ ${#names[@]} -gt 0 ] || names=(sidecar sidecar_index eval dwarf btf census manifest driver access netcl asserts)
 S=$BUILD/fuzz/seeds
 export FUZZ_MANIFEST_OBJ=$TOP/$S/manifest-obj.o
 
 seeds() {   # small, from the tests' own inputs
-	[ -e "$S/.done" ] && [ -d "$S/asserts" ] && return   # (seeds of newer harnesses: again)
-	rm -rf "$S"; mkdir -p "$S"/{sidecar,eval,dwarf,btf,census,manifest,driver,access,netcl,asserts}
+	[ -e "$S/.done" ] && [ -d "$S/sidecar_index" ] && return   # (seeds of newer harnesses: again)
+	rm -rf "$S"; mkdir -p "$S"/{sidecar,sidecar_index,eval,dwarf,btf,census,manifest,driver,access,netcl,asserts}
 	cp examples/*.annotations tests/fixtures/*.ann "$S/sidecar/"
 	printf '(1 << L1_CACHE_SHIFT)\nL1_CACHE_SHIFT (CONFIG_X86_L1_CACHE_SHIFT)\nCONFIG_X86_L1_CACHE_SHIFT 6\n' >"$S/eval/x86"
 	printf '(_AC(1,UL) << 7)\n' >"$S/eval/ac"
@@ -61,6 +61,10 @@ seeds() {   # small, from the tests' own inputs
 	# -E asserts: the kvocab fixture preprocessed with the asserts header
 	gcc -E -include include/cachehot-asserts.h -Itests/kvocab tests/kvocab/ga_asserts.c \
 		-o "$S/asserts/ga_asserts.i" 2>/dev/null
+	# the sidecar index: the two good indexes of the harness's own sidecars
+	mkdir -p "$S/sidecar_index"
+	[ -x "$BUILD/fuzz/fuzz-sidecar_index" ] &&
+		FUZZ_SIDX_SEEDS=$S/sidecar_index "$BUILD/fuzz/fuzz-sidecar_index" /dev/null >/dev/null 2>&1
 	touch "$S/.done"
 }
 seeds
