@@ -19,13 +19,36 @@ static inline char *fuzz_string(const uint8_t *data, size_t size)
 	return s;
 }
 
+/* The files fuzz_file() made (and a manifest's lock file beside one),
+ * removed when the process exits (each replay of make check left them in
+ * /dev/shm). */
+static char fuzz_files[8][128];
+static void fuzz_files_remove(void)
+{
+	int i;
+	char lock[140];
+	for (i = 0; i < 8 && fuzz_files[i][0]; i++) {
+		unlink(fuzz_files[i]);
+		snprintf(lock, sizeof(lock), "%s.lock", fuzz_files[i]);   /* the manifest merge's */
+		unlink(lock);
+	}
+}
+
 /* The input written to a file of this process (readers that take a path:
  * libdwfl, libbpf, jansson); the path stays valid until the next call. */
 static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
 {
 	static char path[128];
 	FILE *f;
+	int i;
 	snprintf(path, sizeof(path), "/dev/shm/cachehot-fuzz-%d%s", (int)getpid(), suffix);
+	for (i = 0; i < 8 && fuzz_files[i][0] && strcmp(fuzz_files[i], path); i++)
+		;
+	if (i < 8 && !fuzz_files[i][0]) {
+		if (!i)
+			atexit(fuzz_files_remove);
+		memcpy(fuzz_files[i], path, sizeof(path));
+	}
 	f = fopen(path, "wb");
 	if (!f)
 		abort();

@@ -86,11 +86,33 @@ static char *slurp(const char *path, size_t *len)
 	return b;
 }
 
+/* at exit: the sidecars, their indexes (and temporaries) and the folders */
+static void cleanup(void)
+{
+	int w;
+	for (w = 0; w < 2; w++) {
+		DIR *dp = opendir(cache[w]);
+		struct dirent *e;
+		char p[400];
+		while (dp && (e = readdir(dp)))
+			if (e->d_name[0] != '.') {
+				snprintf(p, sizeof(p), "%s/%s", cache[w], e->d_name);
+				unlink(p);
+			}
+		if (dp)
+			closedir(dp);
+		rmdir(cache[w]);
+		unlink(side[w]);
+	}
+	rmdir(dir);
+}
+
 static void setup(void)
 {
 	int w;
 	snprintf(dir, sizeof(dir), "/dev/shm/cachehot-fuzz-sidx-%d", (int)getpid());
 	mkdir(dir, 0700);
+	atexit(cleanup);
 	for (w = 0; w < 2; w++) {
 		snprintf(side[w], sizeof(side[w]), "%s/side%d.ann", dir, w);
 		snprintf(cache[w], sizeof(cache[w]), "%s/cache%d", dir, w);
