@@ -2,7 +2,7 @@
 # "make install" and "make kernel-integration".
 DRIVER_SRCS := $(wildcard driver/*.c)
 DRIVER_OBJS := $(patsubst driver/%.c,$(BUILD)/driver/%.o,$(DRIVER_SRCS))
-DRIVER_HDRS := driver/driver.h driver/check.h core/cachehot-core.h
+DRIVER_HDRS := driver/driver.h driver/check.h core/cachehot-core.h $(wildcard core/api-*.h)
 DRIVER_LIBS := $(shell pkg-config --libs libgit2 2>/dev/null || echo -lgit2) -ldw
 # SARIF 2.1.0 schema for tests/driver: committed, unmodified
 # (third_party/sarif/README.md says where it comes from): no network.
