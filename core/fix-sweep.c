@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fix-sweep.c -- the search of the one fix per struct in one sweep: the
- * result of fix-search.c's reference search (tests/core/test-core.c
+ * result of fix-search.c's reference search (tests/core/test-fix.c
  * compares both on generated structs) in O(members + leaves x leaves per
  * line), plus O(members) per move.
  *
@@ -24,7 +24,7 @@
  * its first line (a window). Whether a break splits a group is a count per
  * position (recounted after a move). Cost: O(members + leaves * leaves per
  * line) plus O(members) per move. Same result as ch_fix_greedy_ref
- * (tests/core/test-core.c compares both on generated structs); a struct
+ * (tests/core/test-fix.c compares both on generated structs); a struct
  * whose offsets could go backwards along the order (a bit-field at a lower
  * byte than the one before it, a leaf outside its member) takes
  * ch_fix_greedy_ref. */

@@ -22,8 +22,8 @@ $(CORE_LIB): $(CORE_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/core/test-core: tests/core/test-core.c $(CORE_LIB)
-	$(CC) -std=gnu99 $(CFLAGS) $(WARN) -Icore -o $@ $< $(CORE_LIB) $(CORE_LIBS)
+$(BUILD)/core/test-core: $(wildcard tests/core/*.c tests/core/*.h) $(CORE_LIB)
+	$(CC) -std=gnu99 $(CFLAGS) $(WARN) -Icore -Itests/core -o $@ $(filter %.c,$^) $(CORE_LIB) $(CORE_LIBS)
 
 .PHONY: core
 core: $(CORE_LIB) $(CORE_CXX_OBJS)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Unit tests of core/ (tests/core/test-core.c).
+# Unit tests of core/ (tests/core/test-*.c, run by test-core.c).
 . "$(dirname "$0")/../lib.sh"
 bin=$BUILD/core/test-core
 [ -x "$bin" ] || { fail core-build "$bin missing (make core)"; exit 0; }
