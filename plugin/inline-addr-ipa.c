@@ -259,13 +259,7 @@ static void uses_from_headers(void)
 			    !is_a<cgraph_node *>(ref->referring) ||
 			    !gimple_has_body_p(ref->referring->decl))
 				continue;
-			if (ia_nuses == ia_capuses) {
-				ia_capuses = ia_capuses ? 2 * ia_capuses : 64;
-				ia_uses = XRESIZEVEC(struct ia_use, ia_uses, ia_capuses);
-			}
-			u = &ia_uses[ia_nuses++];
-			memset(u, 0, sizeof(*u));
-			u->fn = fn;
+			u = ia_use_new(fn);
 			u->fn_name = ia_decl_name(fn);
 			u->is_inline = 1;
 			u->loc = outer_location(st);

@@ -113,6 +113,20 @@ static struct ia_var *find_var(tree v, int create)
 	return &vars[nvars++];
 }
 
+/* A new use of fn's address, zeroed but for fn, appended to ia_uses. */
+struct ia_use *ia_use_new(tree fn)
+{
+	struct ia_use *u;
+	if (ia_nuses == ia_capuses) {
+		ia_capuses = ia_capuses ? 2 * ia_capuses : 64;
+		ia_uses = XRESIZEVEC(struct ia_use, ia_uses, ia_capuses);
+	}
+	u = &ia_uses[ia_nuses++];
+	memset(u, 0, sizeof(*u));
+	u->fn = fn;
+	return u;
+}
+
 static void record(tree fn, location_t loc, const struct ia_slot *s)
 {
 	size_t i;
@@ -123,13 +137,7 @@ static void record(tree fn, location_t loc, const struct ia_slot *s)
 	for (i = 0; i < ia_nuses; i++)
 		if (ia_uses[i].fn == fn && ia_uses[i].loc == loc && ia_uses[i].context == walk_context)
 			return;
-	if (ia_nuses == ia_capuses) {
-		ia_capuses = ia_capuses ? 2 * ia_capuses : 64;
-		ia_uses = XRESIZEVEC(struct ia_use, ia_uses, ia_capuses);
-	}
-	u = &ia_uses[ia_nuses++];
-	memset(u, 0, sizeof(*u));
-	u->fn = fn;
+	u = ia_use_new(fn);
 	u->loc = loc;
 	u->context = walk_context;
 	u->slot = *s;

@@ -82,6 +82,7 @@ extern struct ia_use *ia_uses;
 extern size_t ia_nuses, ia_capuses;
 
 /* inline-addr.c */
+struct ia_use *ia_use_new(tree fn);
 const char *ia_decl_name(tree d);
 int ia_is_inline_fn(tree fn);
 /* frees the walk's per-body state at the unit's end */
