@@ -14,7 +14,7 @@ LOG=$BUILD/long-check
 # Not here: make fuzz (time-boxed search, FUZZ_SECONDS) and make kernel-sweep
 # (the whole kernel twice: hours of CPU); tests/docs checks that every other
 # target the README documents is listed.
-ALL="kernel-check sparse-kernel layout-kernel bloat-kernel cocci-kernel counter-kernel
+ALL="plugin-asan-check kernel-check sparse-kernel layout-kernel bloat-kernel cocci-kernel counter-kernel
 annotate-kernel ccache-kernel kernel-groups kernel-integration userspace-check userspace-haproxy userspace-apache2 deb-check
 record-demo record-memcached record-haproxy"
 NOT_LONG_CHECK="check fuzz kernel-sweep deb long-check record-bench"
