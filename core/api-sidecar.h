@@ -38,11 +38,12 @@ int ch_sidecar_load_line(ch_ctx *ctx, const char *name, unsigned lineno, const c
 #define CH_SIDECAR_INDEX_MIN 256
 int ch_sidecar_load_cached(ch_ctx *ctx, const char *path, const char *cache_dir);
 /* For fuzzing only (fuzz/fuzz_sidecar_index.c; no engine calls it): make
- * the checks of an index image (len bytes, as on disk, modified in place)
- * match its content, as a forger would. */
+ * the checks of an index image (len bytes, as on disk, modified in place;
+ * 8-byte aligned) match its content, as a forger would. */
 void ch_sidecar_index_reseal(void *img, size_t len);
-/* For fuzzing only: 1 if a part of img (len bytes) passes its check but
- * differs from good (the index as written): a forged part. */
+/* For fuzzing only: 1 if img (len bytes) is an index the core would map and
+ * a part of it passes its check but differs from good (the index as
+ * written, good_len bytes): a forged part. Both 8-byte aligned. */
 int ch_sidecar_index_forged(const void *img, size_t len, const void *good, size_t good_len);
 /* Keep the answers of big struct fixes' layout searches (ch_struct_fix*)
  * across processes in cache_dir (NULL: the directory the sidecar index

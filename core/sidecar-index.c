@@ -657,7 +657,8 @@ static const struct ch_side_lazy_ops index_ops = { index_need, index_all, index_
  * offsets, names, line numbers), which must never read outside the index or
  * the text however wrong they are. An image whose counts do not give its
  * length, and a slot whose records lie outside the image, are left as they
- * are (map_index and slot_ok turn them away before any check). */
+ * are (map_index and slot_ok turn them away before any check). img must be
+ * 8-byte aligned (malloc'd). */
 void ch_sidecar_index_reseal(void *img, size_t len)
 {
 	struct idx_header *h = (struct idx_header *)img;
@@ -678,34 +679,45 @@ void ch_sidecar_index_reseal(void *img, size_t len)
 
 /* The fuzz harness's test for a forged part (its oracle, a whole parse's
  * answers, holds only for damage the checks can see): 1 if img (len bytes)
- * has the header's counts and other records, or a slot and its records,
- * passing their check while differing from good (the index as written,
- * good_len bytes). libFuzzer learns a check's value from the comparison
- * and writes it into the input, so an input of the plain mode can carry a
- * forged part too. */
+ * is an index map_index would take whose header's counts and other
+ * records, or one of whose slots and its records, pass their check while
+ * differing from good (the index as written, good_len bytes; a good_len
+ * its counts do not give is no index: 0). libFuzzer learns a check's value
+ * from the comparison and writes it into the input, so an input of the
+ * plain mode can carry a forged part too. img and good must be 8-byte
+ * aligned (malloc'd). */
 int ch_sidecar_index_forged(const void *img, size_t len, const void *good, size_t good_len)
 {
 	const struct idx_header *h = (const struct idx_header *)img, *g = (const struct idx_header *)good;
 	const struct idx_slot *sl, *gsl;
 	const struct idx_rec *recs, *grecs;
 	uint32_t k;
-	if (len < sizeof(*h) || good_len < sizeof(*g) || memcmp(h->magic, IDX_MAGIC, 8) ||
+	if (good_len < sizeof(*g) ||
+	    good_len != sizeof(*g) + (size_t)g->nslots * sizeof(*gsl) +
+				((size_t)g->nrecs + g->nother) * sizeof(*grecs))
+		return 0;   /* not an index as written */
+	/* what map_index turns away is never used: a whole parse follows */
+	if (len < sizeof(*h) || memcmp(h->magic, IDX_MAGIC, 8) || h->text_len != g->text_len ||
+	    !h->nslots || (h->nslots & (h->nslots - 1)) ||
 	    len != sizeof(*h) + (size_t)h->nslots * sizeof(*sl) +
 			   ((size_t)h->nrecs + h->nother) * sizeof(*recs))
-		return 0;   /* map_index turns it away */
+		return 0;
 	sl = (const struct idx_slot *)(h + 1);
 	recs = (const struct idx_rec *)(sl + h->nslots);
 	gsl = (const struct idx_slot *)(g + 1);
 	grecs = (const struct idx_rec *)(gsl + g->nslots);
-	if (other_check(h, recs + h->nrecs) == h->other_check &&
-	    (h->text_len != g->text_len || h->nslots != g->nslots || h->nrecs != g->nrecs ||
-	     h->nother != g->nother || h->nlines != g->nlines ||
-	     memcmp(recs + h->nrecs, grecs + g->nrecs, (size_t)h->nother * sizeof(*recs))))
-		return 1;
+	if (other_check(h, recs + h->nrecs) != h->other_check ||
+	    (h->nslots <= SMALL_INDEX_SLOTS && !small_index_ok(h)))
+		return 0;
+	if (h->nslots != g->nslots || h->nrecs != g->nrecs || h->nother != g->nother ||
+	    h->nlines != g->nlines ||
+	    memcmp(recs + h->nrecs, grecs + g->nrecs, (size_t)h->nother * sizeof(*recs)))
+		return 1;   /* counts or other lines changed, their check passing */
 	for (k = 0; k < h->nslots; k++)
 		if ((uint64_t)sl[k].first + sl[k].count <= h->nrecs &&
 		    slot_check(&sl[k], k, recs) == sl[k].check &&
-		    (k >= g->nslots || memcmp(&sl[k], &gsl[k], sizeof(*sl)) ||
+		    (memcmp(&sl[k], &gsl[k], sizeof(*sl)) ||
+		     (uint64_t)gsl[k].first + sl[k].count > g->nrecs ||
 		     memcmp(recs + sl[k].first, grecs + gsl[k].first, (size_t)sl[k].count * sizeof(*recs))))
 			return 1;
 	return 0;

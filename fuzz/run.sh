@@ -61,10 +61,15 @@ seeds() {   # small, from the tests' own inputs
 	# -E asserts: the kvocab fixture preprocessed with the asserts header
 	gcc -E -include include/cachehot-asserts.h -Itests/kvocab tests/kvocab/ga_asserts.c \
 		-o "$S/asserts/ga_asserts.i" 2>/dev/null
-	# the sidecar index: the two good indexes of the harness's own sidecars
+	# the sidecar index: the good indexes of the harness's own sidecars,
+	# written by one run of an empty input (a regular file: libFuzzer reads
+	# any other argument as a corpus folder)
 	mkdir -p "$S/sidecar_index"
+	: >"$S/empty"
 	[ -x "$BUILD/fuzz/fuzz-sidecar_index" ] &&
-		FUZZ_SIDX_SEEDS=$S/sidecar_index "$BUILD/fuzz/fuzz-sidecar_index" /dev/null >/dev/null 2>&1
+		FUZZ_SIDX_SEEDS=$S/sidecar_index "$BUILD/fuzz/fuzz-sidecar_index" "$S/empty" >/dev/null 2>&1
+	rm -f "$S/empty"
+	[ -f "$S/sidecar_index/big-forged" ] || { echo "fuzz/run.sh: no sidecar_index seeds (fuzz-sidecar_index built?)" >&2; return; }
 	touch "$S/.done"
 }
 seeds

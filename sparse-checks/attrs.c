@@ -425,7 +425,7 @@ void ch_attr_reset(void)
 }
 
 /* ---- the attribute callbacks --------------------------------------------- */
-/* Texts of these errors are the GCC plugin's (plugin/cachehot.c) so that
+/* Texts of these errors are the GCC plugin's (plugin/attributes.c) so that
  * both engines say the same. */
 static int count_args(const struct expression *e)
 {
