@@ -346,6 +346,26 @@ static int small_index_ok(const struct idx_header *h)
 	return at == h->nrecs;
 }
 
+/* The bytes an index of h's counts takes. */
+static size_t index_size(const struct idx_header *h)
+{
+	return sizeof(*h) + (size_t)h->nslots * sizeof(struct idx_slot) +
+	       ((size_t)h->nrecs + h->nother) * sizeof(struct idx_rec);
+}
+
+/* An index image of len bytes for a text of text_len bytes that passes
+ * every check made when it is mapped (but the file's identity): magic,
+ * text length, its own size, a power-of-two table, the header's and other
+ * lines' check, and a small index's slots. */
+static int index_well_formed(const struct idx_header *h, size_t len, uint64_t text_len)
+{
+	return len >= sizeof(*h) && !memcmp(h->magic, IDX_MAGIC, 8) && h->text_len == text_len &&
+	       index_size(h) == len && h->nslots && !(h->nslots & (h->nslots - 1)) &&
+	       other_check(h, (const struct idx_rec *)((const struct idx_slot *)(h + 1) + h->nslots) +
+				      h->nrecs) == h->other_check &&
+	       (h->nslots > SMALL_INDEX_SLOTS || small_index_ok(h));
+}
+
 /* Map the index at path for the file of key (n bytes); NULL if absent or
  * not exactly that file's. */
 static void *map_index(const char *path, size_t n, const struct idx_key *key, size_t *map_len)
@@ -354,7 +374,6 @@ static void *map_index(const char *path, size_t n, const struct idx_key *key, si
 	const struct idx_header *h;
 	void *m;
 	int fd = open(path, O_RDONLY);
-	size_t want;
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) || (size_t)st.st_size < sizeof(*h)) {
@@ -366,13 +385,7 @@ static void *map_index(const char *path, size_t n, const struct idx_key *key, si
 	if (m == MAP_FAILED)
 		return NULL;
 	h = (const struct idx_header *)m;
-	want = sizeof(*h) + (size_t)h->nslots * sizeof(struct idx_slot) +
-	       ((size_t)h->nrecs + h->nother) * sizeof(struct idx_rec);
-	if (memcmp(h->magic, IDX_MAGIC, 8) || memcmp(&h->key, key, sizeof(*key)) || h->text_len != n ||
-	    want != (size_t)st.st_size || !h->nslots || (h->nslots & (h->nslots - 1)) ||
-	    other_check(h, (const struct idx_rec *)((const struct idx_slot *)(h + 1) + h->nslots) + h->nrecs) !=
-		    h->other_check ||
-	    (h->nslots <= SMALL_INDEX_SLOTS && !small_index_ok(h))) {
+	if (memcmp(&h->key, key, sizeof(*key)) || !index_well_formed(h, (size_t)st.st_size, n)) {
 		munmap(m, (size_t)st.st_size);
 		return NULL;
 	}
@@ -665,9 +678,7 @@ void ch_sidecar_index_reseal(void *img, size_t len)
 	struct idx_slot *sl;
 	struct idx_rec *recs;
 	uint32_t k;
-	if (len < sizeof(*h) ||
-	    len != sizeof(*h) + (size_t)h->nslots * sizeof(*sl) +
-			   ((size_t)h->nrecs + h->nother) * sizeof(*recs))
+	if (len < sizeof(*h) || index_size(h) != len)
 		return;
 	sl = (struct idx_slot *)(h + 1);
 	recs = (struct idx_rec *)(sl + h->nslots);
@@ -692,23 +703,15 @@ int ch_sidecar_index_forged(const void *img, size_t len, const void *good, size_
 	const struct idx_slot *sl, *gsl;
 	const struct idx_rec *recs, *grecs;
 	uint32_t k;
-	if (good_len < sizeof(*g) ||
-	    good_len != sizeof(*g) + (size_t)g->nslots * sizeof(*gsl) +
-				((size_t)g->nrecs + g->nother) * sizeof(*grecs))
+	if (good_len < sizeof(*g) || index_size(g) != good_len)
 		return 0;   /* not an index as written */
 	/* what map_index turns away is never used: a whole parse follows */
-	if (len < sizeof(*h) || memcmp(h->magic, IDX_MAGIC, 8) || h->text_len != g->text_len ||
-	    !h->nslots || (h->nslots & (h->nslots - 1)) ||
-	    len != sizeof(*h) + (size_t)h->nslots * sizeof(*sl) +
-			   ((size_t)h->nrecs + h->nother) * sizeof(*recs))
+	if (!index_well_formed(h, len, g->text_len))
 		return 0;
 	sl = (const struct idx_slot *)(h + 1);
 	recs = (const struct idx_rec *)(sl + h->nslots);
 	gsl = (const struct idx_slot *)(g + 1);
 	grecs = (const struct idx_rec *)(gsl + g->nslots);
-	if (other_check(h, recs + h->nrecs) != h->other_check ||
-	    (h->nslots <= SMALL_INDEX_SLOTS && !small_index_ok(h)))
-		return 0;
 	if (h->nslots != g->nslots || h->nrecs != g->nrecs || h->nother != g->nother ||
 	    h->nlines != g->nlines ||
 	    memcmp(recs + h->nrecs, grecs + g->nrecs, (size_t)h->nother * sizeof(*recs)))
