@@ -133,6 +133,11 @@ ch_access_facts *cachehot_access_facts(void);
 void cachehot_build_init(const char *plugin_name, const char *annotations, const char *once,
 			 bool records);
 void cachehot_build_finish_init(const char *plugin_name);
+
+/* plugin/dispatch.c: GCC's event dispatch off from PLUGIN_ALL_IPA_PASSES_END
+ * to the end of the unit's compilation, when cachehot is the compile's only
+ * plugin and pass_events_wanted (the recording mode) is false. */
+void cachehot_dispatch_init(const char *plugin_name, bool pass_events_wanted);
 /* The unit's options as 16 hex digits (with its source, its identity). */
 const char *cachehot_unit_flags(void);
 /* A source file's name in the unit's records (malloc'd, or NULL: keep the

@@ -599,6 +599,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	const char *access_path = NULL, *once = NULL;
 	std::string sidecars;
 	bool records = true;
+	bool recording = false;
 
 	plugin_name_used = info->base_name;
 	cachehot_info.help = plugin_help();
@@ -700,6 +701,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 				error("cachehot: %<-fplugin-arg-%s-%s%> takes 0 or 1",
 				      plugin_name_used, k);
 		} else if (!strcmp(k, "record")) {
+			recording = true;
 			if (const char *e = cachehot_record_init(info->base_name, v))
 				error("cachehot: %s", e);
 		} else if (!strcmp(k, "findings")) {
@@ -746,5 +748,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 	cachehot_build_init(info->base_name, sidecars.empty() ? NULL : xstrdup(sidecars.c_str()),
 			    once, records);
 	cachehot_build_finish_init(info->base_name);   /* last */
+	cachehot_dispatch_init(info->base_name, recording);
 	return 0;
 }

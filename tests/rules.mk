@@ -3,7 +3,7 @@
 #       sparse checker and cachehot-layout against GCC's own layout on N
 #       generated structs (tests/fuzz-engines/fuzz.sh; docs/reliability.md).
 #       `make check` runs 300 of them (tests/fuzz-engines/run.sh).
-DEB_PACKAGES += python3 perl jq bear cmake bsdutils ccache icecc
+DEB_PACKAGES += python3 perl jq bear cmake bsdutils ccache icecc valgrind
 N    ?= 10000
 SEED ?= 1
 .PHONY: fuzz-engines

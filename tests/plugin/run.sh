@@ -514,6 +514,58 @@ n=$($CC -fplugin="$PLUGIN" -Iinclude -O2 -flto -ffat-lto-objects -c tests/inline
 expect_eq plugin/lto-fat-inline-addr 2 "$n"
 rm -rf "$t"
 
+# plugin/dispatch.c: cc1's pass events are not dispatched while cachehot is
+# the only plugin (valgrind's callgrind counts cc1's calls of
+# invoke_plugin_callbacks_full from execute_one_pass: none); with a second
+# plugin (tests/plugin/probe/events.c) every one is, and that plugin sees
+# the same events of GCC's own passes as without cachehot.
+t=$(mktemp -d)
+printf 'static inline int sq(int x) { return x * x; }\nint (*pick)(int) = sq;\nint g(int y) { int s = 0; for (int i = 0; i < y; i++) s += sq(i); return s; }\n' >"$t/two.c"
+if g++ -shared -fPIC -O1 -I"$($CC -print-file-name=plugin)/include" -o "$t/probe.so" \
+	tests/plugin/probe/events.c 2>"$t/probe.err"; then
+	probe() { $CC "$@" -O2 -c "$t/two.c" -o /dev/null 2>&1 | grep '^probe:'; }
+	alone=$(probe -fplugin="$t/probe.so")
+	first=$(probe -fplugin="$PLUGIN" -fplugin="$t/probe.so")
+	second=$(probe -fplugin="$t/probe.so" -fplugin="$PLUGIN")
+	others() { echo "$1" | sed 's/.*\(other-gates=\)/\1/'; }
+	expect_eq plugin/dispatch-second-plugin "$(others "$alone") / $(others "$alone")" \
+		"$(others "$first") / $(others "$second")"
+	if [ -z "$SANLOG" ]; then   # valgrind and ASan do not mix
+		printf '#!/bin/sh\ncase "$1" in */cc1) exec valgrind -q --tool=callgrind --callgrind-out-file="$CGOUT" "$@" ;; *) exec "$@" ;; esac\n' >"$t/cg"
+		chmod +x "$t/cg"
+		calls() {   # calls of invoke_plugin_callbacks_full from execute_one_pass
+			awk 'function nm(s,  id, rest) { id = s; sub(/\).*/, ")", id); rest = s
+				sub(/^\([0-9]+\) ?/, "", rest); if (rest != "") name[id] = rest; return name[id] }
+			/^fn=/ { fn = nm(substr($0, 4)) }
+			/^cfn=/ { cfn = nm(substr($0, 5)) }
+			/^calls=/ { split($0, a, /[= ]/)
+				if (fn ~ /^execute_one_pass/ && cfn ~ /^invoke_plugin_callbacks_full/) n += a[2] }
+			END { print n + 0 }' "$1"
+		}
+		CGOUT=$t/alone.cg $CC -wrapper "$t/cg" -fplugin="$PLUGIN" -O2 -c "$t/two.c" -o /dev/null 2>/dev/null
+		both=$(CGOUT=$t/both.cg $CC -wrapper "$t/cg" -fplugin="$PLUGIN" -fplugin="$t/probe.so" -O2 \
+			-c "$t/two.c" -o /dev/null 2>&1 | grep '^probe:')
+		g=$(echo "$both" | sed -n 's/.*gates=\([0-9]*\) passes=\([0-9]*\).*/\1 \2/p')
+		expect_eq plugin/dispatch-off "alone 0, with a second plugin $(( ${g% *} + ${g#* } )) (> 0: ${g:+yes})" \
+			"alone $(calls "$t/alone.cg"), with a second plugin $(calls "$t/both.cg") (> 0: $([ "${g% *}" -gt 0 ] 2>/dev/null && echo yes))"
+	fi
+else
+	fail plugin/dispatch-second-plugin "probe plugin does not build: $(head -3 "$t/probe.err")"
+fi
+# the events cachehot wants after the switch: PLUGIN_FINISH after an error
+# raised while expanding (its findings= file is written), and under
+# -fsyntax-only (no switch: nothing follows the parse)
+printf '#include <cachehot.h>\nstruct s { int a __cacheline_hot; int b __cacheline_read_mostly; };\nextern void bad(void) __attribute__((error("do not call")));\nint f(struct s *p) { if (p->a == 42) bad(); return p->b; }\n' >"$t/err.c"
+for m in -c -fsyntax-only; do
+	rm -f "$t/rec.json"
+	$CC -fplugin="$PLUGIN" -fplugin-arg-cachehot-findings="$t/rec.json" -Iinclude -O2 $m "$t/err.c" \
+		-o "$t/err.o" >/dev/null 2>&1
+	echo "rc=$? $(jq -r '"\(.check) \(.line):\(.column) \(.field)"' "$t/rec.json" 2>&1 | tr '\n' ' ')"
+done >"$t/finish"
+expect_eq plugin/dispatch-finish-after-error "rc=1 cachehot-false-sharing 2:8 null cachehot-false-sharing 2:39 b 
+rc=0 cachehot-false-sharing 2:8 null cachehot-false-sharing 2:39 b " "$(cat "$t/finish")"
+rm -rf "$t"
+
 # robustness: broken and C++ inputs may fail to compile, but never crash cc1
 for f in tests/plugin/robust/*; do
 	case "$f" in *.cc) c=g++ ;; *) c=$CC ;; esac
