@@ -70,8 +70,12 @@ static void parse_then_off(void)
 {
 	front_end_parse();
 	/* what follows the parse: the regular IPA passes, whose end sets the
-	 * flag again, run unless the unit is only streamed for LTO */
-	if (!flag_syntax_only && !(flag_generate_lto && !flag_fat_lto_objects))
+	 * flag again, run unless the unit is only streamed for LTO (the test
+	 * of ipa_passes(), cgraphunit.cc; in_lto_p is never true here). Under
+	 * -fsyntax-only compile_file() returns before the cleanups hook, so
+	 * the flag must stay on; flag_wpa is lto1's, where plugin_init
+	 * registers nothing of this (cachehot.c: "GNU GIMPLE"). */
+	if (!flag_syntax_only && !(flag_lto && !flag_fat_lto_objects))
 		dispatch_set(false);
 }
 
