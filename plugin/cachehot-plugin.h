@@ -134,9 +134,10 @@ void cachehot_build_init(const char *plugin_name, const char *annotations, const
 			 bool records);
 void cachehot_build_finish_init(const char *plugin_name);
 
-/* plugin/dispatch.c: GCC's event dispatch off from PLUGIN_ALL_IPA_PASSES_END
- * to the end of the unit's compilation, when cachehot is the compile's only
- * plugin and pass_events_wanted (the recording mode) is false. */
+/* plugin/dispatch.c: GCC's event dispatch off from the end of the parse to
+ * the end of the regular IPA passes and from PLUGIN_ALL_IPA_PASSES_END to the
+ * end of the unit's compilation, when cachehot is the compile's only plugin
+ * and pass_events_wanted (the recording mode) is false. */
 void cachehot_dispatch_init(const char *plugin_name, bool pass_events_wanted);
 /* The unit's options as 16 hex digits (with its source, its identity). */
 const char *cachehot_unit_flags(void);
